@@ -1,0 +1,50 @@
+package dev.idiom.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedMariaDbTest {
+
+    @Test
+    void dataSurvivesARestartAndTheRestartSkipsTheInstall() throws Exception {
+        Path root = Path.of(System.getProperty("idiom.test.dataRoot", "target/test-data"), "restart-check", "mariadb");
+        String url;
+        try (EmbeddedMariaDb first = EmbeddedMariaDb.start(root, 0);
+             Database db = Database.open(DatabaseSettings.of(url = first.jdbcUrl("restart_check")))) {
+            try (Connection c = db.connection(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS marker (v INT)");
+                s.execute("DELETE FROM marker");
+                s.execute("INSERT INTO marker VALUES (42)");
+            }
+        }
+        assertTrue(Files.exists(root.resolve("data/mysql")), "the data directory was initialised");
+
+        long started = System.nanoTime();
+        try (EmbeddedMariaDb second = EmbeddedMariaDb.start(root, 0);
+             Database db = Database.open(DatabaseSettings.of(second.jdbcUrl("restart_check")));
+             Connection c = db.connection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT v FROM marker")) {
+            long restartMillis = (System.nanoTime() - started) / 1_000_000;
+            System.out.println("embedded MariaDB restart on an existing data dir: " + restartMillis + " ms");
+            assertTrue(rs.next());
+            assertEquals(42, rs.getInt(1));
+        }
+        assertTrue(url.contains("127.0.0.1"));
+    }
+
+    @Test
+    void migrationsCreateTheEventStoreTables() throws Exception {
+        try (Database db = TestDatabase.fresh(); Connection c = db.connection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT last_position FROM event_sequence WHERE name = 'global'")) {
+            assertTrue(rs.next());
+            assertEquals(0, rs.getLong(1));
+        }
+    }
+}
