@@ -1,0 +1,57 @@
+package dev.idiom.events;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Decide: given a DE's current metadata and requested field values, which minor events? A value
+ * equal to the current one yields none; tags yield one {@link TagAdded}/{@link TagRemoved} per
+ * difference. Pure, so the same request always decides the same way.
+ */
+public final class Changes {
+    private Changes() {}
+
+    /** The events that set {@code field} to {@code value} (already validated). */
+    public static List<EntityEvent> toSet(Metadata current, Field field, Object value) {
+        List<EntityEvent> events = new ArrayList<>();
+        if (field == Field.TAGS) {
+            Set<?> wanted = (Set<?>) value;
+            for (String tag : current.tags()) {
+                if (!wanted.contains(tag)) {
+                    events.add(new TagRemoved(tag));
+                }
+            }
+            for (Object tag : new TreeSet<>(wanted)) {
+                if (!current.tags().contains(tag)) {
+                    events.add(new TagAdded((String) tag));
+                }
+            }
+        } else if (!Objects.equals(current.get(field), value)) {
+            events.add(new FieldChanged(field, value));
+        }
+        return events;
+    }
+
+    /** The events of a whole patch, fields in declaration order. */
+    public static List<EntityEvent> toSet(Metadata current, Map<Field, Object> patch) {
+        List<EntityEvent> events = new ArrayList<>();
+        for (Field f : Field.values()) {
+            if (patch.containsKey(f)) {
+                events.addAll(toSet(current, f, patch.get(f)));
+            }
+        }
+        return events;
+    }
+
+    /** The metadata of a new record: requires a title, defaults the type to misc. */
+    public static Metadata forNewRecord(Metadata metadata) {
+        if (metadata.title() == null || metadata.title().isBlank()) {
+            throw new InvalidValueException("a new entity needs a title");
+        }
+        return metadata.type() == null ? metadata.with(Field.TYPE, "misc") : metadata;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.idiom.events;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The event store port: streams of events per digital entity, a global order, and the DE
+ * projection kept in step with the appends.
+ */
+public interface EventStore {
+
+    /**
+     * Appends {@code events} to the entity's stream atomically, if the stream is at
+     * {@code expectedVersion} (0 for a new entity). The projection and search keys are written in
+     * the same transaction. An append whose event ids were all recorded before returns the stored
+     * result and writes nothing.
+     *
+     * @throws StaleVersionException the stream moved on; nothing was written
+     */
+    AppendResult append(UUID entityId, int expectedVersion, List<NewEvent> events);
+
+    /** The DE projection (current state), if the entity exists. */
+    Optional<DigitalEntity> load(UUID entityId);
+
+    /** The projection as stored: its deterministic JSON, for callers that serve it as is. */
+    Optional<String> loadStored(UUID entityId);
+
+    /** The entity's events in stream order. */
+    List<RecordedEvent> history(UUID entityId);
+
+    /** The entity as it was after {@code version} events. */
+    DigitalEntity asOfVersion(UUID entityId, int version);
+
+    /** The entity as it was at {@code time} (events recorded at or before it). */
+    DigitalEntity asOfTime(UUID entityId, Instant time);
+
+    /**
+     * The change feed: up to {@code limit} events with a position greater than {@code after}, in
+     * position order. Positions follow commit order, so a reader that continues from the last
+     * position it saw never skips an event.
+     */
+    List<RecordedEvent> after(long after, int limit);
+
+    /** Entities matching every given criterion (null criteria match all), by id after the cursor. */
+    SearchPage search(SearchQuery query);
+
+    /** Refolds every entity from its events and compares with the stored projection. */
+    RebuildReport verifyProjections();
+}

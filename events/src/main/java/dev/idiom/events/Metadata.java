@@ -1,0 +1,81 @@
+package dev.idiom.events;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/** The canonical metadata of a publication (DESIGN.md), immutable; absent fields are null. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"type", "title", "authors", "year", "venue", "volume", "pages", "doi", "url", "abstract", "tags", "notes"})
+public record Metadata(
+        String type,
+        String title,
+        List<Author> authors,
+        Integer year,
+        String venue,
+        String volume,
+        String pages,
+        String doi,
+        String url,
+        @JsonProperty("abstract") String abstractText,
+        SortedSet<String> tags,
+        String notes) {
+
+    public static final Metadata EMPTY = new Metadata(null, null, List.of(), null, null, null, null, null, null, null, new TreeSet<>(), null);
+
+    public Metadata {
+        authors = authors == null ? List.of() : List.copyOf(authors);
+        tags = java.util.Collections.unmodifiableSortedSet(tags == null ? new TreeSet<>() : new TreeSet<>(tags));
+    }
+
+    /** The current value of {@code field}. */
+    public Object get(Field field) {
+        return switch (field) {
+            case TYPE -> type;
+            case TITLE -> title;
+            case AUTHORS -> authors;
+            case YEAR -> year;
+            case VENUE -> venue;
+            case VOLUME -> volume;
+            case PAGES -> pages;
+            case DOI -> doi;
+            case URL -> url;
+            case ABSTRACT -> abstractText;
+            case TAGS -> tags;
+            case NOTES -> notes;
+        };
+    }
+
+    /** A copy with {@code field} set to an already-validated value. */
+    @SuppressWarnings("unchecked")
+    public Metadata with(Field field, Object v) {
+        return new Metadata(
+                field == Field.TYPE ? (String) v : type,
+                field == Field.TITLE ? (String) v : title,
+                field == Field.AUTHORS ? (List<Author>) v : authors,
+                field == Field.YEAR ? (Integer) v : year,
+                field == Field.VENUE ? (String) v : venue,
+                field == Field.VOLUME ? (String) v : volume,
+                field == Field.PAGES ? (String) v : pages,
+                field == Field.DOI ? (String) v : doi,
+                field == Field.URL ? (String) v : url,
+                field == Field.ABSTRACT ? (String) v : abstractText,
+                field == Field.TAGS ? (SortedSet<String>) v : tags,
+                field == Field.NOTES ? (String) v : notes);
+    }
+
+    public Metadata withTag(String tag) {
+        SortedSet<String> t = new TreeSet<>(tags);
+        t.add(tag);
+        return with(Field.TAGS, t);
+    }
+
+    public Metadata withoutTag(String tag) {
+        SortedSet<String> t = new TreeSet<>(tags);
+        t.remove(tag);
+        return with(Field.TAGS, t);
+    }
+}

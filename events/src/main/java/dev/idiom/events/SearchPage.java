@@ -1,0 +1,6 @@
+package dev.idiom.events;
+
+import java.util.List;
+
+/** One page of search results; {@code nextCursor} is null on the last page. */
+public record SearchPage(List<DigitalEntity> entities, String nextCursor) {}
