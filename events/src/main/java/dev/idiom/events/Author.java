@@ -1,7 +1,7 @@
 package dev.idiom.events;
 
 /** One author of a work, as the canonical metadata keeps it: family name and given names. */
-public record Author(String family, String given) {
+public record Author(String family, String given) implements java.io.Serializable {
     public Author {
         family = family == null ? "" : family.strip();
         given = given == null ? "" : given.strip();

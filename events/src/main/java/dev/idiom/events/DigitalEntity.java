@@ -10,7 +10,7 @@ import java.util.UUID;
  *
  * @param version the number of events folded in (the ETag)
  */
-public record DigitalEntity(UUID id, int version, Metadata metadata, Instant createdAt, Instant updatedAt) {
+public record DigitalEntity(UUID id, int version, Metadata metadata, Instant createdAt, Instant updatedAt) implements java.io.Serializable {
 
     /** The state before the first event. */
     public static DigitalEntity empty(UUID id) {

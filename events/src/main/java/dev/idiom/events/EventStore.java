@@ -43,6 +43,9 @@ public interface EventStore {
      */
     List<RecordedEvent> after(long after, int limit);
 
+    /** The highest position committed so far (0 when the store is empty). */
+    long headPosition();
+
     /** Entities matching every given criterion (null criteria match all), by id after the cursor. */
     SearchPage search(SearchQuery query);
 

@@ -22,7 +22,7 @@ public record Metadata(
         String url,
         @JsonProperty("abstract") String abstractText,
         SortedSet<String> tags,
-        String notes) {
+        String notes) implements java.io.Serializable {
 
     public static final Metadata EMPTY = new Metadata(null, null, List.of(), null, null, null, null, null, null, null, new TreeSet<>(), null);
 

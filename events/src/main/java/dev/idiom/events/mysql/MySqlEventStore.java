@@ -307,6 +307,17 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
+    public long headPosition() {
+        // the sequence row counts positions of transactions still open; the events table does not
+        return query("read the head position", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(position), 0) FROM event"); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    @Override
     public SearchPage search(SearchQuery q) {
         StringBuilder sql = new StringBuilder("SELECT e.entity_id, e.state FROM entity e WHERE 1 = 1");
         List<String> args = new ArrayList<>();

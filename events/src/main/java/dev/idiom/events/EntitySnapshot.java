@@ -1,0 +1,30 @@
+package dev.idiom.events;
+
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A DE as a reader gets it: the state and its stored JSON (the REST representation), so a cached
+ * read can be written out without serialising again.
+ */
+public record EntitySnapshot(DigitalEntity entity, byte[] json) implements Serializable {
+
+    public static EntitySnapshot of(String storedJson, EventCodec codec) {
+        return new EntitySnapshot(codec.entity(storedJson), storedJson.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public int version() {
+        return entity.version();
+    }
+
+    // by content, so a cache holding copies (off-heap) can compare-and-replace
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof EntitySnapshot s && entity.equals(s.entity) && java.util.Arrays.equals(json, s.json);
+    }
+
+    @Override
+    public int hashCode() {
+        return entity.hashCode();
+    }
+}

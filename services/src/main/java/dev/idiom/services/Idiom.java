@@ -1,0 +1,86 @@
+package dev.idiom.services;
+
+import dev.idiom.cache.ChangeFeedInvalidation;
+import dev.idiom.cache.EntityCache;
+import dev.idiom.cache.NoEntityCache;
+import dev.idiom.cache.ehcache.EhcacheEntityCache;
+import dev.idiom.db.Database;
+import dev.idiom.db.DatabaseSettings;
+import dev.idiom.db.EmbeddedMariaDb;
+import dev.idiom.events.EntityIds;
+import dev.idiom.events.EventCodec;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.mysql.MySqlEventStore;
+import dev.idiom.services.app.Application;
+import dev.idiom.services.app.EntityReads;
+import dev.idiom.services.app.EntityWrites;
+import java.time.Clock;
+import java.util.logging.Logger;
+
+/**
+ * The one place where Idiom is wired: database (embedded unless a URL is given), event store,
+ * cache and change-feed invalidation, application layer. Closing stops them in reverse order.
+ */
+public final class Idiom implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(Idiom.class.getName());
+
+    private final EmbeddedMariaDb embedded;
+    private final Database database;
+    private final EntityCache cache;
+    private final ChangeFeedInvalidation feed;
+    private final Application app;
+
+    private Idiom(EmbeddedMariaDb embedded, Database database, EntityCache cache, ChangeFeedInvalidation feed, Application app) {
+        this.embedded = embedded;
+        this.database = database;
+        this.cache = cache;
+        this.feed = feed;
+        this.app = app;
+    }
+
+    public static Idiom start(IdiomConfig config) {
+        Clock clock = Clock.systemUTC();
+        EmbeddedMariaDb embedded = null;
+        String url = config.dbUrl();
+        if (url == null) {
+            LOG.info("starting the embedded MariaDB under " + config.data().resolve("mariadb").toAbsolutePath());
+            embedded = EmbeddedMariaDb.start(config.data().resolve("mariadb"), config.dbPort());
+            url = embedded.jdbcUrl("idiom");
+        }
+        try {
+            Database database = Database.open(new DatabaseSettings(url, config.dbUser(), config.dbPassword(), config.dbPool()));
+            EventCodec codec = new EventCodec();
+            EventStore store = new MySqlEventStore(database.dataSource(), codec, clock);
+            EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
+            ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
+            Application app = new Application(new EntityReads(store, cache, codec), new EntityWrites(store, cache, codec, new EntityIds(clock)),
+                    store, cache, feed, codec);
+            return new Idiom(embedded, database, cache, feed, app);
+        } catch (RuntimeException e) {
+            if (embedded != null) {
+                embedded.close();
+            }
+            throw e;
+        }
+    }
+
+    public Application application() {
+        return app;
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    @Override
+    public void close() {
+        if (feed != null) {
+            feed.close();
+        }
+        cache.close();
+        database.close();
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+}

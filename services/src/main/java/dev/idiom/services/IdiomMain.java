@@ -1,0 +1,129 @@
+package dev.idiom.services;
+
+import dev.idiom.events.RebuildReport;
+import java.io.PrintStream;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/** The command line: {@code serve}, {@code rebuild}, {@code help}. */
+public final class IdiomMain {
+    private IdiomMain() {}
+
+    public static void main(String[] args) {
+        if (System.getProperty("java.util.logging.config.file") == null) {
+            try (var in = IdiomMain.class.getResourceAsStream("/idiom-logging.properties")) {
+                java.util.logging.LogManager.getLogManager().readConfiguration(in);
+            } catch (java.io.IOException e) {
+                System.err.println("idiom: default logging configuration unreadable: " + e.getMessage());
+            }
+        }
+        System.exit(run(List.of(args), System.out, System.err));
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        String command = args.isEmpty() ? "help" : args.getFirst();
+        try {
+            IdiomConfig config = IdiomConfig.from(flags(args.subList(Math.min(1, args.size()), args.size())), System.getenv(), System::getProperty);
+            return switch (command) {
+                case "serve" -> serve(config, out);
+                case "rebuild" -> rebuild(config, out, err);
+                case "help", "--help", "-h" -> {
+                    usage(out);
+                    yield 0;
+                }
+                default -> {
+                    err.println("idiom: unknown command '" + command + "'");
+                    usage(err);
+                    yield 2;
+                }
+            };
+        } catch (IllegalArgumentException e) {
+            err.println("idiom: " + e.getMessage());
+            return 2;
+        } catch (RuntimeException e) {
+            err.println("idiom: " + command + " failed: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static int serve(IdiomConfig config, PrintStream out) {
+        long started = System.nanoTime();
+        IdiomServer server = IdiomServer.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("idiom: stopping…");
+            server.close();
+            out.println("idiom: stopped");
+            stopped.countDown();
+        }, "idiom-shutdown"));
+        String url = server.url();
+        out.printf("idiom: serving on %s (started in %d ms; database: %s)%n", url, (System.nanoTime() - started) / 1_000_000,
+                config.dbUrl() == null ? "embedded MariaDB in " + config.data().resolve("mariadb").toAbsolutePath() : config.dbUrl());
+        out.println("  SOAP WSDL : " + url + "/services/DigitalEntityService?wsdl");
+        out.println("  REST      : " + url + "/api/entities   (OpenAPI: " + url + "/api/openapi.json)");
+        out.println("  Admin     : " + url + "/admin          (metrics: " + url + "/admin/metrics)");
+        out.println("  Ctrl-C stops it.");
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private static int rebuild(IdiomConfig config, PrintStream out, PrintStream err) {
+        try (Idiom idiom = Idiom.start(config)) {
+            out.println("idiom: refolding every digital entity from its events…");
+            long started = System.nanoTime();
+            RebuildReport report = idiom.application().store().verifyProjections();
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            if (report.clean()) {
+                out.printf("idiom: rebuild check passed: %d entities, %d events, every projection identical (%d ms)%n",
+                        report.entities(), report.events(), ms);
+                return 0;
+            }
+            err.printf("idiom: REBUILD CHECK FAILED: %d of %d entities differ from the fold of their events:%n",
+                    report.differing().size(), report.entities());
+            report.differing().forEach(id -> err.println("  " + id));
+            return 1;
+        }
+    }
+
+    static Map<String, String> flags(List<String> args) {
+        Map<String, String> flags = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!a.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument '" + a + "'; options look like --port 8080");
+            }
+            String key = a.substring(2);
+            String value;
+            int eq = key.indexOf('=');
+            if (eq >= 0) {
+                value = key.substring(eq + 1);
+                key = key.substring(0, eq);
+            } else if (i + 1 < args.size()) {
+                value = args.get(++i);
+            } else {
+                throw new IllegalArgumentException("option --" + key + " needs a value");
+            }
+            flags.put(key, value);
+        }
+        return flags;
+    }
+
+    private static void usage(PrintStream out) {
+        out.println("""
+                usage: ./idiom serve   [--port 8080] [--host 127.0.0.1] [--data ./data] [--db-url jdbc:mysql://…] [options]
+                       ./idiom rebuild [--data ./data] [--db-url jdbc:mysql://…]
+                
+                serve    runs Idiom (SOAP, REST, admin) on embedded Tomcat; without --db-url on an embedded MariaDB
+                rebuild  refolds every digital entity from its events; exits 1 if any stored projection differs
+                
+                Options (also as IDIOM_* environment variables; see README "Configuration"):""");
+        IdiomConfig.DEFAULTS.keySet().stream().sorted()
+                .forEach(k -> out.printf("  --%-20s default: %s%n", k, IdiomConfig.DEFAULTS.get(k).isEmpty() ? "(none)" : IdiomConfig.DEFAULTS.get(k)));
+    }
+}

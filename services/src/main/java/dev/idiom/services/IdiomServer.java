@@ -1,0 +1,101 @@
+package dev.idiom.services;
+
+import dev.idiom.services.web.WebApp;
+import java.nio.file.Path;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+
+/** Idiom in an embedded Tomcat: both endpoints and the admin pages on one HTTP connector. */
+public final class IdiomServer implements AutoCloseable {
+    private final Idiom idiom;
+    private final Tomcat tomcat;
+    private final int port;
+    private final String host;
+
+    private IdiomServer(Idiom idiom, Tomcat tomcat, String host, int port) {
+        this.idiom = idiom;
+        this.tomcat = tomcat;
+        this.host = host;
+        this.port = port;
+    }
+
+    public static IdiomServer start(IdiomConfig config) {
+        Idiom idiom = Idiom.start(config);
+        try {
+            return start(idiom, config);
+        } catch (RuntimeException e) {
+            idiom.close();
+            throw e;
+        }
+    }
+
+    private static IdiomServer start(Idiom idiom, IdiomConfig config) {
+        Path base = config.data().resolve("tomcat").toAbsolutePath();
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(base.toString());
+        Connector connector = new Connector("HTTP/1.1");
+        connector.setPort(config.port());
+        connector.setProperty("address", config.host());
+        connector.setProperty("maxKeepAliveRequests", "-1");
+        connector.setProperty("acceptCount", "1000");
+        connector.setProperty("maxConnections", "10000");
+        connector.setProperty("maxSwallowSize", Long.toString(config.maxBody()));
+        if (config.virtualThreads()) {
+            connector.setProperty("useVirtualThreads", "true");
+        }
+        tomcat.setConnector(connector);
+        tomcat.getHost().setAutoDeploy(false);
+        Context context = tomcat.addContext("", base.resolve("webroot").toString());
+        if (context instanceof org.apache.catalina.core.StandardContext standard) {
+            // leak detection is for redeployable web apps; this context lives as long as the JVM
+            standard.setClearReferencesThreadLocals(false);
+            standard.setClearReferencesRmiTargets(false);
+        }
+        base.resolve("webroot").toFile().mkdirs();
+        context.addServletContainerInitializer((classes, servletContext) ->
+                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath()), null);
+        try {
+            tomcat.start();
+        } catch (LifecycleException e) {
+            throw new IllegalStateException("Tomcat did not start: " + e.getMessage(), e);
+        }
+        if (connector.getLocalPort() < 0) {
+            try {
+                tomcat.stop();
+                tomcat.destroy();
+            } catch (LifecycleException ignored) {
+                // already failing
+            }
+            throw new IllegalStateException("could not listen on " + config.host() + ":" + config.port() + " (in use?)");
+        }
+        return new IdiomServer(idiom, tomcat, config.host(), connector.getLocalPort());
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The base URL, e.g. http://127.0.0.1:8080 */
+    public String url() {
+        String h = host.equals("0.0.0.0") ? "127.0.0.1" : host;
+        return "http://" + h + ":" + port;
+    }
+
+    public Idiom idiom() {
+        return idiom;
+    }
+
+    @Override
+    public void close() {
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } catch (LifecycleException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            idiom.close();
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.idiom.services;
+
+import dev.idiom.services.web.WebApp;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import java.util.Map;
+
+/**
+ * Starts Idiom inside a standalone Tomcat (the WAR): configuration from IDIOM_* environment
+ * variables or idiom.* system properties (e.g. in setenv.sh), endpoints mounted as in the
+ * embedded server. Without a database URL the embedded MariaDB runs under {@code data}.
+ */
+public final class WarBootstrap implements ServletContextListener {
+    private Idiom idiom;
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        IdiomConfig config = IdiomConfig.from(Map.of(), System.getenv(), System::getProperty);
+        idiom = Idiom.start(config);
+        WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath());
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        if (idiom != null) {
+            idiom.close();
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.idiom.services.app;
+
+import dev.idiom.cache.EntityCache;
+import dev.idiom.events.AppendResult;
+import dev.idiom.events.Changes;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityEvent;
+import dev.idiom.events.EntityIds;
+import dev.idiom.events.EntitySnapshot;
+import dev.idiom.events.EventCodec;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.NewEvent;
+import dev.idiom.events.RecordImported;
+import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.UnknownEntityException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The write use cases: create a DE (a major event) and change fields (minor events, appended
+ * atomically with the caller's expected version). After each commit the new state goes into this
+ * node's cache, so a read after a write sees it.
+ */
+public final class EntityWrites {
+    private final EventStore store;
+    private final EntityCache cache;
+    private final EventCodec codec;
+    private final EntityIds ids;
+
+    public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids) {
+        this.store = store;
+        this.cache = cache;
+        this.codec = codec;
+        this.ids = ids;
+    }
+
+    /** Creates a DE from metadata entered directly (source tool "idiom"). */
+    public EntitySnapshot create(Metadata metadata, String source) {
+        UUID id = ids.next();
+        RecordImported created = new RecordImported(Changes.forNewRecord(metadata), "idiom", id.toString());
+        return committed(store.append(id, 0, List.of(new NewEvent(UUID.randomUUID(), source, created))));
+    }
+
+    /** UpdateDE: sets one field from its text form. */
+    public EntitySnapshot update(UUID id, String field, String value, int expectedVersion, String source) {
+        Field f = Field.named(field);
+        return patch(id, Map.of(f, f.fromText(value)), expectedVersion, source);
+    }
+
+    /** Sets several (validated) fields at once: one minor event per change, all or none. */
+    public EntitySnapshot patch(UUID id, Map<Field, Object> values, int expectedVersion, String source) {
+        DigitalEntity current = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+        if (current.version() != expectedVersion) {
+            throw new StaleVersionException(id, expectedVersion, current.version());
+        }
+        List<EntityEvent> events = Changes.toSet(current.metadata(), values);
+        if (events.isEmpty()) {
+            return snapshot(current);
+        }
+        List<NewEvent> batch = events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList();
+        return committed(store.append(id, expectedVersion, batch));
+    }
+
+    private EntitySnapshot committed(AppendResult result) {
+        EntitySnapshot snapshot = snapshot(result.entity());
+        cache.offer(snapshot); // after commit, never before
+        return snapshot;
+    }
+
+    private EntitySnapshot snapshot(DigitalEntity de) {
+        return new EntitySnapshot(de, codec.entity(de).getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,133 @@
+package dev.idiom.services.rest;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntitySnapshot;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.SearchPage;
+import dev.idiom.events.SearchQuery;
+import dev.idiom.services.app.EntityReads;
+import dev.idiom.services.app.EntityWrites;
+import dev.idiom.services.app.ReadPath;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.UUID;
+
+/** {@code /api/entities}: create, MoreInfo, merge-patch update, history and search of DEs. */
+@Path("/entities")
+@Produces(MediaType.APPLICATION_JSON)
+public final class EntitiesResource {
+    static final String MERGE_PATCH = "application/merge-patch+json";
+
+    private final EntityReads reads;
+    private final EntityWrites writes;
+    private final JsonBodies json;
+
+    EntitiesResource(EntityReads reads, EntityWrites writes, JsonBodies json) {
+        this.reads = reads;
+        this.writes = writes;
+        this.json = json;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(byte[] body, @HeaderParam("Idiom-Source") String source, @Context UriInfo uri) {
+        EntitySnapshot created = writes.create(json.newRecord(json.object(body)), source("rest", source));
+        return Response.created(uri.getAbsolutePathBuilder().path(created.entity().id().toString()).build())
+                .tag(etag(created.version())).entity(created.json()).build();
+    }
+
+    @GET
+    @Path("{id}")
+    public Response describe(@PathParam("id") String id, @QueryParam("source") String path, @QueryParam("version") Integer version,
+                             @QueryParam("asOf") String asOf, @HeaderParam("If-None-Match") String ifNoneMatch) {
+        UUID entityId = entityId(id);
+        if (version != null || asOf != null) {
+            DigitalEntity past = version != null ? reads.asOfVersion(entityId, version) : reads.asOfTime(entityId, instant(asOf));
+            return Response.ok(json.entity(past)).tag(etag(past.version())).build();
+        }
+        EntitySnapshot snapshot = reads.describe(entityId, ReadPath.parse(path));
+        if (ifNoneMatch != null && Etags.matches(ifNoneMatch, snapshot.version())) {
+            return Response.notModified(etag(snapshot.version())).build();
+        }
+        return Response.ok(snapshot.json()).tag(etag(snapshot.version())).build();
+    }
+
+    @PATCH
+    @Path("{id}")
+    @Consumes({MERGE_PATCH, MediaType.APPLICATION_JSON})
+    public Response patch(@PathParam("id") String id, byte[] body, @HeaderParam("If-Match") String ifMatch,
+                          @HeaderParam("Idiom-Source") String source) {
+        UUID entityId = entityId(id);
+        if (ifMatch == null || ifMatch.isBlank()) {
+            throw new PreconditionRequired("PATCH needs If-Match with the version you read (the ETag, e.g. \"3\")");
+        }
+        ObjectNode patch = json.object(body);
+        int expected = Etags.version(ifMatch);
+        EntitySnapshot updated = writes.patch(entityId, json.mergePatch(patch), expected, source("rest", source));
+        return Response.ok(updated.json()).tag(etag(updated.version())).build();
+    }
+
+    @GET
+    @Path("{id}/events")
+    public String history(@PathParam("id") String id) {
+        UUID entityId = entityId(id);
+        ObjectNode n = json.mapper().createObjectNode();
+        n.put("entityId", entityId.toString());
+        return json.events(reads.history(entityId), "events", n);
+    }
+
+    @GET
+    public String search(@QueryParam("tag") String tag, @QueryParam("author") String author, @QueryParam("q") String words,
+                         @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+        SearchPage page = reads.search(new SearchQuery(tag, author, words, cursor, limit == null ? 50 : limit));
+        StringBuilder b = new StringBuilder("{\"entities\":[");
+        for (int i = 0; i < page.entities().size(); i++) {
+            b.append(i == 0 ? "" : ",").append(json.entity(page.entities().get(i)));
+        }
+        b.append("],\"next\":").append(page.nextCursor() == null ? "null" : "\"" + page.nextCursor() + "\"").append('}');
+        return b.toString();
+    }
+
+    static UUID entityId(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidValueException("'" + id + "' is not an entity id (a UUID)");
+        }
+    }
+
+    private static Instant instant(String s) {
+        try {
+            return Instant.parse(s);
+        } catch (DateTimeParseException e) {
+            throw new InvalidValueException("asOf must be an ISO-8601 instant such as 2026-01-31T12:00:00Z, got '" + s + "'");
+        }
+    }
+
+    static EntityTag etag(int version) {
+        return new EntityTag(Integer.toString(version));
+    }
+
+    static String source(String protocol, String given) {
+        if (given == null || given.isBlank()) {
+            return protocol;
+        }
+        String s = protocol + ":" + given.strip();
+        return s.length() > 200 ? s.substring(0, 200) : s;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.idiom.services.rest;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EventCodec;
+import dev.idiom.events.Field;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.RecordedEvent;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** JSON in and out of the REST endpoint: strict parsing with clear errors, and the representations. */
+final class JsonBodies {
+    private static final Set<String> READ_ONLY = Set.of("id", "version", "createdAt", "updatedAt");
+
+    private final ObjectMapper json = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    private final EventCodec codec;
+
+    JsonBodies(EventCodec codec) {
+        this.codec = codec;
+    }
+
+    /** A request body that must be one JSON object. */
+    ObjectNode object(byte[] body) {
+        if (body == null || body.length == 0) {
+            throw new InvalidValueException("the request body is empty; send a JSON object");
+        }
+        JsonNode n;
+        try {
+            n = json.readTree(body);
+        } catch (JsonParseException e) {
+            throw new InvalidValueException("malformed JSON at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw new InvalidValueException("malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new InvalidValueException("could not read the request body: " + e.getMessage());
+        }
+        if (n == null || !n.isObject()) {
+            throw new InvalidValueException("the request body must be a JSON object");
+        }
+        return (ObjectNode) n;
+    }
+
+    /** Metadata of a new DE: {"metadata": {...}} or the fields at the top level. */
+    Metadata newRecord(ObjectNode body) {
+        JsonNode fields = body.has("metadata") ? body.get("metadata") : body;
+        if (!fields.isObject()) {
+            throw new InvalidValueException("metadata must be a JSON object");
+        }
+        Metadata m = Metadata.EMPTY;
+        for (Map.Entry<Field, Object> e : fieldValues((ObjectNode) fields).entrySet()) {
+            m = m.with(e.getKey(), e.getValue());
+        }
+        return m;
+    }
+
+    /**
+     * A JSON merge patch (RFC 7396) of the DE representation: only "metadata" may change; its
+     * members set fields (null clears, arrays replace).
+     */
+    Map<Field, Object> mergePatch(ObjectNode patch) {
+        Map<Field, Object> values = new EnumMap<>(Field.class);
+        for (Iterator<String> it = patch.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (READ_ONLY.contains(name)) {
+                throw new InvalidValueException("'" + name + "' is read-only; patch members of \"metadata\"");
+            }
+            if (!name.equals("metadata")) {
+                throw new InvalidValueException("unknown member '" + name + "'; a DE has id, version, createdAt, updatedAt, metadata");
+            }
+        }
+        JsonNode m = patch.get("metadata");
+        if (m == null) {
+            return values;
+        }
+        if (!m.isObject()) {
+            throw new InvalidValueException("\"metadata\" must be an object of fields to set");
+        }
+        values.putAll(fieldValues((ObjectNode) m));
+        return values;
+    }
+
+    private static Map<Field, Object> fieldValues(ObjectNode fields) {
+        Map<Field, Object> values = new EnumMap<>(Field.class);
+        for (Map.Entry<String, JsonNode> e : fields.properties()) {
+            Field f = Field.named(e.getKey());
+            values.put(f, f.fromJson(e.getValue()));
+        }
+        return values;
+    }
+
+    String entity(DigitalEntity de) {
+        return codec.entity(de);
+    }
+
+    ObjectNode event(RecordedEvent e) {
+        ObjectNode n = json.createObjectNode();
+        n.put("position", e.position());
+        n.put("entityId", e.entityId().toString());
+        n.put("version", e.version());
+        n.put("type", e.event().type());
+        n.put("major", e.event().major());
+        n.put("source", e.source());
+        n.put("recordedAt", e.recordedAt().toString());
+        n.put("eventId", e.eventId().toString());
+        n.set("payload", codec.payloadTree(e.event()));
+        return n;
+    }
+
+    String events(List<RecordedEvent> events, String listName, ObjectNode extra) {
+        ObjectNode n = extra != null ? extra : json.createObjectNode();
+        var arr = n.putArray(listName);
+        events.forEach(e -> arr.add(event(e)));
+        return n.toString();
+    }
+
+    ObjectMapper mapper() {
+        return json;
+    }
+}

@@ -1,0 +1,22 @@
+package dev.idiom.services.rest;
+
+import dev.idiom.services.app.Application;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.server.ServerProperties;
+
+/** Wires the REST resources over the application layer. */
+public final class RestApi {
+    private RestApi() {}
+
+    public static ResourceConfig resources(Application app) {
+        JsonBodies json = new JsonBodies(app.codec());
+        return new ResourceConfig()
+                .register(new EntitiesResource(app.reads(), app.writes(), json))
+                .register(new ChangesResource(app.reads(), json))
+                .register(new PingResource(app.reads()))
+                .register(new OpenApiResource())
+                .register(new ProblemMapper())
+                .property(ServerProperties.WADL_FEATURE_DISABLE, true)
+                .property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);
+    }
+}

@@ -1,0 +1,168 @@
+package dev.idiom.services.soap;
+
+import dev.idiom.events.Author;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityEvent;
+import dev.idiom.events.Field;
+import dev.idiom.events.FieldChanged;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.RecordImported;
+import dev.idiom.events.RecordedEvent;
+import dev.idiom.events.TagAdded;
+import dev.idiom.events.TagRemoved;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMFactory;
+import org.apache.axiom.om.OMNamespace;
+
+/** The XML of the SOAP contract (DigitalEntityService.wsdl), to and from the domain types. */
+final class SoapXml {
+    static final String NS = "http://idiom.dev/de/1";
+
+    private final OMFactory om = OMAbstractFactory.getOMFactory();
+    private final OMNamespace ns = om.createOMNamespace(NS, "de");
+
+    OMElement element(String name) {
+        return om.createOMElement(name, ns);
+    }
+
+    OMElement child(OMElement parent, String name, String text) {
+        OMElement e = om.createOMElement(name, ns, parent);
+        if (text != null) {
+            e.setText(text);
+        }
+        return e;
+    }
+
+    /** {@code <entity>} with every field the DE has. */
+    OMElement entity(OMElement parent, DigitalEntity de) {
+        OMElement e = om.createOMElement("entity", ns, parent);
+        child(e, "id", de.id().toString());
+        child(e, "version", Integer.toString(de.version()));
+        child(e, "createdAt", de.createdAt().toString());
+        child(e, "updatedAt", de.updatedAt().toString());
+        Metadata m = de.metadata();
+        text(e, "type", m.type());
+        text(e, "title", m.title());
+        if (!m.authors().isEmpty()) {
+            OMElement authors = child(e, "authors", null);
+            for (Author a : m.authors()) {
+                OMElement author = child(authors, "author", null);
+                child(author, "family", a.family());
+                if (!a.given().isEmpty()) {
+                    child(author, "given", a.given());
+                }
+            }
+        }
+        text(e, "year", m.year() == null ? null : m.year().toString());
+        text(e, "venue", m.venue());
+        text(e, "volume", m.volume());
+        text(e, "pages", m.pages());
+        text(e, "doi", m.doi());
+        text(e, "url", m.url());
+        text(e, "abstract", m.abstractText());
+        if (!m.tags().isEmpty()) {
+            OMElement tags = child(e, "tags", null);
+            m.tags().forEach(t -> child(tags, "tag", t));
+        }
+        text(e, "notes", m.notes());
+        return e;
+    }
+
+    private void text(OMElement parent, String name, String value) {
+        if (value != null) {
+            child(parent, name, value);
+        }
+    }
+
+    OMElement event(OMElement parent, RecordedEvent r) {
+        OMElement e = child(parent, "event", null);
+        child(e, "position", Long.toString(r.position()));
+        child(e, "version", Integer.toString(r.version()));
+        child(e, "type", r.event().type());
+        child(e, "major", Boolean.toString(r.event().major()));
+        child(e, "source", r.source());
+        child(e, "recordedAt", r.recordedAt().toString());
+        EntityEvent ev = r.event();
+        switch (ev) {
+            case FieldChanged c -> {
+                child(e, "field", c.field().jsonName());
+                child(e, "value", c.field().toText(c.value()));
+            }
+            case TagAdded t -> child(e, "tag", t.tag());
+            case TagRemoved t -> child(e, "tag", t.tag());
+            case RecordImported i -> {
+                child(e, "tool", i.tool());
+                child(e, "remoteId", i.remoteId());
+            }
+        }
+        return e;
+    }
+
+    /** Reads {@code <entity>} of createDE into metadata; unknown elements are an error. */
+    Metadata metadata(OMElement entity) {
+        if (entity == null) {
+            throw new InvalidValueException("createDE needs an <entity> element with the record's fields");
+        }
+        Metadata m = Metadata.EMPTY;
+        for (Iterator<OMElement> it = entity.getChildElements(); it.hasNext(); ) {
+            OMElement f = it.next();
+            Field field = Field.named(f.getLocalName());
+            Object value = switch (field) {
+                case AUTHORS -> {
+                    List<Author> authors = new ArrayList<>();
+                    for (Iterator<OMElement> a = f.getChildElements(); a.hasNext(); ) {
+                        OMElement author = a.next();
+                        authors.add(new Author(text(author, "family"), text(author, "given")));
+                    }
+                    yield List.copyOf(authors);
+                }
+                case TAGS -> {
+                    var tags = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+                    for (Iterator<OMElement> t = f.getChildElements(); t.hasNext(); ) {
+                        tags.add(t.next().getText());
+                    }
+                    yield Field.TAGS.fromJson(tags); // one <tag> is one tag, commas and all
+                }
+                default -> field.fromText(f.getText());
+            };
+            m = m.with(field, value);
+        }
+        return m;
+    }
+
+    /** The text of a child element, or null when it is absent. */
+    static String text(OMElement parent, String name) {
+        for (Iterator<OMElement> it = parent.getChildElements(); it.hasNext(); ) {
+            OMElement c = it.next();
+            if (c.getLocalName().equals(name)) {
+                return c.getText();
+            }
+        }
+        return null;
+    }
+
+    static String required(OMElement parent, String name) {
+        String v = text(parent, name);
+        if (v == null || v.isBlank()) {
+            throw new InvalidValueException("<" + parent.getLocalName() + "> needs a <" + name + "> element");
+        }
+        return v.strip();
+    }
+
+    static Integer integer(OMElement parent, String name) {
+        String v = text(parent, name);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidValueException("<" + name + "> must be a whole number, got '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.idiom.services.web;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.cache.CacheStatistics;
+import dev.idiom.services.app.Application;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+
+/**
+ * {@code /} and {@code /admin}: where things are; {@code /admin/metrics}: cache statistics, change
+ * feed position and lag, the store's head, JVM memory, as JSON.
+ */
+final class AdminPages extends HttpServlet {
+    private final transient Application app;
+
+    AdminPages(Application app) {
+        this.app = app;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+        if (path.equals("/admin/metrics")) {
+            res.setContentType("application/json");
+            res.getWriter().write(metrics().toString());
+        } else if (path.equals("/admin") || path.equals("/admin/") || path.equals("/") || path.isEmpty()) {
+            res.setContentType("text/html;charset=UTF-8");
+            res.getWriter().write(page());
+        } else {
+            res.setStatus(404);
+            res.setContentType("text/plain;charset=UTF-8");
+            res.getWriter().write("no such page; try /admin, /api/openapi.json or /services/DigitalEntityService?wsdl\n");
+        }
+    }
+
+    ObjectNode metrics() {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        CacheStatistics c = app.cache().statistics();
+        ObjectNode cache = n.putObject("cache");
+        cache.put("implementation", app.cache().name());
+        cache.put("hits", c.hits());
+        cache.put("misses", c.misses());
+        cache.put("hitRatio", c.hitRatio());
+        cache.put("evictions", c.evictions());
+        cache.put("size", c.size());
+        cache.put("invalidations", c.invalidations());
+        ObjectNode feed = n.putObject("changeFeed");
+        feed.put("headPosition", app.store().headPosition());
+        if (app.feed() != null) {
+            feed.put("followedPosition", app.feed().position());
+            feed.put("eventsFollowed", app.feed().eventsFollowed());
+            feed.put("lastLagMillis", app.feed().lagMillis());
+            feed.put("maxLagMillis", app.feed().maxLagMillis());
+        }
+        Runtime rt = Runtime.getRuntime();
+        ObjectNode jvm = n.putObject("jvm");
+        jvm.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
+        jvm.put("heapMaxBytes", rt.maxMemory());
+        jvm.put("uptimeMillis", ManagementFactory.getRuntimeMXBean().getUptime());
+        jvm.put("javaVersion", Runtime.version().toString());
+        return n;
+    }
+
+    private String page() {
+        ObjectNode m = metrics();
+        return """
+                <!doctype html><html><head><meta charset="utf-8"><title>Idiom admin</title>
+                <style>body{font-family:sans-serif;max-width:50em;margin:2em auto}td{padding:.2em 1em}</style></head><body>
+                <h1>Idiom</h1>
+                <p>Federation service for scholarly bookmarks and references.</p>
+                <ul>
+                <li>SOAP: <a href="/services/DigitalEntityService?wsdl">/services/DigitalEntityService?wsdl</a></li>
+                <li>REST: <a href="/api/openapi.json">/api/openapi.json</a> (entities under /api/entities, change feed /api/changes)</li>
+                <li>Metrics (JSON): <a href="/admin/metrics">/admin/metrics</a></li>
+                </ul>
+                <h2>Now</h2><pre>%s</pre>
+                </body></html>
+                """.formatted(m.toPrettyString().replace("&", "&amp;").replace("<", "&lt;"));
+    }
+}

@@ -1,0 +1,90 @@
+package dev.idiom.services.web;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * Refuses request bodies over the limit before any endpoint parses them: 413 when the declared
+ * length is too large; a chunked body is cut off at the limit (the endpoint then fails to parse
+ * it and writes nothing).
+ */
+final class RequestLimits extends HttpFilter {
+    private final long maxBodyBytes;
+
+    RequestLimits(long maxBodyBytes) {
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
+        long declared = req.getContentLengthLong();
+        if (declared > maxBodyBytes) {
+            res.setStatus(413);
+            boolean soap = req.getRequestURI().contains("/services/");
+            res.setContentType(soap ? "text/plain;charset=UTF-8" : "application/problem+json");
+            String detail = "request body of " + declared + " bytes is larger than the limit of " + maxBodyBytes + " bytes";
+            res.getWriter().write(soap ? detail : "{\"type\":\"https://idiom.dev/problems/TooLarge\",\"title\":\"Content Too Large\",\"status\":413,"
+                    + "\"code\":\"TooLarge\",\"detail\":\"" + detail + "\"}");
+            return;
+        }
+        chain.doFilter(declared >= 0 ? req : new Bounded(req, maxBodyBytes), res);
+    }
+
+    /** A request whose body stream ends in an error past the limit. */
+    private static final class Bounded extends HttpServletRequestWrapper {
+        private final long limit;
+
+        Bounded(HttpServletRequest req, long limit) {
+            super(req);
+            this.limit = limit;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            ServletInputStream in = super.getInputStream();
+            return new ServletInputStream() {
+                private long read;
+
+                @Override
+                public int read() throws IOException {
+                    int b = in.read();
+                    if (b >= 0 && ++read > limit) {
+                        throw new IOException("request body is larger than the limit of " + limit + " bytes");
+                    }
+                    return b;
+                }
+
+                @Override
+                public int read(byte[] buf, int off, int len) throws IOException {
+                    int n = in.read(buf, off, len);
+                    if (n > 0 && (read += n) > limit) {
+                        throw new IOException("request body is larger than the limit of " + limit + " bytes");
+                    }
+                    return n;
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.isFinished();
+                }
+
+                @Override
+                public boolean isReady() {
+                    return in.isReady();
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    in.setReadListener(listener);
+                }
+            };
+        }
+    }
+}

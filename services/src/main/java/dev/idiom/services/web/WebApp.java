@@ -1,0 +1,42 @@
+package dev.idiom.services.web;
+
+import dev.idiom.services.app.Application;
+import dev.idiom.services.rest.RestApi;
+import dev.idiom.services.soap.SoapEndpoint;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import org.glassfish.jersey.servlet.ServletContainer;
+
+/** Mounts Idiom's endpoints on a servlet context. */
+public final class WebApp {
+    private WebApp() {}
+
+    /**
+     * @param maxBodyBytes the largest request body accepted (413 beyond)
+     * @param tempDir Axis2's scratch folder (otherwise it writes {@code _axis2} into the working directory)
+     */
+    public static void mount(ServletContext context, Application app, long maxBodyBytes, Path tempDir) {
+        File temp = tempDir.toFile();
+        temp.mkdirs();
+        context.setAttribute("javax.servlet.context.tempdir", temp);
+
+        FilterRegistration.Dynamic limits = context.addFilter("request-limits", new RequestLimits(maxBodyBytes));
+        limits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+
+        ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app)));
+        rest.addMapping("/api/*");
+        rest.setLoadOnStartup(1);
+
+        ServletRegistration.Dynamic soap = context.addServlet("soap", new SoapEndpoint(app));
+        soap.addMapping("/services/*");
+        soap.setLoadOnStartup(1);
+
+        ServletRegistration.Dynamic admin = context.addServlet("admin", new AdminPages(app));
+        admin.addMapping("/admin", "/admin/*", "");
+    }
+}
