@@ -8,6 +8,7 @@ import dev.idiom.cache.CacheSettings;
 import dev.idiom.cache.EntityCache;
 import dev.idiom.cache.ehcache.EhcacheEntityCache;
 import dev.idiom.db.Database;
+import dev.idiom.db.Intercept;
 import dev.idiom.db.TestDatabase;
 import dev.idiom.events.EntityIds;
 import dev.idiom.events.EventCodec;
@@ -17,8 +18,6 @@ import dev.idiom.events.mysql.MySqlEventStore;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.ReadPath;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -61,34 +60,21 @@ class CacheReadPathTest {
 
     /** Counts every statement executed through connections of {@code real}. */
     static DataSource counting(DataSource real, AtomicInteger count) {
-        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class}, (p, m, a) -> {
-            Object r = call(m, real, a);
-            if (!m.getName().equals("getConnection")) {
-                return r;
-            }
-            Connection c = (Connection) r;
-            return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (cp, cm, ca) -> {
-                Object s = call(cm, c, ca);
-                if (s instanceof Statement statement) {
-                    Class<?> type = cm.getReturnType();
-                    return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (sp, sm, sa) -> {
+        return Intercept.around(DataSource.class, real, (m, args, proceed) -> !m.getName().equals("getConnection") ? proceed.call()
+                : Intercept.around(Connection.class, (Connection) proceed.call(), (cm, cargs, cproceed) -> {
+                    Object made = cproceed.call();
+                    if (!(made instanceof Statement)) {
+                        return made;
+                    }
+                    @SuppressWarnings("unchecked")
+                    Class<Statement> type = (Class<Statement>) cm.getReturnType();
+                    return Intercept.around(type, type.cast(made), (sm, sargs, sproceed) -> {
                         if (sm.getName().startsWith("execute")) {
                             count.incrementAndGet();
                         }
-                        return call(sm, statement, sa);
+                        return sproceed.call();
                     });
-                }
-                return s;
-            });
-        });
-    }
-
-    private static Object call(java.lang.reflect.Method m, Object target, Object[] args) throws Throwable {
-        try {
-            return m.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+                }));
     }
 
     private static String create(RunningIdiom node, String title) {

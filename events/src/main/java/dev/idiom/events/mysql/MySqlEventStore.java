@@ -1,13 +1,11 @@
 package dev.idiom.events.mysql;
 
 import dev.idiom.events.AppendResult;
-import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.EventStoreException;
 import dev.idiom.events.NewEvent;
-import dev.idiom.events.Normalized;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.SearchPage;
@@ -25,10 +23,8 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -44,11 +40,13 @@ public final class MySqlEventStore implements EventStore {
     private final DataSource db;
     private final EventCodec codec;
     private final Clock clock;
+    private final SqlProjection projection;
 
     public MySqlEventStore(DataSource db, EventCodec codec, Clock clock) {
         this.db = db;
         this.codec = codec;
         this.clock = clock;
+        this.projection = new SqlProjection(codec);
     }
 
     @Override
@@ -117,12 +115,12 @@ public final class MySqlEventStore implements EventStore {
                 ps.setString(5, e.event().type());
                 ps.setString(6, e.source());
                 ps.setString(7, codec.payload(e.event()));
-                ps.setObject(8, utc(now));
+                ps.setObject(8, SqlProjection.utc(now));
                 ps.addBatch();
             }
             ps.executeBatch();
         }
-        writeProjection(c, state, before);
+        projection.write(c, state, before);
         return new AppendResult(state, last, false);
     }
 
@@ -139,64 +137,10 @@ public final class MySqlEventStore implements EventStore {
         }
     }
 
-    private void writeProjection(Connection c, DigitalEntity state, DigitalEntity before) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO entity (entity_id, version, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
-                        + "ON DUPLICATE KEY UPDATE version = VALUES(version), state = VALUES(state), updated_at = VALUES(updated_at)")) {
-            ps.setString(1, state.id().toString());
-            ps.setInt(2, state.version());
-            ps.setString(3, codec.entity(state));
-            ps.setObject(4, utc(state.createdAt()));
-            ps.setObject(5, utc(state.updatedAt()));
-            ps.executeUpdate();
-        }
-        replaceKeys(c, "entity_tag", "tag", state.id(), foldedTags(before), foldedTags(state));
-        replaceKeys(c, "entity_author", "family", state.id(), families(before), families(state));
-        replaceKeys(c, "entity_word", "word", state.id(), Normalized.words(before.metadata().title()), Normalized.words(state.metadata().title()));
-    }
 
-    /** Rewrites one kind of search key only when it changed (most minor events touch none). */
-    private static void replaceKeys(Connection c, String table, String column, UUID id, Set<String> before, Set<String> after)
-            throws SQLException {
-        if (before.equals(after)) {
-            return;
-        }
-        try (PreparedStatement del = c.prepareStatement("DELETE FROM " + table + " WHERE entity_id = ?")) {
-            del.setString(1, id.toString());
-            del.executeUpdate();
-        }
-        if (after.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (entity_id, " + column + ") VALUES (?, ?)")) {
-            for (String key : after) {
-                ins.setString(1, id.toString());
-                ins.setString(2, key);
-                ins.addBatch();
-            }
-            ins.executeBatch();
-        }
-    }
 
-    private static Set<String> foldedTags(DigitalEntity de) {
-        Set<String> tags = new LinkedHashSet<>();
-        de.metadata().tags().forEach(t -> tags.add(clip(Normalized.fold(t))));
-        tags.remove("");
-        return tags;
-    }
 
-    private static Set<String> families(DigitalEntity de) {
-        Set<String> names = new LinkedHashSet<>();
-        for (Author a : de.metadata().authors()) {
-            names.add(clip(Normalized.fold(a.family())));
-        }
-        names.remove("");
-        return names;
-    }
 
-    private static String clip(String s) {
-        return s.length() > 190 ? s.substring(0, 190) : s;
-    }
 
     /** If every event id was recorded before, the result of that earlier append. */
     private Optional<AppendResult> replayed(Connection c, UUID entityId, List<NewEvent> events) throws SQLException {
@@ -319,94 +263,20 @@ public final class MySqlEventStore implements EventStore {
 
     @Override
     public SearchPage search(SearchQuery q) {
-        StringBuilder sql = new StringBuilder("SELECT e.entity_id, e.state FROM entity e WHERE 1 = 1");
-        List<String> args = new ArrayList<>();
-        if (q.tag() != null && !q.tag().isBlank()) {
-            sql.append(" AND EXISTS (SELECT 1 FROM entity_tag t WHERE t.entity_id = e.entity_id AND t.tag = ?)");
-            args.add(Normalized.fold(q.tag()));
-        }
-        if (q.author() != null && !q.author().isBlank()) {
-            sql.append(" AND EXISTS (SELECT 1 FROM entity_author a WHERE a.entity_id = e.entity_id AND a.family = ?)");
-            args.add(Normalized.fold(q.author()));
-        }
-        if (q.words() != null) {
-            for (String w : Normalized.words(q.words())) {
-                sql.append(" AND EXISTS (SELECT 1 FROM entity_word w WHERE w.entity_id = e.entity_id AND w.word = ?)");
-                args.add(w);
-            }
-        }
-        if (q.cursor() != null && !q.cursor().isBlank()) {
-            sql.append(" AND e.entity_id > ?");
-            args.add(q.cursor());
-        }
-        sql.append(" ORDER BY e.entity_id LIMIT ?");
-        return query("search", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-                int i = 1;
-                for (String a : args) {
-                    ps.setString(i++, a);
-                }
-                ps.setInt(i, q.limit() + 1);
-                List<DigitalEntity> found = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        found.add(codec.entity(rs.getString(2)));
-                    }
-                }
-                if (found.size() > q.limit()) {
-                    found = found.subList(0, q.limit());
-                    return new SearchPage(List.copyOf(found), found.get(found.size() - 1).id().toString());
-                }
-                return new SearchPage(List.copyOf(found), null);
-            }
-        });
+        return query("search", c -> projection.search(c, q));
     }
 
     @Override
     public RebuildReport verifyProjections() {
         return query("verify projections", c -> {
-            List<UUID> differing = new ArrayList<>();
-            int entities = 0;
-            long events = 0;
             // streamed in entity order so memory stays flat however many events there are
             try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM event ORDER BY entity_id, version",
                     ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
                 ps.setFetchSize(Integer.MIN_VALUE);
-                UUID current = null;
-                DigitalEntity state = null;
-                List<DigitalEntity> folded = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        RecordedEvent e = event(rs);
-                        events++;
-                        if (!e.entityId().equals(current)) {
-                            if (state != null) {
-                                folded.add(state);
-                            }
-                            current = e.entityId();
-                            state = DigitalEntity.empty(current);
-                        }
-                        state = state.apply(e.event(), e.recordedAt());
-                    }
-                }
-                if (state != null) {
-                    folded.add(state);
-                }
-                for (DigitalEntity de : folded) {
-                    entities++;
-                    String stored = loadStored(de.id()).orElse(null);
-                    if (!codec.entity(de).equals(stored)) {
-                        differing.add(de.id());
-                    }
+                    return projection.verify(db, () -> rs.next() ? event(rs) : null);
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM entity"); ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                if (rs.getInt(1) != entities) {
-                    differing.add(new UUID(0, 0)); // a projection row without events
-                }
-            }
-            return new RebuildReport(entities, events, differing);
         });
     }
 
@@ -425,10 +295,6 @@ public final class MySqlEventStore implements EventStore {
                 rs.getString(6), rs.getObject(8, LocalDateTime.class).toInstant(ZoneOffset.UTC), codec.event(rs.getString(5), rs.getString(7)));
     }
 
-    /** DATETIME(6) columns hold UTC wall-clock time; LocalDateTime passes through unconverted. */
-    private static LocalDateTime utc(Instant i) {
-        return LocalDateTime.ofInstant(i, ZoneOffset.UTC);
-    }
 
     private interface Query<T> {
         T run(Connection c) throws SQLException;

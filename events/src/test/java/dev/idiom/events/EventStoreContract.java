@@ -1,0 +1,244 @@
+package dev.idiom.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idiom.db.Database;
+import dev.idiom.db.Intercept;
+import dev.idiom.db.TestDatabase;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The event-store contract every adapter passes, on the real embedded MariaDB through
+ * Connector/J (STYLE.md §3: one contract test for all adapters).
+ */
+public abstract class EventStoreContract {
+    protected final TestClock clock = new TestClock(Instant.parse("2026-03-01T10:00:00.123456Z"));
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private Database db;
+    private EventStore store;
+
+    /** The adapter under test, over {@code dataSource}. */
+    protected abstract EventStore storeOn(DataSource dataSource, Clock clock);
+
+    private EventStore open(DataSource dataSource) {
+        EventStore s = storeOn(dataSource, clock);
+        if (s instanceof AutoCloseable c) {
+            opened.add(c);
+        }
+        return s;
+    }
+
+    @BeforeEach
+    void open() {
+        db = TestDatabase.fresh();
+        store = open(db.dataSource());
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+        db.close();
+    }
+
+    private static Metadata paper(String title) {
+        return Changes.forNewRecord(Metadata.EMPTY.with(Field.TITLE, title).with(Field.YEAR, 2005));
+    }
+
+    private UUID create(String title) {
+        UUID id = UUID.randomUUID();
+        store.append(id, 0, List.of(new NewEvent(UUID.randomUUID(), "test", new RecordImported(paper(title), "idiom", id.toString()))));
+        return id;
+    }
+
+    private static NewEvent set(Field f, Object v) {
+        return new NewEvent(UUID.randomUUID(), "user:test", new FieldChanged(f, v));
+    }
+
+    private long eventCount() throws Exception {
+        try (Connection c = db.connection(); Statement s = c.createStatement(); var rs = s.executeQuery("SELECT COUNT(*) FROM event")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void staleExpectedVersionIsRejectedAndNothingIsWritten() throws Exception {
+        UUID id = create("Replication");
+        store.append(id, 1, List.of(set(Field.VENUE, "ACM Computing Surveys")));
+        long before = eventCount();
+
+        StaleVersionException e = assertThrows(StaleVersionException.class, () -> store.append(id, 1, List.of(set(Field.VENUE, "stale"))));
+        assertEquals(2, e.actual());
+        assertEquals(before, eventCount());
+        assertEquals("ACM Computing Surveys", store.load(id).orElseThrow().metadata().venue());
+        assertThrows(StaleVersionException.class, () -> store.append(UUID.randomUUID(), 3, List.of(set(Field.VENUE, "x"))));
+    }
+
+    @Test
+    void creatingAnEntityThatExistsIsStale() {
+        UUID id = create("Once");
+        assertThrows(StaleVersionException.class, () -> store.append(id, 0,
+                List.of(new NewEvent(UUID.randomUUID(), "test", new RecordImported(paper("Twice"), "idiom", "x")))));
+    }
+
+    @Test
+    void retriedAppendReturnsTheSameResultAndWritesNothing() throws Exception {
+        UUID id = create("Idempotency");
+        List<NewEvent> batch = List.of(set(Field.VOLUME, "37"), set(Field.PAGES, "42-81"));
+        AppendResult first = store.append(id, 1, batch);
+        store.append(id, 3, List.of(set(Field.NOTES, "later")));
+        long before = eventCount();
+
+        AppendResult retry = store.append(id, 1, batch);
+        assertTrue(retry.replayed());
+        assertFalse(first.replayed());
+        assertEquals(first.entity(), retry.entity());
+        assertEquals(first.lastPosition(), retry.lastPosition());
+        assertEquals(before, eventCount());
+    }
+
+    @Test
+    void changeFeedNeverSkipsAnEventWhoseTransactionCommitsLate() throws Exception {
+        UUID a = create("A");
+        UUID b = create("B");
+        long seen = store.after(0, 100).getLast().position();
+
+        // T1 takes its position and then stalls before commit; T2 starts after it.
+        CountDownLatch t1Inside = new CountDownLatch(1);
+        CountDownLatch releaseT1 = new CountDownLatch(1);
+        EventStore stalling = open(commitStalling(db.dataSource(), t1Inside, releaseT1));
+        CompletableFuture<AppendResult> t1 = CompletableFuture.supplyAsync(() -> stalling.append(a, 1, List.of(set(Field.NOTES, "t1"))));
+        assertTrue(t1Inside.await(10, TimeUnit.SECONDS));
+        CompletableFuture<AppendResult> t2 = CompletableFuture.supplyAsync(() -> store.append(b, 1, List.of(set(Field.NOTES, "t2"))));
+
+        // While T1 is open, a reader sees neither: T2 cannot commit a higher position first.
+        assertThrows(TimeoutException.class, () -> t2.get(500, TimeUnit.MILLISECONDS));
+        assertTrue(store.after(seen, 100).isEmpty());
+
+        releaseT1.countDown();
+        long p1 = t1.get(10, TimeUnit.SECONDS).lastPosition();
+        long p2 = t2.get(10, TimeUnit.SECONDS).lastPosition();
+        assertTrue(p1 < p2, "the late committer got the lower position");
+
+        List<RecordedEvent> feed = store.after(seen, 100);
+        assertEquals(List.of(p1, p2), feed.stream().map(RecordedEvent::position).toList());
+    }
+
+    /** Wraps connections so that commits wait for a latch (simulating a slow transaction). */
+    private static DataSource commitStalling(DataSource real, CountDownLatch inside, CountDownLatch release) {
+        return Intercept.around(DataSource.class, real, (m, args, proceed) -> !m.getName().equals("getConnection") ? proceed.call()
+                : Intercept.around(Connection.class, (Connection) proceed.call(), (cm, cargs, cproceed) -> {
+                    if (cm.getName().equals("commit")) {
+                        inside.countDown();
+                        release.await(30, TimeUnit.SECONDS);
+                    }
+                    return cproceed.call();
+                }));
+    }
+
+    @Test
+    void projectionEqualsTheRebuildAfterOneThousandRandomMinorEventsOnFiftyEntities() throws Exception {
+        Random random = new Random(20261122);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            ids.add(create("Paper number " + i));
+        }
+        String[] tags = {"replication", "cfdar", "idiom", "bookmarks", "Événement", "soap"};
+        for (int i = 0; i < 1000; i++) {
+            UUID id = ids.get(random.nextInt(ids.size()));
+            DigitalEntity current = store.load(id).orElseThrow();
+            clock.advance(Duration.ofMillis(random.nextInt(5000)));
+            List<EntityEvent> events = switch (random.nextInt(5)) {
+                case 0 -> Changes.toSet(current.metadata(), Field.TITLE, "Title " + random.nextInt(1000));
+                case 1 -> Changes.toSet(current.metadata(), Field.YEAR, 1990 + random.nextInt(35));
+                case 2 -> Changes.toSet(current.metadata(), Field.AUTHORS, Field.AUTHORS.fromText("Müller, Anna; Saito, Y" + random.nextInt(9)));
+                case 3 -> {
+                    Set<String> t = new TreeSet<>(current.metadata().tags());
+                    String tag = tags[random.nextInt(tags.length)];
+                    if (!t.remove(tag)) {
+                        t.add(tag);
+                    }
+                    yield Changes.toSet(current.metadata(), Field.TAGS, t);
+                }
+                default -> Changes.toSet(current.metadata(), Field.NOTES, random.nextBoolean() ? null : "note " + i);
+            };
+            if (!events.isEmpty()) {
+                store.append(id, current.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), "user:r", e)).toList());
+            }
+        }
+        RebuildReport report = store.verifyProjections();
+        assertEquals(50, report.entities());
+        assertTrue(report.events() > 500);
+        assertTrue(report.clean(), () -> "differing: " + report.differing());
+
+        // and the check does see a projection that drifted
+        try (Connection c = db.connection(); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE entity SET state = REPLACE(state, '\"version\"', '\"version\" ') WHERE entity_id = '" + ids.get(7) + "'");
+        }
+        assertEquals(List.of(ids.get(7)), store.verifyProjections().differing());
+    }
+
+    @Test
+    void historyCanBeReadAsOfAVersionOrATime() {
+        UUID id = create("As of");
+        Instant afterCreate = clock.instant();
+        clock.advance(Duration.ofMinutes(1));
+        store.append(id, 1, List.of(set(Field.TITLE, "As of, revised")));
+        clock.advance(Duration.ofMinutes(1));
+        store.append(id, 2, List.of(set(Field.YEAR, 2020)));
+
+        assertEquals("As of", store.asOfVersion(id, 1).metadata().title());
+        assertEquals("As of, revised", store.asOfVersion(id, 2).metadata().title());
+        assertEquals(2005, store.asOfVersion(id, 2).metadata().year());
+        assertEquals("As of", store.asOfTime(id, afterCreate.plusSeconds(30)).metadata().title());
+        assertEquals(2020, store.asOfTime(id, clock.instant()).metadata().year());
+        assertEquals(3, store.history(id).size());
+        assertEquals(store.load(id).orElseThrow(), store.asOfVersion(id, 3));
+        assertEquals(clock.instant(), store.load(id).orElseThrow().updatedAt());
+    }
+
+    @Test
+    void searchFindsByTagAuthorAndTitleWordsWithAccentsFoldedAndPages() {
+        UUID one = create("Optimistic Replication in Practice");
+        store.append(one, 1, List.of(set(Field.AUTHORS, Field.AUTHORS.fromText("Saïto, Yasushi")),
+                new NewEvent(UUID.randomUUID(), "u", new TagAdded("Réplication"))));
+        UUID two = create("Replication, optimistic or not");
+        create("Something else");
+
+        assertEquals(Set.of(one), ids(store.search(new SearchQuery("replication", null, null, null, 10))));
+        assertEquals(Set.of(one), ids(store.search(new SearchQuery(null, "saito", null, null, 10))));
+        assertEquals(Set.of(one, two), ids(store.search(new SearchQuery(null, null, "OPTIMISTIC replication", null, 10))));
+        SearchPage first = store.search(new SearchQuery(null, null, "replication", null, 1));
+        assertEquals(1, first.entities().size());
+        SearchPage second = store.search(new SearchQuery(null, null, "replication", first.nextCursor(), 1));
+        assertEquals(1, second.entities().size());
+        assertEquals(null, second.nextCursor());
+    }
+
+    private static Set<UUID> ids(SearchPage page) {
+        return page.entities().stream().map(DigitalEntity::id).collect(java.util.stream.Collectors.toSet());
+    }
+}
