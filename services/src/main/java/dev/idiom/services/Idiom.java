@@ -40,15 +40,18 @@ public final class Idiom implements AutoCloseable {
 
     public static Idiom start(IdiomConfig config) {
         Clock clock = Clock.systemUTC();
+        long t0 = System.nanoTime();
         EmbeddedMariaDb embedded = null;
         String url = config.dbUrl();
         if (url == null) {
             LOG.info("starting the embedded MariaDB under " + config.data().resolve("mariadb").toAbsolutePath());
             embedded = EmbeddedMariaDb.start(config.data().resolve("mariadb"), config.dbPort());
             url = embedded.jdbcUrl("idiom");
+            LOG.info("embedded MariaDB up in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         }
         try {
             Database database = Database.open(new DatabaseSettings(url, config.dbUser(), config.dbPassword(), config.dbPool()));
+            LOG.info("database pool open and schema migrated after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             EventCodec codec = new EventCodec();
             EventStore store = new MySqlEventStore(database.dataSource(), codec, clock);
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
