@@ -21,7 +21,7 @@ class EhcacheEntityCacheTest {
 
     private EntitySnapshot at(UUID id, int version) {
         Instant t = Instant.parse("2026-01-01T00:00:00Z");
-        DigitalEntity de = new DigitalEntity(id, version, Metadata.EMPTY.with(Field.TITLE, "v" + version), t, t.plusSeconds(version));
+        DigitalEntity de = new DigitalEntity(id, version, Metadata.EMPTY.with(Field.TITLE, "v" + version), java.util.List.of(), t, t.plusSeconds(version));
         return new EntitySnapshot(de, codec.entity(de).getBytes(StandardCharsets.UTF_8));
     }
 

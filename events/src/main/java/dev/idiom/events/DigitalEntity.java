@@ -10,11 +10,21 @@ import java.util.UUID;
  *
  * @param version the number of events folded in (the ETag)
  */
-public record DigitalEntity(UUID id, int version, Metadata metadata, Instant createdAt, Instant updatedAt) implements java.io.Serializable {
+public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt)
+        implements java.io.Serializable {
+
+    public DigitalEntity {
+        replicas = replicas == null ? List.of() : List.copyOf(replicas);
+    }
 
     /** The state before the first event. */
     public static DigitalEntity empty(UUID id) {
-        return new DigitalEntity(id, 0, Metadata.EMPTY, null, null);
+        return new DigitalEntity(id, 0, Metadata.EMPTY, List.of(), null, null);
+    }
+
+    /** The replica in {@code tool}/{@code account} with that remote id, if linked. */
+    public java.util.Optional<Replica> replica(String tool, String account, String remoteId) {
+        return replicas.stream().filter(r -> r.sameCopy(tool, account, remoteId)).findFirst();
     }
 
     public boolean exists() {
@@ -33,11 +43,29 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, Instant cre
     /** The state after one more event. */
     public DigitalEntity apply(EntityEvent event, Instant at) {
         Metadata next = switch (event) {
-            case RecordImported imported -> version == 0 ? imported.metadata() : metadata;
+            case RecordImported imported -> version == 0 ? imported.metadata() : metadata.withGapsFilledFrom(imported.metadata());
+            case ReplicaLinked linked -> metadata;
             case FieldChanged changed -> metadata.with(changed.field(), changed.value());
             case TagAdded added -> metadata.withTag(added.tag());
             case TagRemoved removed -> metadata.withoutTag(removed.tag());
         };
-        return new DigitalEntity(id, version + 1, next, createdAt == null ? at : createdAt, at);
+        List<Replica> nextReplicas = switch (event) {
+            case RecordImported i when i.fromTool() -> linked(new Replica(i.tool(), i.account(), i.remoteId(), i.remoteVersion(), i.metadata()));
+            case ReplicaLinked l -> linked(new Replica(l.tool(), l.account(), l.remoteId(), l.remoteVersion(), l.synced()));
+            default -> replicas;
+        };
+        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at);
+    }
+
+    /** The replicas with {@code r} added, or replacing the entry for the same copy. */
+    private List<Replica> linked(Replica r) {
+        List<Replica> out = new java.util.ArrayList<>();
+        for (Replica existing : replicas) {
+            if (!existing.sameCopy(r.tool(), r.account(), r.remoteId())) {
+                out.add(existing);
+            }
+        }
+        out.add(r);
+        return out;
     }
 }

@@ -25,8 +25,11 @@ public final class EventCodec {
             case RecordImported e -> {
                 n.set("metadata", json.valueToTree(e.metadata()));
                 n.put("tool", e.tool());
+                n.put("account", e.account());
                 n.put("remoteId", e.remoteId());
+                n.put("remoteVersion", e.remoteVersion());
             }
+            case ReplicaLinked e -> replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced()));
             case FieldChanged e -> {
                 n.put("field", e.field().jsonName());
                 n.set("value", e.field().toJson(e.value()));
@@ -40,7 +43,12 @@ public final class EventCodec {
     public EntityEvent event(String type, String payload) {
         JsonNode n = read(payload);
         return switch (type) {
-            case "RecordImported" -> new RecordImported(metadata(n.get("metadata")), n.path("tool").asText(), n.path("remoteId").asText());
+            case "RecordImported" -> new RecordImported(metadata(n.get("metadata")), n.path("tool").asText(), text(n, "account"),
+                    n.path("remoteId").asText(), text(n, "remoteVersion"));
+            case "ReplicaLinked" -> {
+                Replica r = replica(n);
+                yield new ReplicaLinked(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced());
+            }
             case "FieldChanged" -> {
                 Field f = Field.named(n.path("field").asText());
                 yield new FieldChanged(f, f.fromJson(n.get("value")));
@@ -49,6 +57,25 @@ public final class EventCodec {
             case "TagRemoved" -> new TagRemoved(n.path("tag").asText());
             default -> throw new IllegalStateException("unknown stored event type " + type);
         };
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    private ObjectNode replica(ObjectNode n, Replica r) {
+        n.put("tool", r.tool());
+        n.put("account", r.account());
+        n.put("remoteId", r.remoteId());
+        n.put("remoteVersion", r.remoteVersion());
+        n.set("synced", json.valueToTree(r.synced()));
+        return n;
+    }
+
+    private Replica replica(JsonNode n) {
+        return new Replica(n.path("tool").asText(), text(n, "account"), n.path("remoteId").asText(), text(n, "remoteVersion"),
+                metadata(n.get("synced")));
     }
 
     /** The JSON tree of an event's payload, for the change feed and history. */
@@ -76,12 +103,16 @@ public final class EventCodec {
         n.put("createdAt", de.createdAt().toString());
         n.put("updatedAt", de.updatedAt().toString());
         n.set("metadata", json.valueToTree(de.metadata()));
+        var replicas = n.putArray("replicas");
+        de.replicas().forEach(r -> replica(replicas.addObject(), r));
         return write(n);
     }
 
     public DigitalEntity entity(String stored) {
         JsonNode n = read(stored);
-        return new DigitalEntity(UUID.fromString(n.get("id").asText()), n.get("version").asInt(), metadata(n.get("metadata")),
+        java.util.List<Replica> replicas = new java.util.ArrayList<>();
+        n.path("replicas").forEach(r -> replicas.add(replica(r)));
+        return new DigitalEntity(UUID.fromString(n.get("id").asText()), n.get("version").asInt(), metadata(n.get("metadata")), replicas,
                 Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()));
     }
 

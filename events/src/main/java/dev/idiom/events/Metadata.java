@@ -67,6 +67,30 @@ public record Metadata(
                 field == Field.NOTES ? (String) v : notes);
     }
 
+    /**
+     * This metadata with every empty field taken from {@code other} and the tags of both: what an
+     * import that matched this DE contributes. Values this metadata has are never overwritten.
+     */
+    public Metadata withGapsFilledFrom(Metadata other) {
+        Metadata m = this;
+        for (Field f : Field.values()) {
+            Object mine = get(f);
+            Object theirs = other.get(f);
+            if (f == Field.TAGS) {
+                SortedSet<String> union = new TreeSet<>(tags);
+                union.addAll(other.tags());
+                m = m.with(f, union);
+            } else if (empty(mine) && !empty(theirs)) {
+                m = m.with(f, theirs);
+            }
+        }
+        return m;
+    }
+
+    private static boolean empty(Object v) {
+        return v == null || (v instanceof java.util.Collection<?> c && c.isEmpty());
+    }
+
     public Metadata withTag(String tag) {
         SortedSet<String> t = new TreeSet<>(tags);
         t.add(tag);

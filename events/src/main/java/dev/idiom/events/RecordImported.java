@@ -2,9 +2,24 @@ package dev.idiom.events;
 
 /**
  * Major event: a record was imported from a tool, or created directly ({@code tool} "idiom").
+ * The first event of a DE; on an existing DE it links one more replica and fills the DE's empty
+ * fields from the record (tags are united), never overwriting a value the DE has.
  *
- * @param metadata the record's full canonical metadata
- * @param tool the annotation tool it came from
+ * @param metadata the record's full canonical metadata, as the tool had it
+ * @param tool the annotation tool it came from ("idiom" when created directly)
+ * @param account which account or file of that tool (null when created directly)
  * @param remoteId its id in that tool (the new DE's id when created directly)
+ * @param remoteVersion the tool's version or signature of the record (null if the tool has none)
  */
-public record RecordImported(Metadata metadata, String tool, String remoteId) implements EntityEvent {}
+public record RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion) implements EntityEvent {
+
+    /** A record created directly in Idiom. */
+    public RecordImported(Metadata metadata, String tool, String remoteId) {
+        this(metadata, tool, null, remoteId, null);
+    }
+
+    /** True when the record came from an annotation tool (and so forms a replica). */
+    public boolean fromTool() {
+        return !"idiom".equals(tool);
+    }
+}

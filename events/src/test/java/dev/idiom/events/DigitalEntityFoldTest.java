@@ -55,7 +55,8 @@ class DigitalEntityFoldTest {
     @Test
     void theCodecRoundTripsEveryEventKind() {
         EventCodec codec = new EventCodec();
-        List<EntityEvent> all = List.of(new RecordImported(paper.with(Field.AUTHORS, List.of(new Author("Saito", "Yasushi"))), "bibtex", "saito05"),
+        List<EntityEvent> all = List.of(new RecordImported(paper, "zotero", "lib1", "ABCD", "42"),
+                new ReplicaLinked("bibsonomy", "u", "hash", "hash", paper), new RecordImported(paper.with(Field.AUTHORS, List.of(new Author("Saito", "Yasushi"))), "bibtex", "saito05"),
                 new FieldChanged(Field.YEAR, 2005), new FieldChanged(Field.DOI, null), new FieldChanged(Field.AUTHORS, List.of(new Author("Shapiro", "Marc"))),
                 new TagAdded("x"), new TagRemoved("x"));
         for (EntityEvent e : all) {

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -236,6 +237,59 @@ public abstract class EventStoreContract {
         SearchPage second = store.search(new SearchQuery(null, null, "replication", first.nextCursor(), 1));
         assertEquals(1, second.entities().size());
         assertEquals(null, second.nextCursor());
+    }
+
+    private UUID imported(Metadata m, String tool, String remoteId) {
+        UUID id = UUID.randomUUID();
+        store.append(id, 0, List.of(new NewEvent(UUID.randomUUID(), "import", new RecordImported(m, tool, "acct", remoteId, "v1"))));
+        return id;
+    }
+
+    private static Metadata work(String title, Integer year, String doi, String url, String family) {
+        Metadata m = Metadata.EMPTY.with(Field.TITLE, title).with(Field.YEAR, year).with(Field.DOI, doi).with(Field.URL, url);
+        return family == null ? m : m.with(Field.AUTHORS, List.of(new Author(family, "A.")));
+    }
+
+    @Test
+    void importedRecordsAreMatchedByDoiThenUrlThenTitleAndFirstAuthor() {
+        UUID byDoi = imported(work("Optimistic replication", 2005, "10.1145/1057977.1057980", null, "Saito"), "zotero", "Z1");
+        UUID byUrl = imported(work("Bookmarks", null, null, "https://www.example.org/paper/", null), "pinboard", "P1");
+        UUID byTitle = imported(work("Épidémies & réplication", 2010, null, null, "Müller"), "bibtex", "k1");
+
+        assertEquals(Optional.of(byDoi), store.findMatch(work("another title", 2005, "https://doi.org/10.1145/1057977.1057980", null, null)));
+        assertEquals(Optional.of(byUrl), store.findMatch(work("x", null, null, "http://example.org/paper?utm_source=feed#top", null)));
+        assertEquals(Optional.of(byTitle), store.findMatch(work("EPIDEMIES, REPLICATION", 2011, null, null, "Muller")));
+
+        // a DOI on one side only does not stand in the way; different DOIs, distant years and missing years do
+        assertEquals(Optional.of(byTitle), store.findMatch(work("Épidémies & réplication", 2010, "10.1/other", null, "Müller")));
+        assertEquals(Optional.empty(), store.findMatch(work("Épidémies & réplication", 2013, null, null, "Müller")));
+        assertEquals(Optional.empty(), store.findMatch(work("Épidémies & réplication", null, null, null, "Müller")));
+        assertEquals(Optional.empty(), store.findMatch(work("Optimistic replication", 2005, "10.9/else", null, "Saito")));
+    }
+
+    @Test
+    void aMatchingImportLinksAReplicaAndFillsOnlyTheEntitysEmptyFields() {
+        UUID id = imported(work("Optimistic replication", 2005, "10.1145/1057977.1057980", null, "Saito")
+                .with(Field.TAGS, new TreeSet<>(Set.of("replication"))), "zotero", "Z1");
+        Metadata other = work("Optimistic Replication (preprint)", 2004, "10.1145/1057977.1057980", "https://example.org/saito", "Saito")
+                .with(Field.VENUE, "ACM CSUR").with(Field.TAGS, new TreeSet<>(Set.of("survey")));
+        store.append(id, 1, List.of(new NewEvent(UUID.randomUUID(), "import", new RecordImported(other, "bibtex", "refs.bib", "saito05", "h1"))));
+
+        DigitalEntity de = store.load(id).orElseThrow();
+        assertEquals("Optimistic replication", de.metadata().title(), "a value the DE has is kept");
+        assertEquals(2005, de.metadata().year());
+        assertEquals("ACM CSUR", de.metadata().venue(), "an empty field is filled");
+        assertEquals(new TreeSet<>(Set.of("replication", "survey")), de.metadata().tags());
+        assertEquals(2, de.replicas().size());
+        assertEquals("h1", de.replica("bibtex", "refs.bib", "saito05").orElseThrow().remoteVersion());
+        assertEquals(other, de.replica("bibtex", "refs.bib", "saito05").orElseThrow().synced());
+        // the second replica's URL now recognises the work too
+        assertEquals(Optional.of(id), store.findMatch(work("whatever", null, null, "http://example.org/saito/", null)));
+
+        store.append(id, 2, List.of(new NewEvent(UUID.randomUUID(), "upload", new ReplicaLinked("zotero", "acct", "Z1", "v2", de.metadata()))));
+        assertEquals("v2", store.load(id).orElseThrow().replica("zotero", "acct", "Z1").orElseThrow().remoteVersion());
+        assertEquals(2, store.load(id).orElseThrow().replicas().size());
+        assertTrue(store.verifyProjections().clean());
     }
 
     private static Set<UUID> ids(SearchPage page) {

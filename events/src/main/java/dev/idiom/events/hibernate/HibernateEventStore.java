@@ -219,6 +219,11 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
+    public Optional<UUID> findMatch(dev.idiom.events.Metadata record) {
+        return read(s -> s.doReturningWork(c -> projection.findMatch(c, record)));
+    }
+
+    @Override
     public SearchPage search(SearchQuery query) {
         return read(s -> s.doReturningWork(c -> projection.search(c, query)));
     }

@@ -262,6 +262,11 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
+    public Optional<UUID> findMatch(dev.idiom.events.Metadata record) {
+        return query("find a matching entity", c -> projection.findMatch(c, record));
+    }
+
+    @Override
     public SearchPage search(SearchQuery q) {
         return query("search", c -> projection.search(c, q));
     }

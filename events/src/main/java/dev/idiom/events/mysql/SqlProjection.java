@@ -3,6 +3,8 @@ package dev.idiom.events.mysql;
 import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
+import dev.idiom.events.MatchKeys;
+import dev.idiom.events.Metadata;
 import dev.idiom.events.Normalized;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
@@ -18,6 +20,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -58,6 +61,45 @@ public final class SqlProjection {
         replaceKeys(c, "entity_tag", "tag", state.id(), foldedTags(before), foldedTags(state));
         replaceKeys(c, "entity_author", "family", state.id(), families(before), families(state));
         replaceKeys(c, "entity_word", "word", state.id(), Normalized.words(before.metadata().title()), Normalized.words(state.metadata().title()));
+        Set<MatchKeys.Key> was = MatchKeys.of(before);
+        Set<MatchKeys.Key> is = MatchKeys.of(state);
+        if (!was.equals(is)) {
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM entity_match WHERE entity_id = ?")) {
+                del.setString(1, state.id().toString());
+                del.executeUpdate();
+            }
+            try (PreparedStatement ins = c.prepareStatement("INSERT INTO entity_match (entity_id, kind, match_key) VALUES (?, ?, ?)")) {
+                for (MatchKeys.Key k : is) {
+                    ins.setString(1, state.id().toString());
+                    ins.setString(2, k.kind());
+                    ins.setString(3, k.value());
+                    ins.addBatch();
+                }
+                ins.executeBatch();
+            }
+        }
+    }
+
+    /**
+     * The DE an imported record describes, if any: the first key (DOI, then URL, then title +
+     * first author) whose DE is compatible with the record (no different DOI, years within one).
+     */
+    public Optional<UUID> findMatch(Connection c, Metadata record) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT m.entity_id, e.state FROM entity_match m JOIN entity e ON e.entity_id = m.entity_id "
+                + "WHERE m.kind = ? AND m.match_key = ? ORDER BY m.entity_id LIMIT 20")) {
+            for (MatchKeys.Key k : MatchKeys.of(record)) {
+                ps.setString(1, k.kind());
+                ps.setString(2, k.value());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (MatchKeys.compatible(record, codec.entity(rs.getString(2)).metadata(), k.kind())) {
+                            return Optional.of(UUID.fromString(rs.getString(1)));
+                        }
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Rewrites one kind of search key only when it changed (most minor events touch none). */

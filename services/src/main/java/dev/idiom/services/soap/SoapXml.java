@@ -99,6 +99,10 @@ final class SoapXml {
                 child(e, "tool", i.tool());
                 child(e, "remoteId", i.remoteId());
             }
+            case dev.idiom.events.ReplicaLinked l -> {
+                child(e, "tool", l.tool());
+                child(e, "remoteId", l.remoteId());
+            }
         }
         return e;
     }

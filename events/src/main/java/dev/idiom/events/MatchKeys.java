@@ -1,0 +1,139 @@
+package dev.idiom.events;
+
+import java.net.URI;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The keys by which an imported record is recognised as a work Idiom already has (DESIGN.md):
+ * normalised DOI, then normalised URL, then normalised title + first author's family name (with
+ * the year checked separately: within one year). Accents, case and punctuation are folded.
+ */
+public final class MatchKeys {
+    public static final String DOI = "doi";
+    public static final String URL = "url";
+    public static final String TITLE = "title";
+
+    private MatchKeys() {}
+
+    /** One key: its kind and value. */
+    public record Key(String kind, String value) {}
+
+    /** The keys of one record's metadata, strongest first. */
+    public static Set<Key> of(Metadata m) {
+        Set<Key> keys = new LinkedHashSet<>();
+        String doi = doi(m);
+        if (doi != null) {
+            keys.add(new Key(DOI, doi));
+        }
+        String url = url(m.url());
+        if (url != null && !url.startsWith("doi.org/")) {
+            keys.add(new Key(URL, url));
+        }
+        String title = title(m);
+        if (title != null) {
+            keys.add(new Key(TITLE, title));
+        }
+        return keys;
+    }
+
+    /** The keys of a DE: of its metadata and of every replica's last synced record. */
+    public static Set<Key> of(DigitalEntity de) {
+        Set<Key> keys = new LinkedHashSet<>(of(de.metadata()));
+        de.replicas().forEach(r -> keys.addAll(of(r.synced())));
+        return keys;
+    }
+
+    /** The normalised DOI, from the doi field or a doi.org URL; null if none. */
+    public static String doi(Metadata m) {
+        String d = doi(m.doi());
+        if (d == null && m.url() != null) {
+            String u = url(m.url());
+            if (u != null && u.startsWith("doi.org/")) {
+                d = doi(u.substring("doi.org/".length()));
+            }
+        }
+        return d;
+    }
+
+    static String doi(String raw) {
+        if (raw == null || raw.isBlank()) {
+            return null;
+        }
+        String d = raw.strip().toLowerCase(Locale.ROOT);
+        for (String prefix : new String[] {"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi.org/", "doi:"}) {
+            if (d.startsWith(prefix)) {
+                d = d.substring(prefix.length()).strip();
+            }
+        }
+        return d.startsWith("10.") ? clip(d) : null;
+    }
+
+    /** Scheme, "www.", fragment, tracking parameters and a trailing slash dropped; host lower-cased. */
+    static String url(String raw) {
+        if (raw == null || raw.isBlank()) {
+            return null;
+        }
+        try {
+            URI u = URI.create(raw.strip());
+            if (u.getHost() == null) {
+                return null;
+            }
+            String host = u.getHost().toLowerCase(Locale.ROOT);
+            if (host.startsWith("www.")) {
+                host = host.substring(4);
+            }
+            if (host.equals("dx.doi.org")) {
+                host = "doi.org";
+            }
+            String path = u.getRawPath() == null ? "" : u.getRawPath();
+            while (path.endsWith("/")) {
+                path = path.substring(0, path.length() - 1);
+            }
+            StringBuilder query = new StringBuilder();
+            if (u.getRawQuery() != null) {
+                for (String p : u.getRawQuery().split("&")) {
+                    if (!p.isEmpty() && !p.startsWith("utm_")) {
+                        query.append(query.isEmpty() ? "?" : "&").append(p);
+                    }
+                }
+            }
+            return clip(host + (u.getPort() > 0 && u.getPort() != 80 && u.getPort() != 443 ? ":" + u.getPort() : "") + path + query);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Folded title + "|" + folded family name of the first author; null without both. */
+    static String title(Metadata m) {
+        String t = Normalized.fold(m.title());
+        if (t.isEmpty() || m.authors().isEmpty()) {
+            return null;
+        }
+        String family = Normalized.fold(m.authors().getFirst().family());
+        return family.isEmpty() ? null : clip(t + "|" + family);
+    }
+
+    /**
+     * Whether a record matched by key may join a DE: never with different DOIs, never with years
+     * more than one apart; a title match also needs both years.
+     */
+    public static boolean compatible(Metadata record, Metadata de, String kind) {
+        String d1 = doi(record);
+        String d2 = doi(de);
+        if (d1 != null && d2 != null && !d1.equals(d2)) {
+            return false;
+        }
+        Integer y1 = record.year();
+        Integer y2 = de.year();
+        if (y1 != null && y2 != null && Math.abs(y1 - y2) > 1) {
+            return false;
+        }
+        return !kind.equals(TITLE) || (y1 != null && y2 != null);
+    }
+
+    private static String clip(String s) {
+        return s.length() > 190 ? s.substring(0, 190) : s;
+    }
+}
