@@ -1,6 +1,6 @@
 /**
- * Adapters to annotation tools (Zotero, Pinboard, BibSonomy, BibTeX and bookmark files, other
- * Idiom instances) behind one {@code AnnotationTool} port. Not built yet (issue 3): the module
- * exists so the build's module layout matches DESIGN.md.
+ * Adapters to annotation tools behind one port, {@link dev.idiom.wrappers.AnnotationTool}: each
+ * tool's records come out as canonical metadata with the remote id and version; vendor formats
+ * and HTTP stay inside the adapter's package.
  */
 package dev.idiom.wrappers;

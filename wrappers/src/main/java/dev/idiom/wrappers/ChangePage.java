@@ -1,0 +1,20 @@
+package dev.idiom.wrappers;
+
+import java.util.List;
+
+/**
+ * One page of changes from a tool.
+ *
+ * @param records records created or changed since the cursor
+ * @param deleted remote ids deleted since the cursor (empty for tools that do not say)
+ * @param skipped records that could not be read, with the reason
+ * @param cursor where the next call continues
+ * @param more true if another page follows at once
+ */
+public record ChangePage(List<RemoteRecord> records, List<String> deleted, List<Skipped> skipped, String cursor, boolean more) {
+    public ChangePage {
+        records = List.copyOf(records);
+        deleted = List.copyOf(deleted);
+        skipped = List.copyOf(skipped);
+    }
+}

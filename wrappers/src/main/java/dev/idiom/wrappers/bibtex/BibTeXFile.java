@@ -1,0 +1,261 @@
+package dev.idiom.wrappers.bibtex;
+
+import dev.idiom.events.Metadata;
+import dev.idiom.events.Normalized;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.Fingerprint;
+import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.Skipped;
+import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.ToolLimits;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jbibtex.BibTeXDatabase;
+import org.jbibtex.BibTeXEntry;
+import org.jbibtex.BibTeXFormatter;
+import org.jbibtex.BibTeXObject;
+import org.jbibtex.BibTeXParser;
+import org.jbibtex.Key;
+import org.jbibtex.ObjectResolutionException;
+import org.jbibtex.ParseException;
+import org.jbibtex.TokenMgrException;
+import org.jbibtex.Value;
+
+/**
+ * A BibTeX file as an annotation tool: entries keyed by citation key, versioned by a fingerprint
+ * of their fields. Writes keep every field, {@code @string} and {@code @comment} Idiom does not
+ * model, and replace the file atomically. A malformed entry is skipped with its reason.
+ */
+public final class BibTeXFile implements AnnotationTool {
+    private final Path file;
+
+    public BibTeXFile(Path file) {
+        this.file = file.toAbsolutePath();
+    }
+
+    @Override
+    public String kind() {
+        return "bibtex";
+    }
+
+    @Override
+    public String account() {
+        return file.getFileName().toString();
+    }
+
+    @Override
+    public ToolLimits limits() {
+        return ToolLimits.LOCAL_FILE;
+    }
+
+    /**
+     * A stretch of the file: parsed objects, or text kept verbatim (what precedes the first entry,
+     * or an entry jbibtex cannot parse), so writing the file back loses nothing.
+     */
+    private record Segment(String raw, List<BibTeXObject> objects) {}
+
+    /** A parsed file and what could not be parsed in it. */
+    private record Parsed(List<Segment> segments, Map<String, BibTeXEntry> entries, List<Skipped> skipped, String contentHash) {
+        BibTeXEntry entry(String key) {
+            return entries.get(key);
+        }
+    }
+
+    private static final java.util.regex.Pattern ENTRY_START = java.util.regex.Pattern.compile("(?m)^[ \\t]*@");
+
+    private synchronized Parsed read() {
+        String text;
+        try {
+            text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new ToolException("cannot read BibTeX file " + file + ": " + e.getMessage(), e);
+        }
+        // one parse per entry, so a broken entry costs only itself (jbibtex gives up at the first)
+        List<Segment> segments = new ArrayList<>();
+        Map<String, BibTeXEntry> entries = new java.util.LinkedHashMap<>();
+        List<Skipped> skipped = new ArrayList<>();
+        List<org.jbibtex.BibTeXString> macros = new ArrayList<>();
+        java.util.regex.Matcher m = ENTRY_START.matcher(text);
+        List<Integer> starts = new ArrayList<>();
+        while (m.find()) {
+            starts.add(m.start());
+        }
+        if (starts.isEmpty() || starts.getFirst() > 0) {
+            segments.add(new Segment(text.substring(0, starts.isEmpty() ? text.length() : starts.getFirst()), null));
+        }
+        for (int i = 0; i < starts.size(); i++) {
+            String chunk = text.substring(starts.get(i), i + 1 < starts.size() ? starts.get(i + 1) : text.length());
+            int line = 1 + (int) text.substring(0, starts.get(i)).chars().filter(c -> c == '\n').count();
+            try {
+                List<Skipped> unresolved = new ArrayList<>();
+                BibTeXParser parser = new BibTeXParser() {
+                    @Override
+                    public void checkStringResolution(Key key, org.jbibtex.BibTeXString string) {
+                        if (string == null) {
+                            unresolved.add(new Skipped(key.getValue(), "line " + line + ": undefined @string macro '" + key.getValue() + "'"));
+                        }
+                    }
+
+                    @Override
+                    public void checkCrossReferenceResolution(Key key, BibTeXEntry entry) {
+                        // a crossref to an entry elsewhere is kept as it is
+                    }
+                };
+                macros.forEach(parser::addMacro);
+                BibTeXDatabase db = parser.parse(new java.io.StringReader(chunk));
+                skipped.addAll(unresolved);
+                macros.addAll(db.getStrings().values());
+                for (BibTeXEntry e : db.getEntries().values()) {
+                    if (entries.putIfAbsent(e.getKey().getValue(), e) != null) {
+                        skipped.add(new Skipped(e.getKey().getValue(), "line " + line + ": the key is used twice; the first entry is used"));
+                    }
+                }
+                segments.add(new Segment(chunk, new ArrayList<>(db.getObjects())));
+            } catch (ParseException | RuntimeException e) {
+                skipped.add(new Skipped(null, "line " + line + ": malformed BibTeX (" + firstLine(e.getMessage()) + "); the entry is kept as it is"));
+                segments.add(new Segment(chunk, null));
+            }
+        }
+        return new Parsed(segments, entries, skipped, Fingerprint.of(text));
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unreadable entry";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    @Override
+    public ChangePage changedSince(String cursor) {
+        Parsed p = read();
+        if (p.contentHash().equals(cursor)) {
+            return new ChangePage(List.of(), List.of(), List.of(), cursor, false);
+        }
+        List<RemoteRecord> records = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>(p.skipped());
+        for (BibTeXEntry e : p.entries().values()) {
+            try {
+                RemoteRecord r = record(e);
+                if (r.metadata().title() == null) {
+                    skipped.add(new Skipped(r.remoteId(), "entry has no title"));
+                } else {
+                    records.add(r);
+                }
+            } catch (RuntimeException bad) {
+                skipped.add(new Skipped(e.getKey().getValue(), bad.getMessage()));
+            }
+        }
+        return new ChangePage(records, List.of(), skipped, p.contentHash(), false);
+    }
+
+    private static RemoteRecord record(BibTeXEntry e) {
+        return new RemoteRecord(e.getKey().getValue(), version(e), BibTeXFields.metadata(e));
+    }
+
+    /** Fingerprint of the entry's type and fields in key order. */
+    private static String version(BibTeXEntry e) {
+        Map<String, String> fields = new TreeMap<>();
+        for (Map.Entry<Key, Value> f : e.getFields().entrySet()) {
+            fields.put(f.getKey().getValue().toLowerCase(java.util.Locale.ROOT), f.getValue().toUserString());
+        }
+        return Fingerprint.of(e.getType().getValue().toLowerCase(java.util.Locale.ROOT) + fields);
+    }
+
+    @Override
+    public synchronized Optional<RemoteRecord> fetch(String remoteId) {
+        return Optional.ofNullable(read().entry(remoteId)).map(BibTeXFile::record);
+    }
+
+    @Override
+    public synchronized RemoteRecord create(Metadata metadata) {
+        Parsed p = read();
+        BibTeXEntry entry = new BibTeXEntry(new Key(BibTeXFields.bibtexType(metadata.type())), new Key(newKey(p, metadata)));
+        BibTeXFields.write(metadata, entry);
+        p.segments().add(new Segment(null, new ArrayList<>(List.of(entry))));
+        write(p);
+        return record(entry);
+    }
+
+    @Override
+    public synchronized RemoteRecord update(String remoteId, Metadata metadata, String knownVersion) {
+        Parsed p = read();
+        BibTeXEntry entry = p.entry(remoteId);
+        if (entry == null) {
+            throw new RemoteChangedException("entry " + remoteId + " is no longer in " + file.getFileName());
+        }
+        if (knownVersion != null && !version(entry).equals(knownVersion)) {
+            throw new RemoteChangedException("entry " + remoteId + " in " + file.getFileName() + " was edited since version " + knownVersion);
+        }
+        BibTeXFields.write(metadata, entry);
+        write(p);
+        return record(entry);
+    }
+
+    @Override
+    public synchronized void delete(String remoteId, String knownVersion) {
+        Parsed p = read();
+        BibTeXEntry entry = p.entry(remoteId);
+        if (entry == null) {
+            return;
+        }
+        if (knownVersion != null && !version(entry).equals(knownVersion)) {
+            throw new RemoteChangedException("entry " + remoteId + " in " + file.getFileName() + " was edited since version " + knownVersion);
+        }
+        p.segments().forEach(seg -> {
+            if (seg.objects() != null) {
+                seg.objects().remove(entry);
+            }
+        });
+        write(p);
+    }
+
+    /** JabRef-style key: first author's family name and year, then a, b, c… if taken. */
+    private static String newKey(Parsed p, Metadata m) {
+        String family = m.authors().isEmpty() ? "" : Normalized.fold(m.authors().getFirst().family()).replace(" ", "");
+        String base = (family.isEmpty() ? Normalized.fold(m.title()).split(" ")[0] : family) + (m.year() == null ? "" : m.year());
+        base = base.isEmpty() ? "idiom" : base;
+        String key = base;
+        for (char c = 'a'; p.entry(key) != null; c++) {
+            key = base + c;
+        }
+        return key;
+    }
+
+    /** Writes parsed stretches through jbibtex's formatter and verbatim ones as they were. */
+    private void write(Parsed p) {
+        try {
+            StringWriter out = new StringWriter();
+            BibTeXFormatter formatter = new BibTeXFormatter();
+            formatter.setIndent("  ");
+            for (Segment seg : p.segments()) {
+                if (seg.objects() == null) {
+                    out.write(seg.raw());
+                } else if (!seg.objects().isEmpty()) {
+                    BibTeXDatabase db = new BibTeXDatabase();
+                    seg.objects().forEach(db::addObject);
+                    formatter.format(db, out);
+                    out.write("\n");
+                }
+            }
+            Path tmp = file.resolveSibling("." + file.getFileName() + ".idiom-tmp");
+            Files.writeString(tmp, out.toString(), StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new ToolException("cannot write BibTeX file " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,8 @@
+package dev.idiom.wrappers.bookmarks;
+
+import java.util.List;
+import java.util.SortedSet;
+
+/** One bookmark as the file keeps it. Folders are a path from the top. */
+record Bookmark(String href, String title, String addDate, String lastModified, SortedSet<String> tags, List<String> folders,
+                String description) {}

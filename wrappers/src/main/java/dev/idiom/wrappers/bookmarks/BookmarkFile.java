@@ -1,0 +1,260 @@
+package dev.idiom.wrappers.bookmarks;
+
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.Fingerprint;
+import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.Skipped;
+import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.ToolLimits;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+
+/**
+ * A browser's bookmark export (Netscape bookmark HTML) as an annotation tool: bookmarks keyed by
+ * URL; the folders a bookmark sits in become tags (and stay folders when written back), the
+ * {@code TAGS} attribute adds more, a {@code <DD>} is its notes.
+ */
+public final class BookmarkFile implements AnnotationTool {
+    private final Path file;
+    private final Clock clock;
+
+    public BookmarkFile(Path file, Clock clock) {
+        this.file = file.toAbsolutePath();
+        this.clock = clock;
+    }
+
+    @Override
+    public String kind() {
+        return "bookmarks";
+    }
+
+    @Override
+    public String account() {
+        return file.getFileName().toString();
+    }
+
+    @Override
+    public ToolLimits limits() {
+        return ToolLimits.LOCAL_FILE;
+    }
+
+    private record Parsed(List<Bookmark> bookmarks, List<Skipped> skipped, String hash) {}
+
+    private synchronized Parsed read() {
+        if (!Files.exists(file)) {
+            return new Parsed(new ArrayList<>(), List.of(), "");
+        }
+        String html;
+        try {
+            html = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ToolException("cannot read bookmark file " + file + ": " + e.getMessage(), e);
+        }
+        Document doc = Jsoup.parse(html);
+        List<Bookmark> bookmarks = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        Map<String, Boolean> seen = new LinkedHashMap<>();
+        for (Element a : doc.select("a")) {
+            String href = a.attr("href").strip();
+            if (href.isEmpty()) {
+                skipped.add(new Skipped(null, "a link without HREF (\"" + a.text() + "\")"));
+                continue;
+            }
+            if (!href.startsWith("http://") && !href.startsWith("https://")) {
+                skipped.add(new Skipped(href, "not a web address"));
+                continue;
+            }
+            if (seen.put(href, true) != null) {
+                skipped.add(new Skipped(href, "the same URL appears again in the file; the first one is used"));
+                continue;
+            }
+            List<String> folders = new ArrayList<>();
+            for (Element up = a.parent(); up != null; up = up.parent()) {
+                if (up.tagName().equals("dt")) {
+                    Element h3 = up.selectFirst("> h3");
+                    if (h3 != null && !h3.text().isBlank()) {
+                        folders.addFirst(h3.text().strip());
+                    }
+                }
+            }
+            SortedSet<String> tags = new TreeSet<>();
+            for (String t : a.attr("tags").split(",")) {
+                if (!t.isBlank()) {
+                    tags.add(t.strip());
+                }
+            }
+            Element dt = a.parent() != null && a.parent().tagName().equals("dt") ? a.parent() : null;
+            Element dd = dt == null ? null : dt.nextElementSibling();
+            String description = dd != null && dd.tagName().equals("dd") ? dd.ownText().strip() : null;
+            bookmarks.add(new Bookmark(href, a.text().strip(), blankToNull(a.attr("add_date")), blankToNull(a.attr("last_modified")),
+                    tags, folders, blankToNull(description)));
+        }
+        return new Parsed(bookmarks, skipped, Fingerprint.of(html));
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    private static RemoteRecord record(Bookmark b) {
+        SortedSet<String> tags = new TreeSet<>(b.tags());
+        tags.addAll(b.folders());
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, b.href())
+                .with(Field.TITLE, b.title().isEmpty() ? b.href() : b.title()).with(Field.TAGS, tags).with(Field.NOTES, b.description());
+        return new RemoteRecord(b.href(), Fingerprint.of(b.href() + "\n" + m.title() + "\n" + tags + "\n" + b.description()), m);
+    }
+
+    @Override
+    public ChangePage changedSince(String cursor) {
+        Parsed p = read();
+        if (p.hash().equals(cursor)) {
+            return new ChangePage(List.of(), List.of(), List.of(), cursor, false);
+        }
+        return new ChangePage(p.bookmarks().stream().map(BookmarkFile::record).toList(), List.of(), p.skipped(), p.hash(), false);
+    }
+
+    @Override
+    public Optional<RemoteRecord> fetch(String remoteId) {
+        return read().bookmarks().stream().filter(b -> b.href().equals(remoteId)).findFirst().map(BookmarkFile::record);
+    }
+
+    @Override
+    public synchronized RemoteRecord create(Metadata m) {
+        if (m.url() == null) {
+            throw new ToolException("a bookmark needs a URL; this entity has none");
+        }
+        Parsed p = read();
+        if (p.bookmarks().stream().anyMatch(b -> b.href().equals(m.url()))) {
+            throw new ToolException("the bookmark file already has " + m.url());
+        }
+        String now = Long.toString(clock.instant().getEpochSecond());
+        Bookmark b = new Bookmark(m.url(), m.title() == null ? m.url() : m.title(), now, now, new TreeSet<>(m.tags()), List.of(), m.notes());
+        p.bookmarks().add(b);
+        write(p.bookmarks());
+        return record(b);
+    }
+
+    @Override
+    public synchronized RemoteRecord update(String remoteId, Metadata m, String knownVersion) {
+        Parsed p = read();
+        for (int i = 0; i < p.bookmarks().size(); i++) {
+            Bookmark old = p.bookmarks().get(i);
+            if (old.href().equals(remoteId)) {
+                if (knownVersion != null && !record(old).version().equals(knownVersion)) {
+                    throw new RemoteChangedException("bookmark " + remoteId + " was edited since version " + knownVersion);
+                }
+                // tags that are folder names stay folders; the others go into TAGS
+                SortedSet<String> tags = new TreeSet<>(m.tags());
+                List<String> folders = old.folders().stream().filter(tags::contains).toList();
+                tags.removeAll(folders);
+                Bookmark b = new Bookmark(m.url() == null ? old.href() : m.url(), m.title() == null ? old.title() : m.title(), old.addDate(),
+                        Long.toString(clock.instant().getEpochSecond()), tags, folders, m.notes());
+                p.bookmarks().set(i, b);
+                write(p.bookmarks());
+                return record(b);
+            }
+        }
+        throw new RemoteChangedException("bookmark " + remoteId + " is no longer in " + file.getFileName());
+    }
+
+    @Override
+    public synchronized void delete(String remoteId, String knownVersion) {
+        Parsed p = read();
+        Optional<Bookmark> b = p.bookmarks().stream().filter(x -> x.href().equals(remoteId)).findFirst();
+        if (b.isEmpty()) {
+            return;
+        }
+        if (knownVersion != null && !record(b.get()).version().equals(knownVersion)) {
+            throw new RemoteChangedException("bookmark " + remoteId + " was edited since version " + knownVersion);
+        }
+        p.bookmarks().remove(b.get());
+        write(p.bookmarks());
+    }
+
+    /** Writes the standard export format, folders nested as they were. */
+    private void write(List<Bookmark> bookmarks) {
+        StringBuilder out = new StringBuilder("""
+                <!DOCTYPE NETSCAPE-Bookmark-file-1>
+                <!-- This is an automatically generated file.
+                     It will be read and overwritten.
+                     DO NOT EDIT! -->
+                <META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+                <TITLE>Bookmarks</TITLE>
+                <H1>Bookmarks</H1>
+                <DL><p>
+                """);
+        writeFolder(out, bookmarks, List.of(), 1);
+        out.append("</DL><p>\n");
+        try {
+            Path tmp = file.resolveSibling("." + file.getFileName() + ".idiom-tmp");
+            Files.writeString(tmp, out, StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new ToolException("cannot write bookmark file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeFolder(StringBuilder out, List<Bookmark> all, List<String> path, int depth) {
+        String indent = "    ".repeat(depth);
+        for (Bookmark b : all) {
+            if (b.folders().equals(path)) {
+                out.append(indent).append("<DT><A HREF=\"").append(attr(b.href())).append('"');
+                if (b.addDate() != null) {
+                    out.append(" ADD_DATE=\"").append(attr(b.addDate())).append('"');
+                }
+                if (b.lastModified() != null) {
+                    out.append(" LAST_MODIFIED=\"").append(attr(b.lastModified())).append('"');
+                }
+                if (!b.tags().isEmpty()) {
+                    out.append(" TAGS=\"").append(attr(String.join(",", b.tags()))).append('"');
+                }
+                out.append('>').append(text(b.title())).append("</A>\n");
+                if (b.description() != null) {
+                    out.append(indent).append("<DD>").append(text(b.description())).append('\n');
+                }
+            }
+        }
+        List<String> children = new ArrayList<>();
+        for (Bookmark b : all) {
+            if (b.folders().size() > path.size() && b.folders().subList(0, path.size()).equals(path)) {
+                String child = b.folders().get(path.size());
+                if (!children.contains(child)) {
+                    children.add(child);
+                }
+            }
+        }
+        for (String child : children) {
+            out.append(indent).append("<DT><H3>").append(text(child)).append("</H3>\n").append(indent).append("<DL><p>\n");
+            List<String> sub = new ArrayList<>(path);
+            sub.add(child);
+            writeFolder(out, all, sub, depth + 1);
+            out.append(indent).append("</DL><p>\n");
+        }
+    }
+
+    private static String text(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    private static String attr(String s) {
+        return text(s).replace("\"", "&quot;");
+    }
+}

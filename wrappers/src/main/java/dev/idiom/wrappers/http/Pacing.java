@@ -1,0 +1,15 @@
+package dev.idiom.wrappers.http;
+
+import java.time.Duration;
+
+/** Waits between calls; injected so tests can see the waits without sleeping through them. */
+@FunctionalInterface
+public interface Pacing {
+    void pause(Duration d) throws InterruptedException;
+
+    Pacing SLEEP = d -> {
+        if (!d.isNegative() && !d.isZero()) {
+            Thread.sleep(d);
+        }
+    };
+}

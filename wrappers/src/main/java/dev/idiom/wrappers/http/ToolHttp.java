@@ -1,0 +1,144 @@
+package dev.idiom.wrappers.http;
+
+import dev.idiom.wrappers.ToolAuthException;
+import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.ToolLimits;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
+
+/**
+ * Calls a tool's HTTP API politely: no faster than its interval, no more in flight than it
+ * allows, waiting out {@code Retry-After} and {@code Backoff}, retrying 429, 5xx and network
+ * failures with exponential backoff and jitter, and turning 401/403 into {@link ToolAuthException}.
+ */
+public final class ToolHttp {
+    private static final Logger LOG = Logger.getLogger(ToolHttp.class.getName());
+    private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(2);
+
+    private final String tool;
+    private final ToolLimits limits;
+    private final Clock clock;
+    private final Pacing pacing;
+    private final int maxAttempts;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final Semaphore inFlight;
+    private Instant nextAllowed = Instant.EPOCH;
+
+    public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts) {
+        this.tool = tool;
+        this.limits = limits;
+        this.clock = clock;
+        this.pacing = pacing;
+        this.maxAttempts = maxAttempts;
+        this.inFlight = new Semaphore(Math.max(1, limits.maxConcurrent()));
+    }
+
+    public ToolHttp(String tool, ToolLimits limits) {
+        this(tool, limits, Clock.systemUTC(), Pacing.SLEEP, 6);
+    }
+
+    /** Sends, retrying what is worth retrying; any other status is returned for the adapter to read. */
+    public HttpResponse<String> send(HttpRequest request) {
+        Duration backoff = FIRST_BACKOFF;
+        for (int attempt = 1; ; attempt++) {
+            HttpResponse<String> response;
+            try {
+                inFlight.acquire();
+                try {
+                    waitTurn();
+                    response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                } finally {
+                    inFlight.release();
+                }
+            } catch (IOException e) {
+                if (attempt >= maxAttempts) {
+                    throw new ToolException(tool + " did not answer " + request.method() + " " + request.uri().getPath() + " after "
+                            + attempt + " attempts: " + e.getMessage(), e);
+                }
+                pause(jittered(backoff));
+                backoff = doubled(backoff);
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ToolException("interrupted while calling " + tool, e);
+            }
+            honourBackoffHeader(response);
+            int status = response.statusCode();
+            if (status == 401 || status == 403) {
+                throw new ToolAuthException(tool + " refused " + (status == 401 ? "the credentials (401)" : "access (403)") + " for "
+                        + request.method() + " " + request.uri().getPath() + "; check the account's key and its permissions");
+            }
+            if (status != 429 && status < 500) {
+                return response;
+            }
+            if (attempt >= maxAttempts) {
+                throw new ToolException(tool + " answered " + status + " to " + request.method() + " " + request.uri().getPath() + " "
+                        + attempt + " times; giving up for now");
+            }
+            Duration wait = retryAfter(response).orElse(jittered(backoff));
+            LOG.info(tool + " answered " + status + "; retrying in " + wait.toMillis() + " ms");
+            pause(wait);
+            backoff = doubled(backoff);
+        }
+    }
+
+    private synchronized void waitTurn() throws InterruptedException {
+        Instant now = clock.instant();
+        if (now.isBefore(nextAllowed)) {
+            pacing.pause(Duration.between(now, nextAllowed));
+        }
+        Instant after = clock.instant();
+        nextAllowed = (after.isAfter(nextAllowed) ? after : nextAllowed).plus(limits.minInterval());
+    }
+
+    /** Zotero's {@code Backoff: N}: wait N seconds before the next request, whatever it is. */
+    private synchronized void honourBackoffHeader(HttpResponse<String> response) {
+        response.headers().firstValue("Backoff").ifPresent(v -> {
+            try {
+                Instant until = clock.instant().plusSeconds(Long.parseLong(v.strip()));
+                if (until.isAfter(nextAllowed)) {
+                    nextAllowed = until;
+                }
+            } catch (NumberFormatException ignored) {
+                // a malformed hint is no reason to fail the call
+            }
+        });
+    }
+
+    private static java.util.Optional<Duration> retryAfter(HttpResponse<String> response) {
+        return response.headers().firstValue("Retry-After").flatMap(v -> {
+            try {
+                return java.util.Optional.of(Duration.ofSeconds(Long.parseLong(v.strip())));
+            } catch (NumberFormatException e) {
+                return java.util.Optional.empty();
+            }
+        });
+    }
+
+    private void pause(Duration d) {
+        try {
+            pacing.pause(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException("interrupted while waiting for " + tool, e);
+        }
+    }
+
+    private static Duration doubled(Duration d) {
+        Duration twice = d.multipliedBy(2);
+        return twice.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : twice;
+    }
+
+    private static Duration jittered(Duration d) {
+        return d.plusMillis(ThreadLocalRandom.current().nextLong(Math.max(1, d.toMillis() / 2)));
+    }
+}

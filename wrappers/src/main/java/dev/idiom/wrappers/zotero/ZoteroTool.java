@@ -1,0 +1,200 @@
+package dev.idiom.wrappers.zotero;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.Metadata;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.Skipped;
+import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.ToolLimits;
+import dev.idiom.wrappers.http.ToolHttp;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Zotero Web API v3 (api.zotero.org or a compatible server). Sync: {@code items/top?since=V&format=versions},
+ * then the changed items 50 keys at a time, then {@code deleted?since=V}; the cursor is the
+ * library version. Writes carry {@code If-Unmodified-Since-Version} (412 → {@link RemoteChangedException})
+ * and creations a {@code Zotero-Write-Token}, so a retried POST cannot create twice.
+ */
+public final class ZoteroTool implements AnnotationTool {
+    public static final ToolLimits LIMITS = new ToolLimits(50, Duration.ZERO, 4);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final URI base;
+    private final String library;
+    private final String apiKey;
+    private final ToolHttp http;
+    private final SecureRandom random = new SecureRandom();
+
+    /**
+     * @param base the API root, e.g. https://api.zotero.org
+     * @param library "users/123" or "groups/456"
+     */
+    public ZoteroTool(URI base, String library, String apiKey, ToolHttp http) {
+        this.base = base;
+        this.library = library.replaceAll("^/+|/+$", "");
+        this.apiKey = apiKey;
+        this.http = http;
+    }
+
+    @Override
+    public String kind() {
+        return "zotero";
+    }
+
+    @Override
+    public String account() {
+        return library;
+    }
+
+    @Override
+    public ToolLimits limits() {
+        return LIMITS;
+    }
+
+    private HttpRequest.Builder request(String pathAndQuery) {
+        return HttpRequest.newBuilder(base.resolve("/" + library + "/" + pathAndQuery))
+                .header("Zotero-API-Version", "3").header("Zotero-API-Key", apiKey).timeout(Duration.ofSeconds(60));
+    }
+
+    @Override
+    public ChangePage changedSince(String cursor) {
+        String since = cursor == null ? "0" : cursor;
+        HttpResponse<String> versions = http.send(request("items/top?since=" + since + "&format=versions")
+                .header("If-Modified-Since-Version", since).GET().build());
+        if (versions.statusCode() == 304) {
+            return new ChangePage(List.of(), List.of(), List.of(), since, false);
+        }
+        expect(versions, 200, "list changed items");
+        String libraryVersion = versions.headers().firstValue("Last-Modified-Version")
+                .orElseThrow(() -> new ToolException("Zotero answered without Last-Modified-Version"));
+        List<String> keys = new ArrayList<>();
+        json(versions).fieldNames().forEachRemaining(keys::add);
+
+        List<RemoteRecord> records = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i += LIMITS.maxBatch()) {
+            String batch = String.join(",", keys.subList(i, Math.min(keys.size(), i + LIMITS.maxBatch())));
+            HttpResponse<String> items = http.send(request("items?itemKey=" + URLEncoder.encode(batch, StandardCharsets.UTF_8)).GET().build());
+            expect(items, 200, "fetch changed items");
+            for (JsonNode item : json(items)) {
+                try {
+                    records.add(record(item));
+                } catch (RuntimeException bad) {
+                    skipped.add(new Skipped(item.path("key").asText(null), "unreadable Zotero item: " + bad.getMessage()));
+                }
+            }
+        }
+        List<String> deleted = new ArrayList<>();
+        if (cursor != null) {
+            HttpResponse<String> gone = http.send(request("deleted?since=" + since).GET().build());
+            expect(gone, 200, "list deletions");
+            json(gone).path("items").forEach(k -> deleted.add(k.asText()));
+        }
+        return new ChangePage(records, deleted, skipped, libraryVersion, false);
+    }
+
+    private static RemoteRecord record(JsonNode item) {
+        JsonNode data = item.has("data") ? item.get("data") : item;
+        String key = item.path("key").asText(data.path("key").asText());
+        String version = Long.toString(item.has("version") ? item.path("version").asLong() : data.path("version").asLong());
+        return new RemoteRecord(key, version, ZoteroItems.metadata(data));
+    }
+
+    @Override
+    public Optional<RemoteRecord> fetch(String key) {
+        HttpResponse<String> r = http.send(request("items/" + enc(key)).GET().build());
+        if (r.statusCode() == 404) {
+            return Optional.empty();
+        }
+        expect(r, 200, "fetch item " + key);
+        return Optional.of(record(json(r)));
+    }
+
+    @Override
+    public RemoteRecord create(Metadata metadata) {
+        ArrayNode body = JSON.createArrayNode().add(ZoteroItems.data(metadata));
+        byte[] token = new byte[16];
+        random.nextBytes(token);
+        HttpResponse<String> r = http.send(request("items").header("Content-Type", "application/json")
+                .header("Zotero-Write-Token", HexFormat.of().formatHex(token))
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
+        expect(r, 200, "create an item");
+        JsonNode result = json(r);
+        JsonNode failed = result.path("failed").path("0");
+        if (!failed.isMissingNode()) {
+            throw new ToolException("Zotero refused the item: " + failed.path("message").asText(failed.toString()));
+        }
+        JsonNode created = result.path("successful").path("0");
+        if (created.isMissingNode()) {
+            throw new ToolException("Zotero did not report the created item: " + result);
+        }
+        return record(created);
+    }
+
+    @Override
+    public RemoteRecord update(String key, Metadata metadata, String knownVersion) {
+        ObjectNode data = ZoteroItems.data(metadata);
+        data.put("key", key);
+        HttpResponse<String> r = http.send(request("items/" + enc(key)).header("Content-Type", "application/json")
+                .header("If-Unmodified-Since-Version", knownVersion)
+                .PUT(HttpRequest.BodyPublishers.ofString(data.toString())).build());
+        if (r.statusCode() == 412) {
+            throw new RemoteChangedException("Zotero item " + key + " changed since version " + knownVersion);
+        }
+        expect(r, 204, "update item " + key);
+        String version = r.headers().firstValue("Last-Modified-Version")
+                .orElseThrow(() -> new ToolException("Zotero answered the update without Last-Modified-Version"));
+        return new RemoteRecord(key, version, metadata);
+    }
+
+    @Override
+    public void delete(String key, String knownVersion) {
+        HttpResponse<String> r = http.send(request("items/" + enc(key)).header("If-Unmodified-Since-Version", knownVersion).DELETE().build());
+        if (r.statusCode() == 412) {
+            throw new RemoteChangedException("Zotero item " + key + " changed since version " + knownVersion);
+        }
+        if (r.statusCode() != 404) {
+            expect(r, 204, "delete item " + key);
+        }
+    }
+
+    private static void expect(HttpResponse<String> r, int status, String what) {
+        if (r.statusCode() != status) {
+            String body = r.body() == null ? "" : r.body();
+            throw new ToolException("Zotero could not " + what + ": HTTP " + r.statusCode() + (body.isBlank() ? "" : " " + abbreviate(body)));
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 300 ? s.substring(0, 300) + "…" : s;
+    }
+
+    private static JsonNode json(HttpResponse<String> r) {
+        try {
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new ToolException("Zotero answered malformed JSON: " + e.getMessage());
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,112 @@
+package dev.idiom.wrappers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idiom.events.Author;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every annotation-tool adapter does, against its stub, its real file format, or a real
+ * second Idiom (STYLE.md §3: one contract test every wrapper passes).
+ */
+public abstract class AnnotationToolContract {
+
+    /** The adapter under test, on an empty tool. */
+    protected abstract AnnotationTool tool();
+
+    /** The fields this tool keeps; a round trip must keep each of them. */
+    protected abstract Set<Field> fieldsKept();
+
+    /** True if changedSince lists only what changed after the cursor (files list everything). */
+    protected boolean preciseChanges() {
+        return true;
+    }
+
+    /** A record with every canonical field set, of a type this tool holds. */
+    protected Metadata sample(int i) {
+        return Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, "Optimistic replication, part " + i)
+                .with(Field.AUTHORS, List.of(new Author("Saito", "Yasushi"), new Author("Shapiro", "Marc")))
+                .with(Field.YEAR, 2005).with(Field.VENUE, "ACM Computing Surveys").with(Field.VOLUME, "37").with(Field.PAGES, "42--81")
+                .with(Field.DOI, "10.1145/1057977.10579" + (80 + i)).with(Field.URL, "https://example.org/replication/" + i)
+                .with(Field.ABSTRACT, "Data replication is a key technology in distributed systems.")
+                .with(Field.TAGS, new TreeSet<>(Set.of("replication", "survey"))).with(Field.NOTES, "read twice");
+    }
+
+    protected void assertKept(Metadata expected, Metadata actual) {
+        for (Field f : fieldsKept()) {
+            assertEquals(expected.get(f), actual.get(f), "field " + f.jsonName());
+        }
+    }
+
+    private static List<RemoteRecord> all(AnnotationTool tool, String cursor, String[] next) {
+        List<RemoteRecord> out = new ArrayList<>();
+        ChangePage page;
+        do {
+            page = tool.changedSince(cursor);
+            out.addAll(page.records());
+            cursor = page.cursor();
+        } while (page.more());
+        next[0] = cursor;
+        return out;
+    }
+
+    @Test
+    void aCreatedRecordIsFetchedBackWithEveryFieldTheToolKeeps() {
+        AnnotationTool tool = tool();
+        Metadata m = sample(1);
+        RemoteRecord created = tool.create(m);
+        assertNotEquals(null, created.remoteId());
+        RemoteRecord fetched = tool.fetch(created.remoteId()).orElseThrow();
+        assertKept(m, fetched.metadata());
+        assertEquals(created.version(), fetched.version());
+    }
+
+    @Test
+    void changesSinceACursorIncludeWhatChangedAfterIt() {
+        AnnotationTool tool = tool();
+        RemoteRecord a = tool.create(sample(1));
+        String[] cursor = new String[1];
+        List<RemoteRecord> first = all(tool, null, cursor);
+        assertTrue(first.stream().anyMatch(r -> r.remoteId().equals(a.remoteId())));
+
+        RemoteRecord b = tool.create(sample(2));
+        String[] cursor2 = new String[1];
+        List<RemoteRecord> second = all(tool, cursor[0], cursor2);
+        assertTrue(second.stream().anyMatch(r -> r.remoteId().equals(b.remoteId())), "the new record is listed");
+        if (preciseChanges()) {
+            assertFalse(second.stream().anyMatch(r -> r.remoteId().equals(a.remoteId())), "the unchanged one is not");
+        }
+        assertTrue(tool.changedSince(cursor2[0]).records().isEmpty(), "nothing changed since the last cursor");
+    }
+
+    @Test
+    void anUpdateWithTheKnownVersionIsAppliedAndAStaleVersionIsRefused() {
+        AnnotationTool tool = tool();
+        RemoteRecord r = tool.create(sample(1));
+        Metadata changed = sample(1).with(Field.TITLE, "Optimistic replication, revised").with(Field.TAGS, new TreeSet<>(Set.of("cfdar")));
+        RemoteRecord updated = tool.update(r.remoteId(), changed, r.version());
+        assertNotEquals(r.version(), updated.version());
+        assertKept(changed, tool.fetch(updated.remoteId()).orElseThrow().metadata());
+
+        assertThrows(RemoteChangedException.class, () -> tool.update(updated.remoteId(), sample(1), r.version()));
+        assertKept(changed, tool.fetch(updated.remoteId()).orElseThrow().metadata());
+    }
+
+    @Test
+    void aDeletedRecordIsGone() {
+        AnnotationTool tool = tool();
+        RemoteRecord r = tool.create(sample(1));
+        tool.delete(r.remoteId(), r.version());
+        assertTrue(tool.fetch(r.remoteId()).isEmpty());
+    }
+}

@@ -1,0 +1,114 @@
+package dev.idiom.wrappers;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A local HTTP server on 127.0.0.1 and a free port that plays a tool's published API, for
+ * wrapper tests. Subclasses answer requests; failures can be queued ahead of any request.
+ */
+public abstract class StubServer implements AutoCloseable {
+    private final HttpServer server;
+    private final Deque<Reply> injected = new ArrayDeque<>();
+    private int requests;
+
+    /** What a stub answers. */
+    public record Reply(int status, Map<String, String> headers, String body) {
+        public static Reply of(int status, String body, String... headers) {
+            Map<String, String> h = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < headers.length; i += 2) {
+                h.put(headers[i], headers[i + 1]);
+            }
+            return new Reply(status, h, body);
+        }
+    }
+
+    /** A request as the stub sees it. */
+    public record Request(String method, String path, Map<String, String> query, com.sun.net.httpserver.Headers headers, String body) {
+        public String header(String name) {
+            return headers.getFirst(name);
+        }
+    }
+
+    protected StubServer() {
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    public URI uri() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** The next request gets this reply instead (a 429, a 500, …). */
+    public synchronized void failNext(Reply reply) {
+        injected.add(reply);
+    }
+
+    public synchronized int requests() {
+        return requests;
+    }
+
+    protected abstract Reply answer(Request request);
+
+    private void handle(HttpExchange x) throws IOException {
+        Reply reply;
+        synchronized (this) {
+            requests++;
+            reply = injected.poll();
+        }
+        if (reply == null) {
+            String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            try {
+                synchronized (this) {
+                    reply = answer(new Request(x.getRequestMethod(), x.getRequestURI().getRawPath(), query(x.getRequestURI()), x.getRequestHeaders(), body));
+                }
+            } catch (RuntimeException e) {
+                reply = Reply.of(500, "stub failure: " + e);
+            }
+        }
+        reply.headers().forEach((k, v) -> x.getResponseHeaders().add(k, v));
+        byte[] bytes = reply.body() == null ? new byte[0] : reply.body().getBytes(StandardCharsets.UTF_8);
+        if (reply.status() == 204 || reply.status() == 304) {
+            x.sendResponseHeaders(reply.status(), -1);
+        } else {
+            x.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
+            try (OutputStream out = x.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+        x.close();
+    }
+
+    private static Map<String, String> query(URI uri) {
+        Map<String, String> q = new LinkedHashMap<>();
+        if (uri.getRawQuery() != null) {
+            for (String kv : uri.getRawQuery().split("&")) {
+                int eq = kv.indexOf('=');
+                String k = URLDecoder.decode(eq < 0 ? kv : kv.substring(0, eq), StandardCharsets.UTF_8);
+                q.put(k, eq < 0 ? "" : URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return q;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
