@@ -49,6 +49,9 @@ public interface EventStore {
     /** Entities matching every given criterion (null criteria match all), by id after the cursor. */
     SearchPage search(SearchQuery query);
 
+    /** The DE that has the copy {@code tool}/{@code account}/{@code remoteId} as a replica, if any. */
+    Optional<UUID> findReplica(String tool, String account, String remoteId);
+
     /** The DE that an imported record describes (see {@link MatchKeys}), if Idiom has it. */
     Optional<UUID> findMatch(Metadata record);
 

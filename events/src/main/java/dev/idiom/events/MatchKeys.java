@@ -14,6 +14,8 @@ public final class MatchKeys {
     public static final String DOI = "doi";
     public static final String URL = "url";
     public static final String TITLE = "title";
+    /** Not a match of works but of copies: a replica's tool, account and remote id. */
+    public static final String REPLICA = "replica";
 
     private MatchKeys() {}
 
@@ -41,8 +43,16 @@ public final class MatchKeys {
     /** The keys of a DE: of its metadata and of every replica's last synced record. */
     public static Set<Key> of(DigitalEntity de) {
         Set<Key> keys = new LinkedHashSet<>(of(de.metadata()));
-        de.replicas().forEach(r -> keys.addAll(of(r.synced())));
+        de.replicas().forEach(r -> {
+            keys.addAll(of(r.synced()));
+            keys.add(replica(r.tool(), r.account(), r.remoteId()));
+        });
         return keys;
+    }
+
+    /** The key of one copy in one tool. */
+    public static Key replica(String tool, String account, String remoteId) {
+        return new Key(REPLICA, clip(Fingerprint.of(tool + "\n" + account + "\n" + remoteId)));
     }
 
     /** The normalised DOI, from the doi field or a doi.org URL; null if none. */

@@ -14,6 +14,12 @@ import dev.idiom.events.mysql.MySqlEventStore;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
+import dev.idiom.services.app.ImportRecords;
+import dev.idiom.services.app.ReplicaLinks;
+import dev.idiom.services.tools.SecretBox;
+import dev.idiom.services.tools.ToolAccounts;
+import dev.idiom.services.tools.Tools;
+import dev.idiom.wrappers.http.Pacing;
 import java.time.Clock;
 import java.util.logging.Logger;
 
@@ -56,8 +62,11 @@ public final class Idiom implements AutoCloseable {
             EventStore store = new MySqlEventStore(database.dataSource(), codec, clock);
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
             ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
-            Application app = new Application(new EntityReads(store, cache, codec), new EntityWrites(store, cache, codec, new EntityIds(clock)),
-                    store, cache, feed, codec);
+            EntityIds ids = new EntityIds(clock);
+            EntityWrites writes = new EntityWrites(store, cache, codec, ids);
+            ToolAccounts accounts = new ToolAccounts(database.dataSource(), SecretBox.fromKey(config.secretKey()), clock);
+            Application app = new Application(new EntityReads(store, cache, codec), writes, new ImportRecords(store, writes, accounts, ids),
+                    new ReplicaLinks(store, writes), new Tools(accounts, clock, Pacing.SLEEP), store, cache, feed, codec);
             return new Idiom(embedded, database, cache, feed, app);
         } catch (RuntimeException e) {
             if (embedded != null) {

@@ -35,7 +35,14 @@ import java.util.function.Function;
  * </table>
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort,
-                          long maxBody, boolean virtualThreads, CacheSettings cache, Duration feedPoll) {
+                          long maxBody, boolean virtualThreads, CacheSettings cache, Duration feedPoll, String secretKey) {
+
+    /** Secrets never come from flags (they would show in the process list): only from IDIOM_SECRET_KEY. */
+    @Override
+    public String toString() {
+        return "IdiomConfig[" + host + ":" + port + ", data " + data + ", db " + (dbUrl == null ? "embedded" : dbUrl) + ", secret key "
+                + (secretKey == null ? "unset" : "set") + "]";
+    }
 
     /** Every key with its default. */
     public static final Map<String, String> DEFAULTS = defaults();
@@ -86,7 +93,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
         return new IdiomConfig(get.apply("host"), (int) number(get, "port"), Path.of(get.apply("data")),
                 dbUrl.isBlank() ? null : dbUrl, get.apply("db-user"), get.apply("db-password"), (int) number(get, "db-pool"),
                 (int) number(get, "db-port"), number(get, "max-body"), bool(get, "virtual-threads"), cache,
-                Duration.ofMillis(number(get, "cache.feedPollMillis")));
+                Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"));
     }
 
     private static long number(Function<String, String> get, String key) {

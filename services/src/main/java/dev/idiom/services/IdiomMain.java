@@ -25,10 +25,20 @@ public final class IdiomMain {
     static int run(List<String> args, PrintStream out, PrintStream err) {
         String command = args.isEmpty() ? "help" : args.getFirst();
         try {
-            IdiomConfig config = IdiomConfig.from(flags(args.subList(Math.min(1, args.size()), args.size())), System.getenv(), System::getProperty);
+            Map<String, String> flags = flags(args.subList(Math.min(1, args.size()), args.size()));
+            Map<String, String> importFlags = new HashMap<>();
+            if (command.equals("import")) {
+                for (String k : List.of("tool", "file", "account", "from-start")) {
+                    if (flags.containsKey(k)) {
+                        importFlags.put(k, flags.remove(k));
+                    }
+                }
+            }
+            IdiomConfig config = IdiomConfig.from(flags, System.getenv(), System::getProperty);
             return switch (command) {
                 case "serve" -> serve(config, out);
                 case "rebuild" -> rebuild(config, out, err);
+                case "import" -> new ImportCommand(out, err).run(config, importFlags);
                 case "help", "--help", "-h" -> {
                     usage(out);
                     yield 0;
@@ -118,9 +128,13 @@ public final class IdiomMain {
         out.println("""
                 usage: ./idiom serve   [--port 8080] [--host 127.0.0.1] [--data ./data] [--db-url jdbc:mysql://…] [options]
                        ./idiom rebuild [--data ./data] [--db-url jdbc:mysql://…]
+                       ./idiom import  --tool bibtex|bookmarks --file FILE [--from-start true] [--data …] [--db-url …]
+                       ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
                 
                 serve    runs Idiom (SOAP, REST, admin) on embedded Tomcat; without --db-url on an embedded MariaDB
                 rebuild  refolds every digital entity from its events; exits 1 if any stored projection differs
+                import   imports the records of a file, or of a configured tool account (PUT /api/tools/NAME), with a
+                         progress bar and a summary (created / merged / updated / unchanged / skipped with reasons)
                 
                 Options (also as IDIOM_* environment variables; see README "Configuration"):""");
         IdiomConfig.DEFAULTS.keySet().stream().sorted()

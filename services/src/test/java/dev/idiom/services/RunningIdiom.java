@@ -24,11 +24,18 @@ final class RunningIdiom implements AutoCloseable {
         this(TestDatabase.freshUrl(), extra);
     }
 
+    /** The secret-sealing key tests run with (IDIOM_SECRET_KEY). */
+    static final String SECRET_KEY = java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+
     RunningIdiom(String dbUrl, Map<String, String> extra) {
+        this(dbUrl, extra, Map.of("IDIOM_SECRET_KEY", SECRET_KEY));
+    }
+
+    RunningIdiom(String dbUrl, Map<String, String> extra, Map<String, String> env) {
         Map<String, String> flags = new java.util.HashMap<>(Map.of("port", "0", "db-url", dbUrl,
                 "data", Path.of(System.getProperty("idiom.test.dataRoot", "target/test-data"), "services-e2e").toString()));
         flags.putAll(extra);
-        server = IdiomServer.start(IdiomConfig.from(flags, Map.of(), k -> null));
+        server = IdiomServer.start(IdiomConfig.from(flags, env, k -> null));
     }
 
     String url(String path) {
@@ -61,6 +68,11 @@ final class RunningIdiom implements AutoCloseable {
             b.headers(headers);
         }
         return send(b);
+    }
+
+    HttpResponse<String> put(String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     HttpResponse<String> patch(String path, String body, String... headers) {

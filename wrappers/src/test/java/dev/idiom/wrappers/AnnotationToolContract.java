@@ -27,6 +27,11 @@ public abstract class AnnotationToolContract {
     /** The fields this tool keeps; a round trip must keep each of them. */
     protected abstract Set<Field> fieldsKept();
 
+    /** False for tools that keep everything (another Idiom): delete must then refuse clearly. */
+    protected boolean deletes() {
+        return true;
+    }
+
     /** True if changedSince lists only what changed after the cursor (files list everything). */
     protected boolean preciseChanges() {
         return true;
@@ -106,6 +111,11 @@ public abstract class AnnotationToolContract {
     void aDeletedRecordIsGone() {
         AnnotationTool tool = tool();
         RemoteRecord r = tool.create(sample(1));
+        if (!deletes()) {
+            assertThrows(ToolException.class, () -> tool.delete(r.remoteId(), r.version()));
+            assertTrue(tool.fetch(r.remoteId()).isPresent());
+            return;
+        }
         tool.delete(r.remoteId(), r.version());
         assertTrue(tool.fetch(r.remoteId()).isEmpty());
     }

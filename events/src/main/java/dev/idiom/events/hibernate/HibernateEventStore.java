@@ -219,6 +219,11 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
+    public Optional<UUID> findReplica(String tool, String account, String remoteId) {
+        return read(s -> s.doReturningWork(c -> projection.findReplica(c, tool, account, remoteId)));
+    }
+
+    @Override
     public Optional<UUID> findMatch(dev.idiom.events.Metadata record) {
         return read(s -> s.doReturningWork(c -> projection.findMatch(c, record)));
     }

@@ -262,6 +262,11 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
+    public Optional<UUID> findReplica(String tool, String account, String remoteId) {
+        return query("find a replica", c -> projection.findReplica(c, tool, account, remoteId));
+    }
+
+    @Override
     public Optional<UUID> findMatch(dev.idiom.events.Metadata record) {
         return query("find a matching entity", c -> projection.findMatch(c, record));
     }

@@ -80,6 +80,18 @@ public final class SqlProjection {
         }
     }
 
+    /** The DE that has this copy as a replica, if any. */
+    public Optional<UUID> findReplica(Connection c, String tool, String account, String remoteId) throws SQLException {
+        MatchKeys.Key k = MatchKeys.replica(tool, account, remoteId);
+        try (PreparedStatement ps = c.prepareStatement("SELECT entity_id FROM entity_match WHERE kind = ? AND match_key = ? LIMIT 1")) {
+            ps.setString(1, k.kind());
+            ps.setString(2, k.value());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(UUID.fromString(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
     /**
      * The DE an imported record describes, if any: the first key (DOI, then URL, then title +
      * first author) whose DE is compatible with the record (no different DOI, years within one).

@@ -65,6 +65,11 @@ public final class EntityWrites {
         return committed(store.append(id, expectedVersion, batch));
     }
 
+    /** Appends events decided elsewhere (imports, replica links), then caches the new state. */
+    public EntitySnapshot append(UUID id, int expectedVersion, List<NewEvent> events) {
+        return committed(store.append(id, expectedVersion, events));
+    }
+
     private EntitySnapshot committed(AppendResult result) {
         EntitySnapshot snapshot = snapshot(result.entity());
         cache.offer(snapshot); // after commit, never before

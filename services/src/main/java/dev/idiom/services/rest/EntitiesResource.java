@@ -8,6 +8,7 @@ import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
+import dev.idiom.services.app.Provenance;
 import dev.idiom.services.app.ReadPath;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -89,6 +90,18 @@ public final class EntitiesResource {
         ObjectNode n = json.mapper().createObjectNode();
         n.put("entityId", entityId.toString());
         return json.events(reads.history(entityId), "events", n);
+    }
+
+    @GET
+    @Path("{id}/provenance")
+    public String provenance(@PathParam("id") String id) {
+        UUID entityId = entityId(id);
+        ObjectNode n = json.mapper().createObjectNode();
+        n.put("entityId", entityId.toString());
+        ObjectNode fields = n.putObject("fields");
+        Provenance.of(entityId, reads.history(entityId)).forEach((f, s) -> fields.putObject(f.jsonName()).put("source", s.source())
+                .put("at", s.at().toString()).put("version", s.version()).put("event", s.eventType()));
+        return n.toString();
     }
 
     @GET

@@ -22,6 +22,9 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             case StaleVersionException x -> Problem.of(412, "StaleVersion", x.getMessage() + "; read it again and retry");
             case PreconditionRequired x -> Problem.of(428, "PreconditionRequired", x.getMessage());
             case BodyTooLarge x -> Problem.of(413, "TooLarge", x.getMessage());
+            case dev.idiom.wrappers.RemoteChangedException x -> Problem.of(409, "RemoteChanged", x.getMessage());
+            case dev.idiom.wrappers.ToolAuthException x -> Problem.of(502, "ToolAuth", x.getMessage());
+            case dev.idiom.wrappers.ToolException x -> Problem.of(502, "ToolFailed", x.getMessage());
             case EventStoreException x -> {
                 LOG.log(Level.WARNING, "event store failure", x);
                 yield Problem.of(503, "Unavailable", "the database did not answer; nothing was written, retry later");

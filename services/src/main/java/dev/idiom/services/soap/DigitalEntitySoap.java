@@ -6,7 +6,14 @@ import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
+import dev.idiom.events.Replica;
+import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
+import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.services.app.ImportRecords;
+import dev.idiom.services.app.ImportSummary;
+import dev.idiom.services.app.ReplicaLinks;
+import dev.idiom.services.tools.Tools;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.ReadPath;
 import java.util.UUID;
@@ -30,11 +37,17 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
 
     private final EntityReads reads;
     private final EntityWrites writes;
+    private final ImportRecords imports;
+    private final ReplicaLinks replicas;
+    private final Tools tools;
     private final SoapXml xml = new SoapXml();
 
-    DigitalEntitySoap(EntityReads reads, EntityWrites writes) {
-        this.reads = reads;
-        this.writes = writes;
+    DigitalEntitySoap(Application app) {
+        this.reads = app.reads();
+        this.writes = app.writes();
+        this.imports = app.imports();
+        this.replicas = app.replicas();
+        this.tools = app.tools();
     }
 
     @Override
@@ -83,6 +96,41 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                     xml.child(response, "next", page.nextCursor());
                 }
             }
+            case "download" -> {
+                ImportOutcome o = imports.download(tools.open(SoapXml.required(request, "tool")), SoapXml.required(request, "remoteId"));
+                xml.child(response, "outcome", o.kind().name().toLowerCase(java.util.Locale.ROOT));
+                if (o.entityId() != null) {
+                    xml.child(response, "entityId", o.entityId().toString());
+                }
+                if (o.reason() != null) {
+                    xml.child(response, "reason", o.reason());
+                }
+            }
+            case "upload" -> {
+                Replica r = replicas.upload(id(request), tools.open(SoapXml.required(request, "tool")));
+                OMElement e = xml.child(response, "replica", null);
+                xml.child(e, "tool", r.tool());
+                xml.child(e, "account", r.account());
+                xml.child(e, "remoteId", r.remoteId());
+                if (r.remoteVersion() != null) {
+                    xml.child(e, "remoteVersion", r.remoteVersion());
+                }
+            }
+            case "importAll" -> {
+                ImportSummary s = imports.importAll(tools.open(SoapXml.required(request, "tool")),
+                        "true".equals(SoapXml.text(request, "fromStart")), (soFar, done, size, last) -> { });
+                xml.child(response, "records", Integer.toString(s.records()));
+                for (ImportOutcome.Kind k : ImportOutcome.Kind.values()) {
+                    xml.child(response, k.name().toLowerCase(java.util.Locale.ROOT), Integer.toString(s.count(k)));
+                }
+                for (ImportOutcome o : s.skipped()) {
+                    OMElement sk = xml.child(response, "skippedRecord", null);
+                    if (o.remoteId() != null) {
+                        xml.child(sk, "remoteId", o.remoteId());
+                    }
+                    xml.child(sk, "reason", o.reason());
+                }
+            }
             default -> throw new InvalidValueException("unknown operation " + operation);
         }
         return response;
@@ -114,6 +162,9 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             case InvalidValueException x -> code = "Invalid";
             case UnknownEntityException x -> code = "NotFound";
             case StaleVersionException x -> code = "StaleVersion";
+            case dev.idiom.wrappers.RemoteChangedException x -> code = "RemoteChanged";
+            case dev.idiom.wrappers.ToolAuthException x -> code = "ToolAuth";
+            case dev.idiom.wrappers.ToolException x -> code = "ToolFailed";
             case EventStoreException x -> {
                 LOG.log(Level.WARNING, "event store failure", x);
                 code = "Unavailable";

@@ -51,7 +51,7 @@ public final class SoapEndpoint extends AxisServlet {
             service.setName("DigitalEntityService");
             service.addParameter("useOriginalwsdl", "true");
             service.addParameter("modifyUserWSDLPortAddress", "true");
-            DigitalEntitySoap receiver = new DigitalEntitySoap(app.reads(), app.writes());
+            DigitalEntitySoap receiver = new DigitalEntitySoap(app);
             for (Iterator<AxisOperation> ops = service.getOperations(); ops.hasNext(); ) {
                 ops.next().setMessageReceiver(receiver);
             }

@@ -4,7 +4,7 @@ import dev.idiom.events.Metadata;
 import dev.idiom.events.Normalized;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ChangePage;
-import dev.idiom.wrappers.Fingerprint;
+import dev.idiom.events.Fingerprint;
 import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;

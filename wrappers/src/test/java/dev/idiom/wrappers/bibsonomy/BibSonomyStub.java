@@ -1,6 +1,6 @@
 package dev.idiom.wrappers.bibsonomy;
 
-import dev.idiom.wrappers.Fingerprint;
+import dev.idiom.events.Fingerprint;
 import dev.idiom.wrappers.SafeXml;
 import dev.idiom.wrappers.StubServer;
 import java.io.StringWriter;
@@ -25,9 +25,9 @@ import org.w3c.dom.NodeList;
  * POST → 201 + resourcehash, PUT → the post's new hash (content-derived), DELETE, and
  * {@code <bibsonomy stat="fail"><error>…</error></bibsonomy>} on errors.
  */
-final class BibSonomyStub extends StubServer {
-    static final String USER = "curator";
-    static final String KEY = "11111111222222223333333344444444";
+public final class BibSonomyStub extends StubServer {
+    public static final String USER = "curator";
+    public static final String KEY = "11111111222222223333333344444444";
 
     /** hash → post element (serialised), in posting order. */
     private final Map<String, String> posts = new LinkedHashMap<>();

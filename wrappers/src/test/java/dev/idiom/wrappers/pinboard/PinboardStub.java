@@ -3,7 +3,7 @@ package dev.idiom.wrappers.pinboard;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.wrappers.Fingerprint;
+import dev.idiom.events.Fingerprint;
 import dev.idiom.wrappers.StubServer;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -14,9 +14,9 @@ import java.util.Map;
  * (401 otherwise), {@code format=json}; posts/update, posts/all (meta=yes), posts/get,
  * posts/add (replace=no refuses an existing URL), posts/delete; result codes as Pinboard gives them.
  */
-final class PinboardStub extends StubServer {
+public final class PinboardStub extends StubServer {
     private static final ObjectMapper JSON = new ObjectMapper();
-    static final String TOKEN = "curator:0123456789ABCDEF";
+    public static final String TOKEN = "curator:0123456789ABCDEF";
 
     private final Map<String, ObjectNode> posts = new LinkedHashMap<>();
     private Instant updated = Instant.parse("2026-01-01T00:00:00Z");

@@ -17,10 +17,10 @@ import java.util.Set;
  * stale, write tokens (a reused one → 412), at most 50 keys or objects per call (413), deletions
  * with {@code deleted?since=}.
  */
-final class ZoteroStub extends StubServer {
+public final class ZoteroStub extends StubServer {
     private static final ObjectMapper JSON = new ObjectMapper();
-    static final String KEY = "stub-api-key";
-    static final String LIBRARY = "users/475425";
+    public static final String KEY = "stub-api-key";
+    public static final String LIBRARY = "users/475425";
 
     private long libraryVersion = 0;
     private final Map<String, ObjectNode> items = new LinkedHashMap<>();

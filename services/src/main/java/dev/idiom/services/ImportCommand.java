@@ -1,0 +1,67 @@
+package dev.idiom.services;
+
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.services.app.ImportSummary;
+import dev.idiom.wrappers.AnnotationTool;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** {@code ./idiom import}: a file or a tool account into the event store, with a progress bar. */
+final class ImportCommand {
+    private static final int BAR = 30;
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private long lastDraw;
+
+    ImportCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    int run(IdiomConfig config, Map<String, String> flags) {
+        boolean fromStart = Boolean.parseBoolean(flags.getOrDefault("from-start", "false"));
+        try (Idiom idiom = Idiom.start(config)) {
+            AnnotationTool tool;
+            if (flags.containsKey("account")) {
+                tool = idiom.application().tools().open(flags.get("account"));
+            } else if (flags.containsKey("tool") && flags.containsKey("file")) {
+                Path file = Path.of(flags.get("file"));
+                if (!Files.isReadable(file)) {
+                    err.println("idiom: cannot read " + file.toAbsolutePath());
+                    return 2;
+                }
+                tool = idiom.application().tools().file(flags.get("tool"), file);
+                fromStart = true; // a file named on the command line is read whole
+            } else {
+                throw new InvalidValueException("say what to import: --tool bibtex|bookmarks --file FILE, or --account NAME");
+            }
+            out.println("idiom: importing from " + tool.kind() + " " + tool.account() + "…");
+            ImportSummary s = idiom.application().imports().importAll(tool, fromStart, this::draw);
+            err.print("\r" + " ".repeat(100) + "\r");
+            out.println("idiom: import finished: " + s);
+            if (!s.skipped().isEmpty()) {
+                out.println("skipped:");
+                for (ImportOutcome o : s.skipped()) {
+                    out.println("  " + (o.remoteId() == null ? "(unnamed entry)" : o.remoteId()) + ": " + o.reason());
+                }
+            }
+            return 0;
+        }
+    }
+
+    private void draw(ImportSummary s, int done, int size, boolean lastPage) {
+        long now = System.nanoTime();
+        if (done < size && now - lastDraw < 100_000_000L) {
+            return;
+        }
+        lastDraw = now;
+        int filled = size == 0 ? BAR : (int) ((long) BAR * done / size);
+        err.printf("\r[%s%s] %d/%d%s  created %d  merged %d  skipped %d", "#".repeat(filled), " ".repeat(BAR - filled), done, size,
+                lastPage ? "" : " (page)", s.count(ImportOutcome.Kind.CREATED), s.count(ImportOutcome.Kind.MERGED), s.count(ImportOutcome.Kind.SKIPPED));
+        err.flush();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.idiom.services.app;
+
+import java.util.UUID;
+
+/**
+ * What importing one record did.
+ *
+ * @param entityId the DE it created, merged into or updated (null when skipped)
+ * @param reason why it was skipped, or what was left alone
+ */
+public record ImportOutcome(Kind kind, String remoteId, UUID entityId, String reason) {
+    public enum Kind {
+        /** a new DE */
+        CREATED,
+        /** the record describes a work Idiom had: linked as a replica, empty fields filled */
+        MERGED,
+        /** an already-linked record changed remotely: its changes applied where Idiom had not changed the field */
+        UPDATED,
+        /** already imported at this version */
+        UNCHANGED,
+        /** not imported, see the reason */
+        SKIPPED
+    }
+}

@@ -1,0 +1,74 @@
+package dev.idiom.services.app;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/** The tally of an import: records per outcome, what was skipped and why, and how fast. */
+public final class ImportSummary {
+    private final Map<ImportOutcome.Kind, Integer> counts = new EnumMap<>(ImportOutcome.Kind.class);
+    private final List<ImportOutcome> skipped = new ArrayList<>();
+    private int deletedRemotely;
+    private long startedNanos = System.nanoTime();
+    private long elapsedNanos;
+    private String cursor;
+
+    public ImportSummary() {
+        for (ImportOutcome.Kind k : ImportOutcome.Kind.values()) {
+            counts.put(k, 0);
+        }
+    }
+
+    void add(ImportOutcome o) {
+        counts.merge(o.kind(), 1, Integer::sum);
+        if (o.kind() == ImportOutcome.Kind.SKIPPED) {
+            skipped.add(o);
+        }
+    }
+
+    void deletedRemotely(int n) {
+        deletedRemotely += n;
+    }
+
+    void finish(String cursor) {
+        this.cursor = cursor;
+        elapsedNanos = System.nanoTime() - startedNanos;
+    }
+
+    public int count(ImportOutcome.Kind k) {
+        return counts.get(k);
+    }
+
+    public int records() {
+        return counts.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    public List<ImportOutcome> skipped() {
+        return List.copyOf(skipped);
+    }
+
+    public int deletedRemotely() {
+        return deletedRemotely;
+    }
+
+    public double seconds() {
+        return elapsedNanos / 1e9;
+    }
+
+    /** Records handled per second (skipped ones included). */
+    public double rate() {
+        return elapsedNanos == 0 ? 0 : records() / seconds();
+    }
+
+    public String cursor() {
+        return cursor;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("%d records: %d created, %d merged, %d updated, %d unchanged, %d skipped; %d deleted remotely (left alone); %.1f s, %.0f records/s",
+                records(), count(ImportOutcome.Kind.CREATED), count(ImportOutcome.Kind.MERGED), count(ImportOutcome.Kind.UPDATED),
+                count(ImportOutcome.Kind.UNCHANGED), count(ImportOutcome.Kind.SKIPPED), deletedRemotely, seconds(), rate());
+    }
+}

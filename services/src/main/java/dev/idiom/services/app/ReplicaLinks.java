@@ -1,0 +1,53 @@
+package dev.idiom.services.app;
+
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.NewEvent;
+import dev.idiom.events.Replica;
+import dev.idiom.events.ReplicaLinked;
+import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.UnknownEntityException;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.RemoteRecord;
+import java.util.List;
+import java.util.UUID;
+
+/** Upload = create the record in a tool from a DE, forming a replica, recorded as an event. */
+public final class ReplicaLinks {
+    private final EventStore store;
+    private final EntityWrites writes;
+
+    public ReplicaLinks(EventStore store, EntityWrites writes) {
+        this.store = store;
+        this.writes = writes;
+    }
+
+    public Replica upload(UUID id, AnnotationTool tool) {
+        DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+        de.replicas().stream().filter(r -> r.tool().equals(tool.kind()) && java.util.Objects.equals(r.account(), tool.account())).findFirst()
+                .ifPresent(r -> {
+                    throw new InvalidValueException("entity " + id + " already has a replica in " + tool.kind() + " " + tool.account()
+                            + " (" + r.remoteId() + ")");
+                });
+        RemoteRecord created = tool.create(de.metadata());
+        Replica replica = new Replica(tool.kind(), tool.account(), created.remoteId(), created.version(), de.metadata());
+        // the copy exists remotely now: record it even if the DE moved on meanwhile (the engine pushes the rest)
+        for (int attempt = 0; ; attempt++) {
+            try {
+                writes.append(id, de.version(), List.of(new NewEvent(UUID.randomUUID(), "upload:" + tool.kind(),
+                        new ReplicaLinked(replica.tool(), replica.account(), replica.remoteId(), replica.remoteVersion(), replica.synced()))));
+                return replica;
+            } catch (StaleVersionException moved) {
+                if (attempt == 3) {
+                    throw moved;
+                }
+                de = store.load(id).orElseThrow();
+            }
+        }
+    }
+
+    public List<Replica> replicas(UUID id) {
+        return store.load(id).orElseThrow(() -> new UnknownEntityException(id)).replicas();
+    }
+}

@@ -1,0 +1,68 @@
+package dev.idiom.services.rest;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.services.app.ImportRecords;
+import dev.idiom.services.app.ImportSummary;
+import dev.idiom.services.tools.Tools;
+import dev.idiom.wrappers.AnnotationTool;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * {@code POST /api/imports}: {"tool": account name} imports what changed since the last import
+ * ({"fromStart": true} for everything); with "remoteId" it downloads that one record.
+ */
+@Path("/imports")
+@Produces(MediaType.APPLICATION_JSON)
+public final class ImportsResource {
+    private final ImportRecords imports;
+    private final Tools tools;
+    private final JsonBodies json;
+
+    ImportsResource(ImportRecords imports, Tools tools, JsonBodies json) {
+        this.imports = imports;
+        this.tools = tools;
+        this.json = json;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public String run(byte[] body) {
+        ObjectNode b = json.object(body);
+        String name = b.path("tool").asText(null);
+        if (name == null || name.isBlank()) {
+            throw new InvalidValueException("name the tool account to import from: {\"tool\": \"…\"}");
+        }
+        AnnotationTool tool = tools.open(name);
+        if (b.hasNonNull("remoteId")) {
+            return outcome(imports.download(tool, b.get("remoteId").asText())).toString();
+        }
+        return summary(imports.importAll(tool, b.path("fromStart").asBoolean(false), (s, done, size, last) -> { })).toString();
+    }
+
+    ObjectNode outcome(ImportOutcome o) {
+        ObjectNode n = json.mapper().createObjectNode().put("outcome", o.kind().name().toLowerCase(java.util.Locale.ROOT)).put("remoteId", o.remoteId());
+        n.put("entityId", o.entityId() == null ? null : o.entityId().toString());
+        if (o.reason() != null) {
+            n.put("reason", o.reason());
+        }
+        return n;
+    }
+
+    ObjectNode summary(ImportSummary s) {
+        ObjectNode n = json.mapper().createObjectNode().put("records", s.records());
+        for (ImportOutcome.Kind k : ImportOutcome.Kind.values()) {
+            n.put(k.name().toLowerCase(java.util.Locale.ROOT), s.count(k));
+        }
+        n.put("deletedRemotely", s.deletedRemotely()).put("seconds", s.seconds()).put("recordsPerSecond", s.rate());
+        ArrayNode skipped = n.putArray("skippedRecords");
+        s.skipped().forEach(o -> skipped.addObject().put("remoteId", o.remoteId()).put("reason", o.reason()));
+        return n;
+    }
+}

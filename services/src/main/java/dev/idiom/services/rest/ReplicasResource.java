@@ -1,0 +1,56 @@
+package dev.idiom.services.rest;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.Replica;
+import dev.idiom.services.app.ReplicaLinks;
+import dev.idiom.services.tools.Tools;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** {@code /api/entities/{id}/replicas}: a DE's copies in tools; POST {"tool": name} uploads one. */
+@Path("/entities/{id}/replicas")
+@Produces(MediaType.APPLICATION_JSON)
+public final class ReplicasResource {
+    private final ReplicaLinks replicas;
+    private final Tools tools;
+    private final JsonBodies json;
+
+    ReplicasResource(ReplicaLinks replicas, Tools tools, JsonBodies json) {
+        this.replicas = replicas;
+        this.tools = tools;
+        this.json = json;
+    }
+
+    @GET
+    public String list(@PathParam("id") String id) {
+        ArrayNode out = json.mapper().createArrayNode();
+        replicas.replicas(EntitiesResource.entityId(id)).forEach(r -> out.add(view(r)));
+        return out.toString();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response upload(@PathParam("id") String id, byte[] body) {
+        String name = json.object(body).path("tool").asText(null);
+        if (name == null || name.isBlank()) {
+            throw new InvalidValueException("name the tool account to upload to: {\"tool\": \"…\"}");
+        }
+        Replica r = replicas.upload(EntitiesResource.entityId(id), tools.open(name));
+        return Response.status(201).entity(view(r).toString()).build();
+    }
+
+    private ObjectNode view(Replica r) {
+        ObjectNode n = json.mapper().createObjectNode().put("tool", r.tool()).put("account", r.account()).put("remoteId", r.remoteId())
+                .put("remoteVersion", r.remoteVersion());
+        n.set("synced", json.mapper().valueToTree(r.synced()));
+        return n;
+    }
+}

@@ -1,0 +1,17 @@
+package dev.idiom.services.tools;
+
+/**
+ * A configured tool account as anyone may see it: never with its secret.
+ *
+ * @param name what imports and uploads call it
+ * @param kind zotero, pinboard, bibsonomy, idiom, bibtex or bookmarks
+ * @param baseUrl the API root (or, for bibtex and bookmarks, the file's path)
+ * @param account the library ("users/123"), user name, or empty
+ * @param hasSecret whether a key or token is stored for it
+ */
+public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret) {
+    @Override
+    public String toString() {
+        return "ToolAccount[" + name + ", " + kind + ", " + baseUrl + ", " + account + ", secret " + (hasSecret ? "set" : "none") + "]";
+    }
+}

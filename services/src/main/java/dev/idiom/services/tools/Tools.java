@@ -1,0 +1,62 @@
+package dev.idiom.services.tools;
+
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
+import dev.idiom.wrappers.bibtex.BibTeXFile;
+import dev.idiom.wrappers.bookmarks.BookmarkFile;
+import dev.idiom.wrappers.http.Pacing;
+import dev.idiom.wrappers.http.ToolHttp;
+import dev.idiom.wrappers.idiom.IdiomPeer;
+import dev.idiom.wrappers.pinboard.PinboardTool;
+import dev.idiom.wrappers.zotero.ZoteroTool;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** Opens the adapter for a configured account or a local file. */
+public final class Tools {
+    private final ToolAccounts accounts;
+    private final Clock clock;
+    private final Pacing pacing;
+
+    public Tools(ToolAccounts accounts, Clock clock, Pacing pacing) {
+        this.accounts = accounts;
+        this.clock = clock;
+        this.pacing = pacing;
+    }
+
+    public ToolAccounts accounts() {
+        return accounts;
+    }
+
+    /** The adapter of the account called {@code name}. */
+    public AnnotationTool open(String name) {
+        ToolAccounts.Opened a = accounts.open(name)
+                .orElseThrow(() -> new InvalidValueException("no tool account named '" + name + "'; configure it with PUT /api/tools/" + name));
+        String kind = a.account().kind();
+        String base = a.account().baseUrl();
+        String secret = a.secret() == null ? "" : a.secret();
+        return switch (kind) {
+            case "zotero" -> new ZoteroTool(URI.create(base), a.account().account(), secret, http("Zotero", ZoteroTool.LIMITS));
+            case "pinboard" -> new PinboardTool(URI.create(base), secret, http("Pinboard", PinboardTool.LIMITS), clock, pacing);
+            case "bibsonomy" -> new BibSonomyTool(URI.create(base), a.account().account(), secret, http("BibSonomy", BibSonomyTool.LIMITS));
+            case "idiom" -> new IdiomPeer(URI.create(base), http("Idiom", IdiomPeer.LIMITS));
+            case "bibtex", "bookmarks" -> file(kind, Path.of(base));
+            default -> throw new InvalidValueException("unknown tool kind " + kind);
+        };
+    }
+
+    /** A local file: bibtex (.bib) or bookmarks (Netscape HTML). */
+    public AnnotationTool file(String kind, Path file) {
+        return switch (kind) {
+            case "bibtex" -> new BibTeXFile(file);
+            case "bookmarks" -> new BookmarkFile(file, clock);
+            default -> throw new InvalidValueException("only bibtex and bookmarks are files; '" + kind + "' needs a configured account");
+        };
+    }
+
+    private ToolHttp http(String name, dev.idiom.wrappers.ToolLimits limits) {
+        return new ToolHttp(name, limits, clock, pacing, 6);
+    }
+}

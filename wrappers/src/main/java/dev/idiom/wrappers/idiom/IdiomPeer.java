@@ -1,0 +1,142 @@
+package dev.idiom.wrappers.idiom;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.EventCodec;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.Skipped;
+import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.ToolLimits;
+import dev.idiom.wrappers.http.ToolHttp;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Another Idiom over its REST API: the change feed ({@code /api/changes}) is the sync loop, the
+ * DE's version (its ETag) the remote version, {@code If-Match} the write precondition. Idiom
+ * keeps every DE's history and so does not delete.
+ */
+public final class IdiomPeer implements AnnotationTool {
+    public static final ToolLimits LIMITS = new ToolLimits(200, Duration.ZERO, 4);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final URI base;
+    private final ToolHttp http;
+    private final EventCodec codec = new EventCodec();
+
+    /** @param base the other Idiom's root URL, e.g. http://idiom.example:8080 */
+    public IdiomPeer(URI base, ToolHttp http) {
+        this.base = URI.create(base.toString().replaceAll("/+$", ""));
+        this.http = http;
+    }
+
+    @Override
+    public String kind() {
+        return "idiom";
+    }
+
+    @Override
+    public String account() {
+        return base.getAuthority();
+    }
+
+    @Override
+    public ToolLimits limits() {
+        return LIMITS;
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder b) {
+        return http.send(b.header("Idiom-Source", "peer").timeout(Duration.ofSeconds(60)).build());
+    }
+
+    private HttpRequest.Builder at(String path) {
+        return HttpRequest.newBuilder(URI.create(base + path));
+    }
+
+    @Override
+    public ChangePage changedSince(String cursor) {
+        long after = cursor == null ? 0 : Long.parseLong(cursor);
+        HttpResponse<String> r = send(at("/api/changes?after=" + after + "&limit=" + LIMITS.maxBatch()).GET());
+        JsonNode changes = json(r, 200, "read the change feed");
+        Set<String> ids = new LinkedHashSet<>();
+        changes.path("events").forEach(e -> ids.add(e.path("entityId").asText()));
+        List<RemoteRecord> records = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        for (String id : ids) {
+            try {
+                fetch(id).ifPresent(records::add);
+            } catch (ToolException e) {
+                skipped.add(new Skipped(id, e.getMessage()));
+            }
+        }
+        return new ChangePage(records, List.of(), skipped, changes.path("next").asText(Long.toString(after)),
+                changes.path("events").size() == LIMITS.maxBatch());
+    }
+
+    private RemoteRecord record(JsonNode de) {
+        return new RemoteRecord(de.path("id").asText(), de.path("version").asText(), codec.metadata(de.path("metadata")));
+    }
+
+    @Override
+    public Optional<RemoteRecord> fetch(String id) {
+        HttpResponse<String> r = send(at("/api/entities/" + id + "?source=db").GET());
+        if (r.statusCode() == 404 || r.statusCode() == 400) {
+            return Optional.empty();
+        }
+        return Optional.of(record(json(r, 200, "read entity " + id)));
+    }
+
+    @Override
+    public RemoteRecord create(Metadata m) {
+        ObjectNode body = JSON.createObjectNode();
+        body.set("metadata", codec.metadataTree(m));
+        HttpResponse<String> r = send(at("/api/entities").header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+        return record(json(r, 201, "create an entity"));
+    }
+
+    @Override
+    public RemoteRecord update(String id, Metadata m, String knownVersion) {
+        ObjectNode metadata = JSON.createObjectNode();
+        for (Field f : Field.values()) {
+            metadata.set(f.jsonName(), f.toJson(m.get(f))); // a merge patch: absent fields are sent as null, so cleared
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.set("metadata", metadata);
+        HttpResponse<String> r = send(at("/api/entities/" + id).header("Content-Type", "application/merge-patch+json")
+                .header("If-Match", "\"" + knownVersion + "\"").method("PATCH", HttpRequest.BodyPublishers.ofString(body.toString())));
+        if (r.statusCode() == 412) {
+            throw new RemoteChangedException("entity " + id + " on " + account() + " changed since version " + knownVersion);
+        }
+        return record(json(r, 200, "update entity " + id));
+    }
+
+    @Override
+    public void delete(String id, String knownVersion) {
+        throw new ToolException("an Idiom instance keeps every entity's history and does not delete; " + id + " stays on " + account());
+    }
+
+    private static JsonNode json(HttpResponse<String> r, int status, String what) {
+        if (r.statusCode() != status) {
+            throw new ToolException("the Idiom at " + r.uri().getAuthority() + " could not " + what + ": HTTP " + r.statusCode() + " " + r.body());
+        }
+        try {
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new ToolException("the Idiom at " + r.uri().getAuthority() + " answered malformed JSON");
+        }
+    }
+}
