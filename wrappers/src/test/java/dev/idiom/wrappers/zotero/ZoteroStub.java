@@ -142,13 +142,26 @@ public final class ZoteroStub extends StubServer {
                 failed.putObject(Integer.toString(i)).put("code", 400).put("message", "'itemType' property not provided");
                 continue;
             }
-            String key = String.format("STUB%04d", nextKey++);
+            // Zotero keys are 8 random characters from its alphabet, unique across libraries
+            String key = randomKey();
             ObjectNode item = item(key, (ObjectNode) data.deepCopy());
             items.put(key, item);
             successful.set(Integer.toString(i), item);
             success.put(Integer.toString(i), key);
         }
         return ok(200, result.toString());
+    }
+
+    private final java.util.Random random = new java.security.SecureRandom();
+
+    private String randomKey() {
+        String alphabet = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
+        StringBuilder k = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            k.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        nextKey++;
+        return k.toString();
     }
 
     private ObjectNode item(String key, ObjectNode data) {
@@ -205,7 +218,7 @@ public final class ZoteroStub extends StubServer {
     }
 
     /** Someone edits an item in Zotero itself (bumps its version). */
-    void editRemotely(String key, String title) {
+    public void editRemotely(String key, String title) {
         ObjectNode data = (ObjectNode) items.get(key).get("data").deepCopy();
         data.put("title", title);
         libraryVersion++;
