@@ -30,11 +30,30 @@ public interface EventStore {
     /** The entity's events in stream order. */
     List<RecordedEvent> history(UUID entityId);
 
-    /** The entity as it was after {@code version} events. */
-    DigitalEntity asOfVersion(UUID entityId, int version);
+    /** The entity as it was after {@code version} events: the fold of its first events. */
+    default DigitalEntity asOfVersion(UUID entityId, int version) {
+        List<RecordedEvent> all = history(entityId);
+        if (all.isEmpty()) {
+            throw new UnknownEntityException(entityId);
+        }
+        if (version < 1 || version > all.size()) {
+            throw new InvalidValueException("entity " + entityId + " has versions 1 to " + all.size() + ", not " + version);
+        }
+        return DigitalEntity.fold(entityId, all.subList(0, version));
+    }
 
     /** The entity as it was at {@code time} (events recorded at or before it). */
-    DigitalEntity asOfTime(UUID entityId, Instant time);
+    default DigitalEntity asOfTime(UUID entityId, Instant time) {
+        List<RecordedEvent> all = history(entityId);
+        if (all.isEmpty()) {
+            throw new UnknownEntityException(entityId);
+        }
+        List<RecordedEvent> upTo = all.stream().filter(e -> !e.recordedAt().isAfter(time)).toList();
+        if (upTo.isEmpty()) {
+            throw new InvalidValueException("entity " + entityId + " did not exist yet at " + time);
+        }
+        return DigitalEntity.fold(entityId, upTo);
+    }
 
     /**
      * The change feed: up to {@code limit} events with a position greater than {@code after}, in

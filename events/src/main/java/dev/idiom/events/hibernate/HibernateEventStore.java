@@ -182,32 +182,6 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
-    public DigitalEntity asOfVersion(UUID entityId, int version) {
-        List<RecordedEvent> all = existingHistory(entityId);
-        if (version < 1 || version > all.size()) {
-            throw new InvalidValueException("entity " + entityId + " has versions 1 to " + all.size() + ", not " + version);
-        }
-        return DigitalEntity.fold(entityId, all.subList(0, version));
-    }
-
-    @Override
-    public DigitalEntity asOfTime(UUID entityId, Instant time) {
-        List<RecordedEvent> upTo = existingHistory(entityId).stream().filter(e -> !e.recordedAt().isAfter(time)).toList();
-        if (upTo.isEmpty()) {
-            throw new InvalidValueException("entity " + entityId + " did not exist yet at " + time);
-        }
-        return DigitalEntity.fold(entityId, upTo);
-    }
-
-    private List<RecordedEvent> existingHistory(UUID entityId) {
-        List<RecordedEvent> all = history(entityId);
-        if (all.isEmpty()) {
-            throw new UnknownEntityException(entityId);
-        }
-        return all;
-    }
-
-    @Override
     public List<RecordedEvent> after(long after, int limit) {
         return read(s -> s.createSelectionQuery("from StoredEvent e where e.position > :p order by e.position", StoredEvent.class)
                 .setParameter("p", after).setMaxResults(limit).list().stream().map(this::recorded).toList());

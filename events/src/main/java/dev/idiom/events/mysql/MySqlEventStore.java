@@ -214,32 +214,6 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
-    public DigitalEntity asOfVersion(UUID entityId, int version) {
-        List<RecordedEvent> all = existingHistory(entityId);
-        if (version < 1 || version > all.size()) {
-            throw new dev.idiom.events.InvalidValueException("entity " + entityId + " has versions 1 to " + all.size() + ", not " + version);
-        }
-        return DigitalEntity.fold(entityId, all.subList(0, version));
-    }
-
-    @Override
-    public DigitalEntity asOfTime(UUID entityId, Instant time) {
-        List<RecordedEvent> upTo = existingHistory(entityId).stream().filter(e -> !e.recordedAt().isAfter(time)).toList();
-        if (upTo.isEmpty()) {
-            throw new dev.idiom.events.InvalidValueException("entity " + entityId + " did not exist yet at " + time);
-        }
-        return DigitalEntity.fold(entityId, upTo);
-    }
-
-    private List<RecordedEvent> existingHistory(UUID entityId) {
-        List<RecordedEvent> all = history(entityId);
-        if (all.isEmpty()) {
-            throw new UnknownEntityException(entityId);
-        }
-        return all;
-    }
-
-    @Override
     public List<RecordedEvent> after(long after, int limit) {
         return query("read the change feed", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM event WHERE position > ? ORDER BY position LIMIT ?")) {
