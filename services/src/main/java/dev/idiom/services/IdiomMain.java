@@ -49,7 +49,7 @@ public final class IdiomMain {
                     yield 2;
                 }
             };
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | dev.idiom.events.InvalidValueException e) {
             err.println("idiom: " + e.getMessage());
             return 2;
         } catch (RuntimeException e) {
