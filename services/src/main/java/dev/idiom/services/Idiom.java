@@ -15,6 +15,7 @@ import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.ImportRecords;
+import dev.idiom.services.app.OperatorAccess;
 import dev.idiom.services.app.ReplicaLinks;
 import dev.idiom.services.tools.SecretBox;
 import dev.idiom.services.tools.ToolAccounts;
@@ -66,7 +67,7 @@ public final class Idiom implements AutoCloseable {
             EntityWrites writes = new EntityWrites(store, cache, codec, ids);
             ToolAccounts accounts = new ToolAccounts(database.dataSource(), SecretBox.fromKey(config.secretKey()), clock);
             Application app = new Application(new EntityReads(store, cache, codec), writes, new ImportRecords(store, writes, accounts, ids),
-                    new ReplicaLinks(store, writes), new Tools(accounts, clock, Pacing.SLEEP), store, cache, feed, codec);
+                    new ReplicaLinks(store, writes), new Tools(accounts, clock, Pacing.SLEEP), new OperatorAccess(config.adminToken()), store, cache, feed, codec);
             return new Idiom(embedded, database, cache, feed, app);
         } catch (RuntimeException e) {
             if (embedded != null) {

@@ -35,13 +35,13 @@ import java.util.function.Function;
  * </table>
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort,
-                          long maxBody, boolean virtualThreads, CacheSettings cache, Duration feedPoll, String secretKey) {
+                          long maxBody, boolean virtualThreads, CacheSettings cache, Duration feedPoll, String secretKey, String adminToken) {
 
     /** Secrets never come from flags (they would show in the process list): only from IDIOM_SECRET_KEY. */
     @Override
     public String toString() {
         return "IdiomConfig[" + host + ":" + port + ", data " + data + ", db " + (dbUrl == null ? "embedded" : dbUrl) + ", secret key "
-                + (secretKey == null ? "unset" : "set") + "]";
+                + (secretKey == null ? "unset" : "set") + ", operator token " + (adminToken == null ? "unset" : "set") + "]";
     }
 
     /** Every key with its default. */
@@ -90,10 +90,10 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
         CacheSettings cache = new CacheSettings(bool(get, "cache.enabled"), number(get, "cache.heapEntries"), number(get, "cache.offHeapMb"),
                 number(get, "cache.ttlSeconds"), xml.isBlank() ? null : Path.of(xml));
         String dbUrl = get.apply("db-url");
-        return new IdiomConfig(get.apply("host"), (int) number(get, "port"), Path.of(get.apply("data")),
+        return new IdiomConfig(get.apply("host"), (int) number(get, "port"), Path.of(get.apply("data")).toAbsolutePath().normalize(),
                 dbUrl.isBlank() ? null : dbUrl, get.apply("db-user"), get.apply("db-password"), (int) number(get, "db-pool"),
                 (int) number(get, "db-port"), number(get, "max-body"), bool(get, "virtual-threads"), cache,
-                Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"));
+                Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"));
     }
 
     private static long number(Function<String, String> get, String key) {

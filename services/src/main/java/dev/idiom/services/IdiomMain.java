@@ -74,6 +74,10 @@ public final class IdiomMain {
         out.println("  SOAP WSDL : " + url + "/services/DigitalEntityService?wsdl");
         out.println("  REST      : " + url + "/api/entities   (OpenAPI: " + url + "/api/openapi.json)");
         out.println("  Admin     : " + url + "/admin          (metrics: " + url + "/admin/metrics)");
+        boolean loopback = config.host().startsWith("127.") || config.host().equals("localhost") || config.host().equals("::1");
+        if (server.idiom().application().operators().open() && !loopback) {
+            out.println("  WARNING: listening on " + config.host() + " without IDIOM_ADMIN_TOKEN: anyone who reaches it can configure tools and import.");
+        }
         out.println("  Ctrl-C stops it.");
         try {
             stopped.await();

@@ -151,6 +151,28 @@ class FederationTest {
     }
 
     @Test
+    void withAnOperatorTokenFederationNeedsItOverRestAndSoap() {
+        try (RunningIdiom guarded = new RunningIdiom(TestDatabase.freshUrl(), Map.of(),
+                Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY, "IDIOM_ADMIN_TOKEN", "s3cret-operator"))) {
+            String body = "{\"kind\":\"bibtex\",\"baseUrl\":\"/tmp/none.bib\"}";
+            HttpResponse<String> none = guarded.put("/api/tools/refs", body);
+            assertEquals(401, none.statusCode());
+            assertEquals("Unauthorized", RunningIdiom.json(none).get("code").asText());
+            assertTrue(none.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Bearer"));
+            assertEquals(401, guarded.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(guarded.url("/api/tools/refs")))
+                    .header("Content-Type", "application/json").header("Authorization", "Bearer wrong")
+                    .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body))).statusCode());
+            assertEquals(200, guarded.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(guarded.url("/api/tools/refs")))
+                    .header("Content-Type", "application/json").header("Authorization", "Bearer s3cret-operator")
+                    .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body))).statusCode());
+            assertEquals(401, guarded.post("/api/imports", "application/json", "{\"tool\":\"refs\"}").statusCode());
+            Document fault = Xml.parse(guarded.soap("<de:importAll><de:tool>refs</de:tool></de:importAll>").body());
+            assertTrue(Xml.text(fault, "faultcode").endsWith(":Unauthorized"));
+            assertEquals(204, guarded.get("/api/ping").statusCode(), "reads stay open");
+        }
+    }
+
+    @Test
     void aToolThatRefusesTheKeyStopsTheImportWithAClearMessage() {
         try (ZoteroStub zotero = new ZoteroStub()) {
             account(a, "badkey", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + ZoteroStub.LIBRARY + "\",\"secret\":\"wrong\"}");
@@ -171,6 +193,8 @@ class FederationTest {
             Document up = Xml.parse(a.soap("<de:upload><de:id>" + id + "</de:id><de:tool>zsoap</de:tool></de:upload>").body());
             String remoteId = Xml.text(up, "replica/remoteId");
             assertFalse(remoteId.isBlank());
+            Document more = Xml.parse(a.soap("<de:moreInfo><de:id>" + id + "</de:id></de:moreInfo>").body());
+            assertEquals(remoteId, Xml.text(more, "entity/replicas/replica/remoteId"), "MoreInfo lists the replica");
             Document down = Xml.parse(a.soap("<de:download><de:tool>zsoap</de:tool><de:remoteId>" + remoteId + "</de:remoteId></de:download>").body());
             assertEquals("unchanged", Xml.text(down, "outcome"), "already a replica of that DE");
             assertEquals(id, Xml.text(down, "entityId"));

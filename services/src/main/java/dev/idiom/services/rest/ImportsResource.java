@@ -8,7 +8,9 @@ import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ImportSummary;
 import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.services.app.OperatorAccess;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -23,17 +25,20 @@ import jakarta.ws.rs.core.MediaType;
 public final class ImportsResource {
     private final ImportRecords imports;
     private final Tools tools;
+    private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ImportsResource(ImportRecords imports, Tools tools, JsonBodies json) {
+    ImportsResource(ImportRecords imports, Tools tools, OperatorAccess operators, JsonBodies json) {
         this.imports = imports;
         this.tools = tools;
+        this.operators = operators;
         this.json = json;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public String run(byte[] body) {
+    public String run(byte[] body, @HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
         ObjectNode b = json.object(body);
         String name = b.path("tool").asText(null);
         if (name == null || name.isBlank()) {

@@ -22,6 +22,8 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             case StaleVersionException x -> Problem.of(412, "StaleVersion", x.getMessage() + "; read it again and retry");
             case PreconditionRequired x -> Problem.of(428, "PreconditionRequired", x.getMessage());
             case BodyTooLarge x -> Problem.of(413, "TooLarge", x.getMessage());
+            case dev.idiom.services.app.NotAuthorizedException x -> Response.fromResponse(Problem.of(401, "Unauthorized", x.getMessage()))
+                    .header("WWW-Authenticate", "Bearer realm=\"idiom\"").build();
             case dev.idiom.wrappers.RemoteChangedException x -> Problem.of(409, "RemoteChanged", x.getMessage());
             case dev.idiom.wrappers.ToolAuthException x -> Problem.of(502, "ToolAuth", x.getMessage());
             case dev.idiom.wrappers.ToolException x -> Problem.of(502, "ToolFailed", x.getMessage());

@@ -6,7 +6,9 @@ import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Replica;
 import dev.idiom.services.app.ReplicaLinks;
 import dev.idiom.services.tools.Tools;
+import dev.idiom.services.app.OperatorAccess;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -21,11 +23,13 @@ import jakarta.ws.rs.core.Response;
 public final class ReplicasResource {
     private final ReplicaLinks replicas;
     private final Tools tools;
+    private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ReplicasResource(ReplicaLinks replicas, Tools tools, JsonBodies json) {
+    ReplicasResource(ReplicaLinks replicas, Tools tools, OperatorAccess operators, JsonBodies json) {
         this.replicas = replicas;
         this.tools = tools;
+        this.operators = operators;
         this.json = json;
     }
 
@@ -38,7 +42,8 @@ public final class ReplicasResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response upload(@PathParam("id") String id, byte[] body) {
+    public Response upload(@PathParam("id") String id, byte[] body, @HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
         String name = json.object(body).path("tool").asText(null);
         if (name == null || name.isBlank()) {
             throw new InvalidValueException("name the tool account to upload to: {\"tool\": \"…\"}");

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.tools.ToolAccount;
 import dev.idiom.services.tools.ToolAccounts;
 import jakarta.ws.rs.Consumes;
+import dev.idiom.services.app.OperatorAccess;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -17,15 +19,18 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public final class ToolsResource {
     private final ToolAccounts accounts;
+    private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ToolsResource(ToolAccounts accounts, JsonBodies json) {
+    ToolsResource(ToolAccounts accounts, OperatorAccess operators, JsonBodies json) {
         this.accounts = accounts;
+        this.operators = operators;
         this.json = json;
     }
 
     @GET
-    public String list() {
+    public String list(@HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
         ArrayNode out = json.mapper().createArrayNode();
         accounts.list().forEach(a -> out.add(view(a)));
         return out.toString();
@@ -35,7 +40,8 @@ public final class ToolsResource {
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public String put(@PathParam("name") String name, byte[] body) {
+    public String put(@PathParam("name") String name, byte[] body, @HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
         ObjectNode b = json.object(body);
         return view(accounts.put(name, b.path("kind").asText(null), b.path("baseUrl").asText(null), b.path("account").asText(""),
                 b.path("secret").asText(null))).toString();

@@ -6,7 +6,6 @@ import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
-import dev.idiom.events.Replica;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.ImportOutcome;
@@ -40,6 +39,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private final ImportRecords imports;
     private final ReplicaLinks replicas;
     private final Tools tools;
+    private final dev.idiom.services.app.OperatorAccess operators;
     private final SoapXml xml = new SoapXml();
 
     DigitalEntitySoap(Application app) {
@@ -48,6 +48,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         this.imports = app.imports();
         this.replicas = app.replicas();
         this.tools = app.tools();
+        this.operators = app.operators();
     }
 
     @Override
@@ -58,6 +59,9 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         try {
             if (request == null) {
                 throw new InvalidValueException("the SOAP body is empty; send a <" + operation + "> element");
+            }
+            if (operation.equals("download") || operation.equals("upload") || operation.equals("importAll")) {
+                operators.require(header(in, "Authorization"));
             }
             response = handle(operation, request);
         } catch (RuntimeException e) {
@@ -107,14 +111,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 }
             }
             case "upload" -> {
-                Replica r = replicas.upload(id(request), tools.open(SoapXml.required(request, "tool")));
-                OMElement e = xml.child(response, "replica", null);
-                xml.child(e, "tool", r.tool());
-                xml.child(e, "account", r.account());
-                xml.child(e, "remoteId", r.remoteId());
-                if (r.remoteVersion() != null) {
-                    xml.child(e, "remoteVersion", r.remoteVersion());
-                }
+                xml.replica(response, replicas.upload(id(request), tools.open(SoapXml.required(request, "tool"))));
             }
             case "importAll" -> {
                 ImportSummary s = imports.importAll(tools.open(SoapXml.required(request, "tool")),
@@ -134,6 +131,18 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             default -> throw new InvalidValueException("unknown operation " + operation);
         }
         return response;
+    }
+
+    /** An HTTP request header, by name in any case. */
+    private static String header(MessageContext in, String name) {
+        if (in.getProperty(MessageContext.TRANSPORT_HEADERS) instanceof java.util.Map<?, ?> headers) {
+            for (var e : headers.entrySet()) {
+                if (name.equalsIgnoreCase(String.valueOf(e.getKey()))) {
+                    return String.valueOf(e.getValue());
+                }
+            }
+        }
+        return null;
     }
 
     private static OMElement firstChild(OMElement parent, String name) {
@@ -162,6 +171,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             case InvalidValueException x -> code = "Invalid";
             case UnknownEntityException x -> code = "NotFound";
             case StaleVersionException x -> code = "StaleVersion";
+            case dev.idiom.services.app.NotAuthorizedException x -> code = "Unauthorized";
             case dev.idiom.wrappers.RemoteChangedException x -> code = "RemoteChanged";
             case dev.idiom.wrappers.ToolAuthException x -> code = "ToolAuth";
             case dev.idiom.wrappers.ToolException x -> code = "ToolFailed";

@@ -70,6 +70,19 @@ final class SoapXml {
             m.tags().forEach(t -> child(tags, "tag", t));
         }
         text(e, "notes", m.notes());
+        if (!de.replicas().isEmpty()) {
+            OMElement replicas = child(e, "replicas", null);
+            de.replicas().forEach(r -> replica(replicas, r));
+        }
+        return e;
+    }
+
+    OMElement replica(OMElement parent, dev.idiom.events.Replica r) {
+        OMElement e = child(parent, "replica", null);
+        child(e, "tool", r.tool());
+        text(e, "account", r.account());
+        child(e, "remoteId", r.remoteId());
+        text(e, "remoteVersion", r.remoteVersion());
         return e;
     }
 
