@@ -233,6 +233,13 @@ class EndToEndTest {
         assertEquals(413, r.statusCode());
         assertEquals("TooLarge", RunningIdiom.json(r).get("code").asText());
         assertEquals(413, idiom.post("/services/DigitalEntityService", "text/xml", big, "SOAPAction", "\"\"").statusCode());
+
+        // a chunked body declares no length: it is cut off at the limit while streaming
+        HttpResponse<String> chunked = idiom.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(idiom.url("/api/entities")))
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big.getBytes()))));
+        assertEquals(413, chunked.statusCode(), chunked.body());
+        assertEquals("TooLarge", RunningIdiom.json(chunked).get("code").asText());
     }
 
     @Test

@@ -16,6 +16,11 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
 
     @Override
     public Response toResponse(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof dev.idiom.services.web.BodyLimitExceeded tooLarge) {
+                return Problem.of(413, "TooLarge", tooLarge.getMessage());
+            }
+        }
         return switch (e) {
             case InvalidValueException x -> Problem.of(400, "Invalid", x.getMessage());
             case UnknownEntityException x -> Problem.of(404, "NotFound", x.getMessage());

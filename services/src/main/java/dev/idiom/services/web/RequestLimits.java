@@ -56,7 +56,7 @@ final class RequestLimits extends HttpFilter {
                 public int read() throws IOException {
                     int b = in.read();
                     if (b >= 0 && ++read > limit) {
-                        throw new IOException("request body is larger than the limit of " + limit + " bytes");
+                        throw new BodyLimitExceeded(limit);
                     }
                     return b;
                 }
@@ -65,7 +65,7 @@ final class RequestLimits extends HttpFilter {
                 public int read(byte[] buf, int off, int len) throws IOException {
                     int n = in.read(buf, off, len);
                     if (n > 0 && (read += n) > limit) {
-                        throw new IOException("request body is larger than the limit of " + limit + " bytes");
+                        throw new BodyLimitExceeded(limit);
                     }
                     return n;
                 }
