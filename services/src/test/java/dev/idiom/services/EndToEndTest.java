@@ -204,6 +204,7 @@ class EndToEndTest {
                 "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body><unclosed>", "SOAPAction", "\"\"");
         assertTrue(r.statusCode() >= 400, "status " + r.statusCode());
         assertTrue(r.body().contains("faultstring"), r.body());
+        assertTrue(Xml.text(Xml.parse(r.body()), "faultcode").endsWith(":Invalid"), r.body());
         assertFalse(r.body().contains("\tat ") || r.body().contains("at org.apache"), "no stack trace: " + r.body());
     }
 
@@ -216,6 +217,7 @@ class EndToEndTest {
         HttpResponse<String> r = idiom.post("/services/DigitalEntityService", "text/xml; charset=UTF-8", xxe, "SOAPAction", "\"\"");
         assertTrue(r.statusCode() >= 400, r.body());
         assertFalse(r.body().contains("TOP-SECRET-CONTENT"));
+        assertTrue(Xml.text(Xml.parse(r.body()), "faultstring").contains("DOCTYPE"), r.body());
 
         String laughs = "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">"
                 + "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\">]>"

@@ -43,6 +43,28 @@ public final class SoapEndpoint extends AxisServlet {
         }
     }
 
+    /**
+     * Faults Axis2 raises before our receiver runs (malformed XML, a DOCTYPE, a body cut off at the
+     * size limit, an unknown operation) carry no fault code: give them ours and the root cause.
+     */
+    @Override
+    protected void handleFault(org.apache.axis2.context.MessageContext context, java.io.OutputStream out, AxisFault e) throws AxisFault {
+        if (e.getFaultCode() != null && !e.getFaultCode().getLocalPart().isEmpty() && e.getFaultCode().getNamespaceURI().equals(SoapXml.NS)) {
+            super.handleFault(context, out, e);
+            return;
+        }
+        String reason = e.getMessage();
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c.getMessage() != null) {
+                reason = c.getMessage();
+            }
+        }
+        if (reason != null && reason.contains("The endpoint reference (EPR) for the Operation not found")) {
+            reason = "no such operation; the body's first element must be one of the WSDL's operations";
+        }
+        super.handleFault(context, out, new AxisFault("request refused: " + reason, new QName(SoapXml.NS, "Invalid", "de")));
+    }
+
     private AxisService service() throws IOException {
         try (InputStream wsdl = SoapEndpoint.class.getResourceAsStream("/soap/DigitalEntityService.wsdl")) {
             WSDL11ToAxisServiceBuilder builder = new WSDL11ToAxisServiceBuilder(wsdl, SERVICE, "DigitalEntityServiceSoap11");
