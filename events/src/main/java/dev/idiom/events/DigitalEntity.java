@@ -50,7 +50,8 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case TagRemoved removed -> metadata.withoutTag(removed.tag());
         };
         List<Replica> nextReplicas = switch (event) {
-            case RecordImported i when i.fromTool() -> linked(new Replica(i.tool(), i.account(), i.remoteId(), i.remoteVersion(), i.metadata()));
+            case RecordImported i when i.fromTool() -> linked(new Replica(i.tool(), i.account(), i.remoteId(), i.remoteVersion(), i.metadata(),
+                    i.identityHint()));
             case ReplicaLinked l -> linked(new Replica(l.tool(), l.account(), l.remoteId(), l.remoteVersion(), l.synced()));
             default -> replicas;
         };
@@ -60,12 +61,15 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
     /** The replicas with {@code r} added, or replacing the entry for the same copy. */
     private List<Replica> linked(Replica r) {
         List<Replica> out = new java.util.ArrayList<>();
+        String hint = r.identityHint();
         for (Replica existing : replicas) {
             if (!existing.sameCopy(r.tool(), r.account(), r.remoteId())) {
                 out.add(existing);
+            } else if (hint == null) {
+                hint = existing.identityHint(); // a re-link that gives no hint keeps the one known
             }
         }
-        out.add(r);
+        out.add(new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), hint));
         return out;
     }
 }

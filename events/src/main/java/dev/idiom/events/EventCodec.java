@@ -28,6 +28,9 @@ public final class EventCodec {
                 n.put("account", e.account());
                 n.put("remoteId", e.remoteId());
                 n.put("remoteVersion", e.remoteVersion());
+                if (e.identityHint() != null) {
+                    n.put("identityHint", e.identityHint());
+                }
             }
             case ReplicaLinked e -> replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced()));
             case FieldChanged e -> {
@@ -44,7 +47,7 @@ public final class EventCodec {
         JsonNode n = read(payload);
         return switch (type) {
             case "RecordImported" -> new RecordImported(metadata(n.get("metadata")), n.path("tool").asText(), text(n, "account"),
-                    n.path("remoteId").asText(), text(n, "remoteVersion"));
+                    n.path("remoteId").asText(), text(n, "remoteVersion"), text(n, "identityHint"));
             case "ReplicaLinked" -> {
                 Replica r = replica(n);
                 yield new ReplicaLinked(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced());
@@ -70,12 +73,15 @@ public final class EventCodec {
         n.put("remoteId", r.remoteId());
         n.put("remoteVersion", r.remoteVersion());
         n.set("synced", json.valueToTree(r.synced()));
+        if (r.identityHint() != null) {
+            n.put("identityHint", r.identityHint());
+        }
         return n;
     }
 
     private Replica replica(JsonNode n) {
         return new Replica(n.path("tool").asText(), text(n, "account"), n.path("remoteId").asText(), text(n, "remoteVersion"),
-                metadata(n.get("synced")));
+                metadata(n.get("synced")), text(n, "identityHint"));
     }
 
     /** The JSON tree of an event's payload, for the change feed and history. */

@@ -71,6 +71,9 @@ public interface EventStore {
     /** The DE that has the copy {@code tool}/{@code account}/{@code remoteId} as a replica, if any. */
     Optional<UUID> findReplica(String tool, String account, String remoteId);
 
+    /** The DE holding this exact key (see {@link MatchKeys#hint}), if any. */
+    Optional<UUID> findKey(MatchKeys.Key key);
+
     /** The DE that an imported record describes (see {@link MatchKeys}), if Idiom has it. */
     Optional<UUID> findMatch(Metadata record);
 

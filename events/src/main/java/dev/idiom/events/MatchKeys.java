@@ -16,6 +16,8 @@ public final class MatchKeys {
     public static final String TITLE = "title";
     /** Not a match of works but of copies: a replica's tool, account and remote id. */
     public static final String REPLICA = "replica";
+    /** A tool's own id of the work across its users (BibSonomy's interhash). */
+    public static final String HINT = "hint";
 
     private MatchKeys() {}
 
@@ -46,8 +48,16 @@ public final class MatchKeys {
         de.replicas().forEach(r -> {
             keys.addAll(of(r.synced()));
             keys.add(replica(r.tool(), r.account(), r.remoteId()));
+            if (r.identityHint() != null) {
+                keys.add(hint(r.tool(), r.identityHint()));
+            }
         });
         return keys;
+    }
+
+    /** The key of a tool's identity hint (tools' hints live in separate spaces). */
+    public static Key hint(String tool, String hint) {
+        return new Key(HINT, clip(tool + ":" + hint));
     }
 
     /** The key of one copy in one tool. */

@@ -10,12 +10,19 @@ package dev.idiom.events;
  * @param account which account or file of that tool (null when created directly)
  * @param remoteId its id in that tool (the new DE's id when created directly)
  * @param remoteVersion the tool's version or signature of the record (null if the tool has none)
+ * @param identityHint the tool's id of the work across its users (BibSonomy's interhash), or null
  */
-public record RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion) implements EntityEvent {
+public record RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion, String identityHint)
+        implements EntityEvent {
 
     /** A record created directly in Idiom. */
     public RecordImported(Metadata metadata, String tool, String remoteId) {
-        this(metadata, tool, null, remoteId, null);
+        this(metadata, tool, null, remoteId, null, null);
+    }
+
+    /** A record from a tool that gives no identity hint. */
+    public RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion) {
+        this(metadata, tool, account, remoteId, remoteVersion, null);
     }
 
     /** True when the record came from an annotation tool (and so forms a replica). */

@@ -6,7 +6,12 @@ import java.io.Serializable;
  * One copy of a DE in an annotation tool (a distributed annotation record): where it is, the
  * tool's version of it, and the state last synced with it (the base of a three-way merge).
  */
-public record Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced) implements Serializable {
+public record Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String identityHint)
+        implements Serializable {
+
+    public Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced) {
+        this(tool, account, remoteId, remoteVersion, synced, null);
+    }
 
     public boolean sameCopy(String tool, String account, String remoteId) {
         return this.tool.equals(tool) && java.util.Objects.equals(this.account, account) && this.remoteId.equals(remoteId);

@@ -198,6 +198,11 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
+    public Optional<UUID> findKey(dev.idiom.events.MatchKeys.Key key) {
+        return read(s -> s.doReturningWork(c -> projection.findKey(c, key)));
+    }
+
+    @Override
     public Optional<UUID> findMatch(dev.idiom.events.Metadata record) {
         return read(s -> s.doReturningWork(c -> projection.findMatch(c, record)));
     }

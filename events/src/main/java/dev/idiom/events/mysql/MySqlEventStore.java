@@ -241,6 +241,11 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
+    public Optional<UUID> findKey(dev.idiom.events.MatchKeys.Key key) {
+        return query("find a key", c -> projection.findKey(c, key));
+    }
+
+    @Override
     public Optional<UUID> findMatch(dev.idiom.events.Metadata record) {
         return query("find a matching entity", c -> projection.findMatch(c, record));
     }

@@ -82,7 +82,11 @@ public final class SqlProjection {
 
     /** The DE that has this copy as a replica, if any. */
     public Optional<UUID> findReplica(Connection c, String tool, String account, String remoteId) throws SQLException {
-        MatchKeys.Key k = MatchKeys.replica(tool, account, remoteId);
+        return findKey(c, MatchKeys.replica(tool, account, remoteId));
+    }
+
+    /** The DE holding this exact key (a replica's identity, or a tool's identity hint), if any. */
+    public Optional<UUID> findKey(Connection c, MatchKeys.Key k) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT entity_id FROM entity_match WHERE kind = ? AND match_key = ? LIMIT 1")) {
             ps.setString(1, k.kind());
             ps.setString(2, k.value());

@@ -7,6 +7,7 @@ import dev.idiom.events.EntityIds;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.Field;
 import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.MatchKeys;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.NewEvent;
 import dev.idiom.events.RecordImported;
@@ -112,11 +113,15 @@ public final class ImportRecords {
             writes.append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList());
             return new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null);
         }
-        RecordImported imported = new RecordImported(r.metadata(), tool.kind(), tool.account(), r.remoteId(), r.version());
+        RecordImported imported = new RecordImported(r.metadata(), tool.kind(), tool.account(), r.remoteId(), r.version(), r.identityHint());
         // (tool, account, remote id, version) names the event: a retried import cannot record it twice
         NewEvent event = new NewEvent(UUID.nameUUIDFromBytes((tool.kind() + "\n" + tool.account() + "\n" + r.remoteId() + "\n" + r.version())
                 .getBytes(StandardCharsets.UTF_8)), source, imported);
-        Optional<UUID> match = store.findMatch(r.metadata());
+        // the tool's own cross-user identity (BibSonomy's interhash) first, then DOI, URL, title
+        Optional<UUID> match = r.identityHint() == null ? Optional.empty() : store.findKey(MatchKeys.hint(tool.kind(), r.identityHint()));
+        if (match.isEmpty()) {
+            match = store.findMatch(r.metadata());
+        }
         if (match.isPresent()) {
             DigitalEntity de = store.load(match.get()).orElseThrow();
             writes.append(de.id(), de.version(), List.of(event));

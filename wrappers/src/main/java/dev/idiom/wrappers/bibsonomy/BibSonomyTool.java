@@ -198,7 +198,9 @@ public final class BibSonomyTool implements AnnotationTool {
         }
         m = set(m, Field.NOTES, description);
         String version = post.getAttribute("changedate").isBlank() ? post.getAttribute("postingdate") : post.getAttribute("changedate");
-        return new RemoteRecord(resource.getAttribute("intrahash"), version, m);
+        // the interhash names the publication across all BibSonomy users: a cross-user identity hint
+        String interhash = bibtex != null ? bibtex.getAttribute("interhash") : "";
+        return new RemoteRecord(resource.getAttribute("intrahash"), version, m, interhash.isBlank() ? null : interhash);
     }
 
     /** "Given Family" → "Family, Given". */

@@ -1,0 +1,104 @@
+package dev.idiom.services;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.idiom.db.TestDatabase;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.ToolLimits;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Import decisions on the real store, with a tool that hands over fixed records. */
+class ImportRecordsTest {
+    @TempDir
+    Path dir;
+
+    /** A tool account holding the given records, nothing more. */
+    private record FixedTool(String kind, String account, List<RemoteRecord> records) implements AnnotationTool {
+        @Override
+        public ToolLimits limits() {
+            return ToolLimits.LOCAL_FILE;
+        }
+
+        @Override
+        public ChangePage changedSince(String cursor) {
+            return new ChangePage(records, List.of(), List.of(), "end", false);
+        }
+
+        @Override
+        public Optional<RemoteRecord> fetch(String remoteId) {
+            return records.stream().filter(r -> r.remoteId().equals(remoteId)).findFirst();
+        }
+
+        @Override
+        public RemoteRecord create(Metadata metadata) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public RemoteRecord update(String remoteId, Metadata metadata, String knownVersion) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void delete(String remoteId, String knownVersion) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private Idiom idiom() {
+        return Idiom.start(IdiomConfig.from(Map.of("db-url", TestDatabase.freshUrl(), "data", dir.toString()), Map.of(), k -> null));
+    }
+
+    @Test
+    void bibSonomysInterhashJoinsTwoUsersPostsThatNoOtherKeyWouldMatch() {
+        try (Idiom idiom = idiom()) {
+            Metadata alice = Metadata.EMPTY.with(Field.TITLE, "Optimistic replication").with(Field.TAGS, new TreeSet<>(Set.of("a")));
+            Metadata bob = Metadata.EMPTY.with(Field.TITLE, "Optimistic Replication: a survey").with(Field.VENUE, "CSUR");
+            ImportOutcome first = idiom.application().imports().importOne(new FixedTool("bibsonomy", "alice", List.of()),
+                    new RemoteRecord("h-alice", "t1", alice, "INTER1"));
+            ImportOutcome second = idiom.application().imports().importOne(new FixedTool("bibsonomy", "bob", List.of()),
+                    new RemoteRecord("h-bob", "t1", bob, "INTER1"));
+            ImportOutcome third = idiom.application().imports().importOne(new FixedTool("bibsonomy", "carol", List.of()),
+                    new RemoteRecord("h-carol", "t1", bob, "INTER2"));
+            assertEquals(ImportOutcome.Kind.CREATED, first.kind());
+            assertEquals(ImportOutcome.Kind.MERGED, second.kind());
+            assertEquals(first.entityId(), second.entityId());
+            assertEquals(ImportOutcome.Kind.CREATED, third.kind(), "another interhash, and nothing else matches");
+            assertEquals("CSUR", idiom.application().store().load(first.entityId()).orElseThrow().metadata().venue());
+        }
+    }
+
+    @Test
+    void aReplicaChangedRemotelyBringsOnlyTheFieldsIdiomLeftAloneAndMergesTags() {
+        try (Idiom idiom = idiom()) {
+            Metadata v1 = Metadata.EMPTY.with(Field.TITLE, "Gossip").with(Field.YEAR, 1987).with(Field.TAGS, new TreeSet<>(Set.of("a", "b")));
+            FixedTool tool = new FixedTool("zotero", "users/1", List.of());
+            ImportOutcome created = idiom.application().imports().importOne(tool, new RemoteRecord("K1", "1", v1));
+            var id = created.entityId();
+            // Idiom changes the title and adds tag c; the tool changes title and year, drops b, adds d
+            var de = idiom.application().store().load(id).orElseThrow();
+            idiom.application().writes().patch(id, Map.of(Field.TITLE, "Gossip (Idiom)", Field.TAGS, new TreeSet<>(Set.of("a", "b", "c"))),
+                    de.version(), "test");
+            Metadata v2 = v1.with(Field.TITLE, "Gossip (tool)").with(Field.YEAR, 1988).with(Field.TAGS, new TreeSet<>(Set.of("a", "d")));
+            ImportOutcome updated = idiom.application().imports().importOne(tool, new RemoteRecord("K1", "2", v2));
+            assertEquals(ImportOutcome.Kind.UPDATED, updated.kind());
+            Metadata now = idiom.application().store().load(id).orElseThrow().metadata();
+            assertEquals("Gossip (Idiom)", now.title(), "both changed it: Idiom's value stays");
+            assertEquals(1988, now.year(), "only the tool changed it: taken");
+            assertEquals(new TreeSet<>(Set.of("a", "c", "d")), now.tags(), "tags merge as sets");
+            assertEquals(ImportOutcome.Kind.UNCHANGED, idiom.application().imports().importOne(tool, new RemoteRecord("K1", "2", v2)).kind());
+        }
+    }
+}
