@@ -53,7 +53,10 @@ public final class EntityWrites {
 
     /** Sets several (validated) fields at once: one minor event per change, all or none. */
     public EntitySnapshot patch(UUID id, Map<Field, Object> values, int expectedVersion, String source) {
-        DigitalEntity current = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+        // the cached state at the expected version is exactly that version's state; the append
+        // re-checks the version under the row lock, so deciding on it is safe and saves a query
+        DigitalEntity current = cache.get(id).map(EntitySnapshot::entity).filter(de -> de.version() == expectedVersion)
+                .orElseGet(() -> store.load(id).orElseThrow(() -> new UnknownEntityException(id)));
         if (current.version() != expectedVersion) {
             throw new StaleVersionException(id, expectedVersion, current.version());
         }
