@@ -23,8 +23,8 @@ import org.HdrHistogram.Histogram;
  * <pre>java -cp … dev.idiom.perf.LatencyProbe --url http://127.0.0.1:8080 [--calls 2000] [--warmup 1000]</pre>
  */
 public final class LatencyProbe {
-    private static final Pattern VERSION_XML = Pattern.compile("<(?:\\w+:)?version>(\\d+)</");
-    private static final Pattern VERSION_JSON = Pattern.compile("\"version\":(\\d+)");
+    static final Pattern VERSION_XML = Pattern.compile("<(?:\\w+:)?version>(\\d+)</");
+    static final Pattern VERSION_JSON = Pattern.compile("\"version\":(\\d+)");
     private static final Pattern ID_JSON = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
@@ -129,7 +129,7 @@ public final class LatencyProbe {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static String first(Pattern p, String s) {
+    static String first(Pattern p, String s) {
         Matcher m = p.matcher(s);
         if (!m.find()) {
             throw new IllegalStateException("unexpected response: " + s);
