@@ -58,6 +58,23 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
         return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at);
     }
 
+    /**
+     * The state after appending {@code events} at {@code now}, if this state is at
+     * {@code expectedVersion}: every store adapter's optimistic check and fold, in one place.
+     *
+     * @throws StaleVersionException the stream is at another version
+     */
+    public DigitalEntity appending(int expectedVersion, List<NewEvent> events, Instant now) {
+        if (version != expectedVersion) {
+            throw new StaleVersionException(id, expectedVersion, version);
+        }
+        DigitalEntity state = this;
+        for (NewEvent e : events) {
+            state = state.apply(e.event(), now);
+        }
+        return state;
+    }
+
     /** The replicas with {@code r} added, or replacing the entry for the same copy. */
     private List<Replica> linked(Replica r) {
         List<Replica> out = new java.util.ArrayList<>();

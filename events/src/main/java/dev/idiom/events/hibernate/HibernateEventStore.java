@@ -111,14 +111,9 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     private AppendResult appendNew(Session s, UUID entityId, int expectedVersion, List<NewEvent> events) {
         StoredEntity row = s.find(StoredEntity.class, entityId.toString(), LockModeType.PESSIMISTIC_WRITE);
         DigitalEntity state = row == null ? DigitalEntity.empty(entityId) : codec.entity(row.state);
-        if (state.version() != expectedVersion) {
-            throw new StaleVersionException(entityId, expectedVersion, state.version());
-        }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         DigitalEntity before = state;
-        for (NewEvent e : events) {
-            state = state.apply(e.event(), now);
-        }
+        state = before.appending(expectedVersion, events, now);
         s.createNativeMutationQuery("UPDATE event_sequence SET last_position = last_position + :n WHERE name = 'global'")
                 .setParameter("n", events.size()).executeUpdate();
         long last = ((Number) s.createNativeQuery("SELECT last_position FROM event_sequence WHERE name = 'global'", Long.class)

@@ -95,14 +95,9 @@ public final class MySqlEventStore implements EventStore {
                 }
             }
         }
-        if (state.version() != expectedVersion) {
-            throw new StaleVersionException(entityId, expectedVersion, state.version());
-        }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         DigitalEntity before = state;
-        for (NewEvent e : events) {
-            state = state.apply(e.event(), now);
-        }
+        state = before.appending(expectedVersion, events, now);
         long last = reservePositions(c, events.size());
         long position = last - events.size() + 1;
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO event (" + EVENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
