@@ -138,7 +138,7 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
         s.flush();
         DigitalEntity after = state;
         s.doWork(c -> projection.writeKeys(c, after, before));
-        return new AppendResult(state, last, false);
+        return new AppendResult(state, last, false, row.state);
     }
 
     private Optional<AppendResult> replayed(Session s, UUID entityId, List<NewEvent> events) {
@@ -153,7 +153,8 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
         }
         long lastPosition = found.stream().mapToLong(e -> e.position).max().orElseThrow();
         List<RecordedEvent> upTo = history(s, entityId).stream().filter(e -> e.position() <= lastPosition).toList();
-        return Optional.of(new AppendResult(DigitalEntity.fold(entityId, upTo), lastPosition, true));
+        DigitalEntity then = DigitalEntity.fold(entityId, upTo);
+        return Optional.of(new AppendResult(then, lastPosition, true, codec.entity(then)));
     }
 
     @Override

@@ -115,8 +115,8 @@ public final class MySqlEventStore implements EventStore {
             }
             ps.executeBatch();
         }
-        projection.write(c, state, before);
-        return new AppendResult(state, last, false);
+        String json = projection.write(c, state, before);
+        return new AppendResult(state, last, false, json);
     }
 
     /** Takes {@code n} positions; the row lock is held until this transaction ends. */
@@ -165,7 +165,8 @@ public final class MySqlEventStore implements EventStore {
                         upTo.add(e);
                     }
                 }
-                return Optional.of(new AppendResult(DigitalEntity.fold(entityId, upTo), lastPosition, true));
+                DigitalEntity then = DigitalEntity.fold(entityId, upTo);
+                return Optional.of(new AppendResult(then, lastPosition, true, codec.entity(then)));
             }
         }
     }

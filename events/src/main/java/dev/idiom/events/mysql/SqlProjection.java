@@ -36,24 +36,31 @@ public final class SqlProjection {
         this.codec = codec;
     }
 
-    /** Writes {@code state} (which was {@code before}) on the append's connection and transaction. */
-    public void write(Connection c, DigitalEntity state, DigitalEntity before) throws SQLException {
-        writeRow(c, state);
+    /**
+     * Writes {@code state} (which was {@code before}) on the append's connection and transaction.
+     *
+     * @return the stored JSON of the state
+     */
+    public String write(Connection c, DigitalEntity state, DigitalEntity before) throws SQLException {
+        String json = writeRow(c, state);
         writeKeys(c, state, before);
+        return json;
     }
 
-    /** The projection row: the state as deterministic JSON, with its version. */
-    public void writeRow(Connection c, DigitalEntity state) throws SQLException {
+    /** The projection row: the state as deterministic JSON, with its version; returns that JSON. */
+    public String writeRow(Connection c, DigitalEntity state) throws SQLException {
+        String json = codec.entity(state);
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO entity (entity_id, version, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
                         + "ON DUPLICATE KEY UPDATE version = VALUES(version), state = VALUES(state), updated_at = VALUES(updated_at)")) {
             ps.setString(1, state.id().toString());
             ps.setInt(2, state.version());
-            ps.setString(3, codec.entity(state));
+            ps.setString(3, json);
             ps.setObject(4, utc(state.createdAt()));
             ps.setObject(5, utc(state.updatedAt()));
             ps.executeUpdate();
         }
+        return json;
     }
 
     /** The search keys (tags, authors' family names, title words), rewritten where they changed. */

@@ -74,7 +74,8 @@ public final class EntityWrites {
     }
 
     private EntitySnapshot committed(AppendResult result) {
-        EntitySnapshot snapshot = snapshot(result.entity());
+        // the store already serialised the new state for the projection: serve those bytes
+        EntitySnapshot snapshot = new EntitySnapshot(result.entity(), result.json().getBytes(StandardCharsets.UTF_8));
         cache.offer(snapshot); // after commit, never before
         return snapshot;
     }

@@ -2,7 +2,6 @@ package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.events.InvalidValueException;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ImportSummary;
@@ -40,11 +39,7 @@ public final class ImportsResource {
     public String run(byte[] body, @HeaderParam("Authorization") String authorization) {
         operators.require(authorization);
         ObjectNode b = json.object(body);
-        String name = b.path("tool").asText(null);
-        if (name == null || name.isBlank()) {
-            throw new InvalidValueException("name the tool account to import from: {\"tool\": \"…\"}");
-        }
-        AnnotationTool tool = tools.open(name);
+        AnnotationTool tool = tools.open(json.toolName(b, "import from"));
         if (b.hasNonNull("remoteId")) {
             return outcome(imports.download(tool, b.get("remoteId").asText())).toString();
         }

@@ -57,6 +57,15 @@ final class JsonBodies {
         return (ObjectNode) n;
     }
 
+    /** The tool account a federation request names: {"tool": "…"}. */
+    String toolName(ObjectNode body, String purpose) {
+        String name = body.path("tool").asText(null);
+        if (name == null || name.isBlank()) {
+            throw new InvalidValueException("name the tool account to " + purpose + ": {\"tool\": \"…\"}");
+        }
+        return name;
+    }
+
     /** Metadata of a new DE: {"metadata": {...}} or the fields at the top level. */
     Metadata newRecord(ObjectNode body) {
         JsonNode fields = body.has("metadata") ? body.get("metadata") : body;

@@ -2,7 +2,6 @@ package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Replica;
 import dev.idiom.services.app.ReplicaLinks;
 import dev.idiom.services.tools.Tools;
@@ -44,11 +43,7 @@ public final class ReplicasResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response upload(@PathParam("id") String id, byte[] body, @HeaderParam("Authorization") String authorization) {
         operators.require(authorization);
-        String name = json.object(body).path("tool").asText(null);
-        if (name == null || name.isBlank()) {
-            throw new InvalidValueException("name the tool account to upload to: {\"tool\": \"…\"}");
-        }
-        Replica r = replicas.upload(EntitiesResource.entityId(id), tools.open(name));
+        Replica r = replicas.upload(EntitiesResource.entityId(id), tools.open(json.toolName(json.object(body), "upload to")));
         return Response.status(201).entity(view(r).toString()).build();
     }
 
