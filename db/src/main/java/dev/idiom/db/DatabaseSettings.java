@@ -23,4 +23,9 @@ public record DatabaseSettings(String url, String user, String password, int poo
     public static DatabaseSettings of(String url) {
         return new DatabaseSettings(url, "root", "", 16);
     }
+
+    /** The same settings with another pool size. */
+    public DatabaseSettings withPoolSize(int size) {
+        return new DatabaseSettings(url, user, password, size);
+    }
 }

@@ -1,7 +1,9 @@
 package dev.idiom.events;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -19,7 +21,20 @@ public interface EventStore {
      *
      * @throws StaleVersionException the stream moved on; nothing was written
      */
-    AppendResult append(UUID entityId, int expectedVersion, List<NewEvent> events);
+    default AppendResult append(UUID entityId, int expectedVersion, List<NewEvent> events) {
+        return appendAll(List.of(new Append(entityId, expectedVersion, events))).getFirst().get();
+    }
+
+    /**
+     * Appends several requests in one transaction and one durable commit (group commit), in
+     * order: each is checked against its own expected version on the state the earlier ones left
+     * (two appends to one entity chain), and one that is stale or invalid is refused alone while
+     * the others commit. Positions are consecutive in request order.
+     *
+     * @return one outcome per request, in the same order
+     * @throws EventStoreException the database failed; nothing was written
+     */
+    List<AppendOutcome> appendAll(List<Append> appends);
 
     /** The DE projection (current state), if the entity exists. */
     Optional<DigitalEntity> load(UUID entityId);
@@ -73,6 +88,15 @@ public interface EventStore {
 
     /** The DE holding this exact key (see {@link MatchKeys#hint}), if any. */
     Optional<UUID> findKey(MatchKeys.Key key);
+
+    /**
+     * Every DE holding each of these keys, in entity-id order: one round trip for a batch of
+     * records' lookups (replica, hint and match keys alike).
+     */
+    Map<MatchKeys.Key, List<UUID>> findKeys(Collection<MatchKeys.Key> keys);
+
+    /** The projections of these entities, those that exist. */
+    Map<UUID, DigitalEntity> loadAll(Collection<UUID> entityIds);
 
     /** The DE that an imported record describes (see {@link MatchKeys}), if Idiom has it. */
     Optional<UUID> findMatch(Metadata record);

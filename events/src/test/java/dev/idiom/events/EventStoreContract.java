@@ -122,6 +122,82 @@ public abstract class EventStoreContract {
     }
 
     @Test
+    void aStaleAppendInABatchIsRefusedAloneAndItsBatchMatesCommit() throws Exception {
+        UUID a = create("A");
+        UUID b = create("B");
+        UUID c = create("C");
+        long before = eventCount();
+
+        List<AppendOutcome> out = store.appendAll(List.of(
+                new Append(a, 1, List.of(set(Field.VENUE, "a venue"))),
+                new Append(b, 7, List.of(set(Field.VENUE, "stale"))),
+                new Append(c, 1, List.of(set(Field.VENUE, "c venue"), set(Field.YEAR, 2001)))));
+
+        assertTrue(out.get(0).succeeded());
+        assertTrue(out.get(1).failure() instanceof StaleVersionException);
+        assertThrows(StaleVersionException.class, () -> out.get(1).get());
+        assertTrue(out.get(2).succeeded());
+        assertEquals(before + 3, eventCount());
+        assertEquals(out.get(0).get().lastPosition() + 2, out.get(2).get().lastPosition(), "positions consecutive in request order");
+        assertEquals(1, store.load(b).orElseThrow().version());
+        assertEquals(null, store.load(b).orElseThrow().metadata().venue());
+        assertEquals(3, store.load(c).orElseThrow().version());
+        assertEquals(out.get(2).get().entity(), store.load(c).orElseThrow());
+        assertTrue(store.verifyProjections().clean());
+    }
+
+    @Test
+    void twoAppendsToOneEntityInOneBatchChainAndEachIsCheckedOnTheStateBeforeIt() {
+        UUID a = create("A");
+
+        List<AppendOutcome> out = store.appendAll(List.of(
+                new Append(a, 1, List.of(set(Field.VENUE, "first"))),
+                new Append(a, 2, List.of(set(Field.VOLUME, "12"))),
+                new Append(a, 1, List.of(set(Field.VENUE, "raced")))));
+
+        assertEquals(2, out.get(0).get().entity().version());
+        assertEquals(null, out.get(0).get().entity().metadata().volume(), "the first result is the state after the first append");
+        assertEquals(3, out.get(1).get().entity().version());
+        assertEquals("first", out.get(1).get().entity().metadata().venue());
+        assertEquals(out.get(0).get().lastPosition() + 1, out.get(1).get().lastPosition());
+        assertEquals(3, ((StaleVersionException) out.get(2).failure()).actual(), "stale against the state the batch had reached");
+        DigitalEntity stored = store.load(a).orElseThrow();
+        assertEquals(out.get(1).get().entity(), stored);
+        assertEquals(stored, store.asOfVersion(a, 3));
+        assertTrue(out.get(0).get().json().contains("\"version\":2"), out.get(0).get().json());
+        assertTrue(store.verifyProjections().clean());
+    }
+
+    @Test
+    void aBatchedAppendRetriedInTheSameBatchOrLaterReturnsTheFirstResultAndWritesOnce() throws Exception {
+        UUID a = create("A");
+        UUID b = create("B");
+        List<NewEvent> once = List.of(set(Field.NOTES, "once"), set(Field.PAGES, "1-2"));
+        long before = eventCount();
+
+        List<AppendOutcome> out = store.appendAll(List.of(new Append(a, 1, once), new Append(a, 1, once), new Append(b, 1, List.of(set(Field.NOTES, "b")))));
+
+        assertFalse(out.get(0).get().replayed());
+        assertTrue(out.get(1).get().replayed());
+        assertEquals(out.get(0).get().entity(), out.get(1).get().entity());
+        assertEquals(out.get(0).get().lastPosition(), out.get(1).get().lastPosition());
+        assertEquals(before + 3, eventCount());
+
+        // retried later, batched with a new append: the retry writes nothing, the new one commits
+        List<AppendOutcome> later = store.appendAll(List.of(new Append(b, 2, List.of(set(Field.YEAR, 1999))), new Append(a, 1, once)));
+        assertTrue(later.get(1).get().replayed());
+        assertEquals(out.get(0).get().entity(), later.get(1).get().entity());
+        assertEquals(out.get(0).get().lastPosition(), later.get(1).get().lastPosition());
+        assertEquals(1999, later.get(0).get().entity().metadata().year());
+        assertEquals(before + 4, eventCount());
+
+        // ids reused for something else are refused, alone
+        List<AppendOutcome> misuse = store.appendAll(List.of(new Append(b, 3, List.of(once.getFirst(), set(Field.VOLUME, "9")))));
+        assertTrue(misuse.getFirst().failure() instanceof InvalidValueException);
+        assertEquals(before + 4, eventCount());
+    }
+
+    @Test
     void changeFeedNeverSkipsAnEventWhoseTransactionCommitsLate() throws Exception {
         UUID a = create("A");
         UUID b = create("B");

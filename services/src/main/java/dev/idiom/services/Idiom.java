@@ -9,7 +9,7 @@ import dev.idiom.db.DatabaseSettings;
 import dev.idiom.db.EmbeddedMariaDb;
 import dev.idiom.events.EntityIds;
 import dev.idiom.events.EventCodec;
-import dev.idiom.events.EventStore;
+import dev.idiom.events.GroupCommit;
 import dev.idiom.events.mysql.MySqlEventStore;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
@@ -33,13 +33,15 @@ public final class Idiom implements AutoCloseable {
 
     private final EmbeddedMariaDb embedded;
     private final Database database;
+    private final GroupCommit store;
     private final EntityCache cache;
     private final ChangeFeedInvalidation feed;
     private final Application app;
 
-    private Idiom(EmbeddedMariaDb embedded, Database database, EntityCache cache, ChangeFeedInvalidation feed, Application app) {
+    private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, Application app) {
         this.embedded = embedded;
         this.database = database;
+        this.store = store;
         this.cache = cache;
         this.feed = feed;
         this.app = app;
@@ -60,7 +62,7 @@ public final class Idiom implements AutoCloseable {
             Database database = Database.open(new DatabaseSettings(url, config.dbUser(), config.dbPassword(), config.dbPool()));
             LOG.info("database pool open and schema migrated after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             EventCodec codec = new EventCodec();
-            EventStore store = new MySqlEventStore(database.dataSource(), codec, clock);
+            GroupCommit store = new GroupCommit(new MySqlEventStore(database.dataSource(), codec, clock), config.groupCommit());
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
             ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
             EntityIds ids = new EntityIds(clock);
@@ -68,7 +70,7 @@ public final class Idiom implements AutoCloseable {
             ToolAccounts accounts = new ToolAccounts(database.dataSource(), SecretBox.fromKey(config.secretKey()), clock);
             Application app = new Application(new EntityReads(store, cache, codec), writes, new ImportRecords(store, writes, accounts, ids),
                     new ReplicaLinks(store, writes), new Tools(accounts, clock, Pacing.SLEEP), new OperatorAccess(config.adminToken()), store, cache, feed, codec);
-            return new Idiom(embedded, database, cache, feed, app);
+            return new Idiom(embedded, database, store, cache, feed, app);
         } catch (RuntimeException e) {
             if (embedded != null) {
                 embedded.close();
@@ -91,6 +93,7 @@ public final class Idiom implements AutoCloseable {
             feed.close();
         }
         cache.close();
+        store.close(); // writes what is waiting before the pool closes
         database.close();
         if (embedded != null) {
             embedded.close();

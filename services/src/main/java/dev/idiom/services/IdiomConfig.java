@@ -24,6 +24,7 @@ import java.util.function.Function;
  * <tr><td>db-password</td><td>(empty)</td><td>database password</td></tr>
  * <tr><td>db-pool</td><td>16</td><td>largest number of pooled connections</td></tr>
  * <tr><td>db-port</td><td>0</td><td>port of the embedded MariaDB on 127.0.0.1 (0 picks a free one)</td></tr>
+ * <tr><td>group-commit</td><td>256</td><td>most appends written in one transaction and one durable commit (1: one commit per append)</td></tr>
  * <tr><td>max-body</td><td>1048576</td><td>largest request body in bytes (413 beyond)</td></tr>
  * <tr><td>virtual-threads</td><td>true</td><td>serve requests on virtual threads</td></tr>
  * <tr><td>cache.enabled</td><td>true</td><td>false turns the DE cache off (every MoreInfo reads the database)</td></tr>
@@ -34,7 +35,7 @@ import java.util.function.Function;
  * <tr><td>cache.feedPollMillis</td><td>100</td><td>how often the change feed is polled to invalidate entries written by other nodes</td></tr>
  * </table>
  */
-public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort,
+public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, CacheSettings cache, Duration feedPoll, String secretKey, String adminToken) {
 
     /** Secrets never come from flags (they would show in the process list): only from IDIOM_SECRET_KEY. */
@@ -57,6 +58,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
         d.put("db-password", "");
         d.put("db-pool", "16");
         d.put("db-port", "0");
+        d.put("group-commit", "256");
         d.put("max-body", "1048576");
         d.put("virtual-threads", "true");
         d.put("cache.enabled", "true");
@@ -92,7 +94,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
         String dbUrl = get.apply("db-url");
         return new IdiomConfig(get.apply("host"), (int) number(get, "port"), Path.of(get.apply("data")).toAbsolutePath().normalize(),
                 dbUrl.isBlank() ? null : dbUrl, get.apply("db-user"), get.apply("db-password"), (int) number(get, "db-pool"),
-                (int) number(get, "db-port"), number(get, "max-body"), bool(get, "virtual-threads"), cache,
+                (int) number(get, "db-port"), positive(get, "group-commit"), number(get, "max-body"), bool(get, "virtual-threads"), cache,
                 Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"));
     }
 
@@ -103,6 +105,14 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a whole number, got '" + v + "'");
         }
+    }
+
+    private static int positive(Function<String, String> get, String key) {
+        long n = number(get, key);
+        if (n < 1 || n > 100_000) {
+            throw new IllegalArgumentException(key + " must be between 1 and 100000, got " + n);
+        }
+        return (int) n;
     }
 
     private static boolean bool(Function<String, String> get, String key) {

@@ -1,12 +1,15 @@
 package dev.idiom.events.hibernate;
 
+import dev.idiom.events.Append;
+import dev.idiom.events.AppendBatch;
+import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.AppendResult;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.EventStoreException;
 import dev.idiom.events.InvalidValueException;
-import dev.idiom.events.NewEvent;
+import dev.idiom.events.MatchKeys;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.SearchPage;
@@ -19,12 +22,16 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -77,84 +84,108 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
-    public AppendResult append(UUID entityId, int expectedVersion, List<NewEvent> events) {
-        if (events.isEmpty()) {
-            throw new IllegalArgumentException("nothing to append");
+    public List<AppendOutcome> appendAll(List<Append> appends) {
+        if (appends.isEmpty()) {
+            return List.of();
         }
         try (Session s = sessions.openSession()) {
             Transaction tx = s.beginTransaction();
             try {
-                Optional<AppendResult> replay = replayed(s, entityId, events);
-                if (replay.isPresent()) {
-                    tx.rollback();
-                    return replay.get();
-                }
-                AppendResult result = appendNew(s, entityId, expectedVersion, events);
+                List<AppendOutcome> out = write(s, appends);
                 tx.commit();
-                return result;
+                return out;
             } catch (ConstraintViolationException race) {
                 tx.rollback();
             } catch (RuntimeException e) {
                 if (tx.isActive()) {
                     tx.rollback();
                 }
-                throw e instanceof HibernateException h ? new EventStoreException("append to " + entityId + " failed: " + h.getMessage(), h) : e;
+                throw e instanceof HibernateException h ? new EventStoreException("append failed: " + h.getMessage(), h) : e;
             }
         }
-        // a concurrent append won: either it recorded these very events, or it moved the stream
+        // another writer created one of these entities or recorded one of these event ids meanwhile
+        if (appends.size() > 1) {
+            List<AppendOutcome> out = new ArrayList<>();
+            appends.forEach(a -> out.addAll(appendAll(List.of(a))));
+            return out;
+        }
+        Append a = appends.getFirst();
         try (Session s = sessions.openSession()) {
-            return replayed(s, entityId, events).orElseThrow(() -> new StaleVersionException(entityId, expectedVersion,
-                    load(entityId).map(DigitalEntity::version).orElse(0)));
+            return List.of(replayed(s, a).map(AppendOutcome::of).orElseGet(() -> AppendOutcome.refused(new StaleVersionException(
+                    a.entityId(), a.expectedVersion(), load(a.entityId()).map(DigitalEntity::version).orElse(0)))));
+        } catch (InvalidValueException reused) {
+            return List.of(AppendOutcome.refused(reused));
         }
     }
 
-    private AppendResult appendNew(Session s, UUID entityId, int expectedVersion, List<NewEvent> events) {
-        StoredEntity row = s.find(StoredEntity.class, entityId.toString(), LockModeType.PESSIMISTIC_WRITE);
-        DigitalEntity state = row == null ? DigitalEntity.empty(entityId) : codec.entity(row.state);
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        DigitalEntity before = state;
-        state = before.appending(expectedVersion, events, now);
-        s.createNativeMutationQuery("UPDATE event_sequence SET last_position = last_position + :n WHERE name = 'global'")
-                .setParameter("n", events.size()).executeUpdate();
-        long last = ((Number) s.createNativeQuery("SELECT last_position FROM event_sequence WHERE name = 'global'", Long.class)
-                .getSingleResult()).longValue();
-        long position = last - events.size() + 1;
-        int version = before.version();
-        for (NewEvent e : events) {
-            s.persist(new StoredEvent(position++, e.eventId().toString(), entityId.toString(), ++version, e.event().type(), e.source(),
-                    codec.payload(e.event()), SqlProjection.utc(now)));
+    private List<AppendOutcome> write(Session s, List<Append> appends) {
+        Map<UUID, StoredEntity> rows = new HashMap<>();
+        Map<UUID, DigitalEntity> stored = new HashMap<>();
+        for (UUID id : new TreeSet<>(AppendBatch.entityIds(appends))) { // id order: no deadlock between batches
+            StoredEntity row = s.find(StoredEntity.class, id.toString(), LockModeType.PESSIMISTIC_WRITE);
+            if (row != null) {
+                rows.put(id, row);
+                stored.put(id, codec.entity(row.state));
+            }
         }
-        boolean created = row == null;
-        if (created) {
-            row = new StoredEntity(entityId.toString());
-            row.createdAt = SqlProjection.utc(state.createdAt());
+        Map<UUID, AppendBatch.Recorded> recorded = new HashMap<>();
+        recordedEvents(s, AppendBatch.eventIds(appends))
+                .forEach(e -> recorded.put(UUID.fromString(e.eventId), new AppendBatch.Recorded(UUID.fromString(e.entityId), e.position)));
+        AppendBatch batch = new AppendBatch(appends, stored, recorded, clock.instant().truncatedTo(ChronoUnit.MICROS), codec);
+        long first = 0;
+        if (!batch.rows().isEmpty()) {
+            int n = batch.rows().size();
+            s.createNativeMutationQuery("UPDATE event_sequence SET last_position = last_position + :n WHERE name = 'global'")
+                    .setParameter("n", n).executeUpdate();
+            first = ((Number) s.createNativeQuery("SELECT last_position FROM event_sequence WHERE name = 'global'", Long.class)
+                    .getSingleResult()).longValue() - n + 1;
+            long position = first;
+            for (AppendBatch.Row r : batch.rows()) {
+                s.persist(new StoredEvent(position++, r.event().eventId().toString(), r.entityId().toString(), r.version(),
+                        r.event().event().type(), r.event().source(), codec.payload(r.event().event()), SqlProjection.utc(batch.recordedAt())));
+            }
+            for (AppendBatch.Change ch : batch.changes()) {
+                StoredEntity row = rows.get(ch.after().id());
+                boolean created = row == null;
+                if (created) {
+                    row = new StoredEntity(ch.after().id().toString());
+                    row.createdAt = SqlProjection.utc(ch.after().createdAt());
+                }
+                row.version = ch.after().version();
+                row.state = ch.json();
+                row.updatedAt = SqlProjection.utc(ch.after().updatedAt());
+                if (created) {
+                    s.persist(row);
+                }
+            }
+            s.flush();
+            s.doWork(c -> projection.writeKeys(c, batch.changes()));
         }
-        row.version = state.version();
-        row.state = codec.entity(state);
-        row.updatedAt = SqlProjection.utc(state.updatedAt());
-        if (created) {
-            s.persist(row);
-        }
-        s.flush();
-        DigitalEntity after = state;
-        s.doWork(c -> projection.writeKeys(c, after, before));
-        return new AppendResult(state, last, false, row.state);
+        Map<Integer, AppendResult> replays = new HashMap<>();
+        batch.retriesOfRecorded().forEach((i, r) -> replays.put(i, replay(s, r.entityId(), r.position())));
+        return batch.outcomes(first, replays);
     }
 
-    private Optional<AppendResult> replayed(Session s, UUID entityId, List<NewEvent> events) {
-        List<String> ids = events.stream().map(e -> e.eventId().toString()).toList();
-        List<StoredEvent> found = s.createSelectionQuery("from StoredEvent e where e.eventId in :ids", StoredEvent.class)
-                .setParameter("ids", ids).list();
+    private List<StoredEvent> recordedEvents(Session s, List<UUID> eventIds) {
+        return s.createSelectionQuery("from StoredEvent e where e.eventId in :ids", StoredEvent.class)
+                .setParameter("ids", eventIds.stream().map(UUID::toString).toList()).list();
+    }
+
+    private Optional<AppendResult> replayed(Session s, Append a) {
+        List<StoredEvent> found = recordedEvents(s, AppendBatch.eventIds(List.of(a)));
         if (found.isEmpty()) {
             return Optional.empty();
         }
-        if (found.size() != events.size() || found.stream().anyMatch(e -> !e.entityId.equals(entityId.toString()))) {
+        if (found.size() != a.events().size() || found.stream().anyMatch(e -> !e.entityId.equals(a.entityId().toString()))) {
             throw new InvalidValueException("event ids were already used by a different append; use new ids for new events");
         }
-        long lastPosition = found.stream().mapToLong(e -> e.position).max().orElseThrow();
+        return Optional.of(replay(s, a.entityId(), found.stream().mapToLong(e -> e.position).max().orElseThrow()));
+    }
+
+    private AppendResult replay(Session s, UUID entityId, long lastPosition) {
         List<RecordedEvent> upTo = history(s, entityId).stream().filter(e -> e.position() <= lastPosition).toList();
         DigitalEntity then = DigitalEntity.fold(entityId, upTo);
-        return Optional.of(new AppendResult(then, lastPosition, true, codec.entity(then)));
+        return new AppendResult(then, lastPosition, true, codec.entity(then));
     }
 
     @Override
@@ -194,8 +225,18 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
-    public Optional<UUID> findKey(dev.idiom.events.MatchKeys.Key key) {
+    public Optional<UUID> findKey(MatchKeys.Key key) {
         return read(s -> s.doReturningWork(c -> projection.findKey(c, key)));
+    }
+
+    @Override
+    public Map<MatchKeys.Key, List<UUID>> findKeys(Collection<MatchKeys.Key> keys) {
+        return read(s -> s.doReturningWork(c -> projection.findKeys(c, keys)));
+    }
+
+    @Override
+    public Map<UUID, DigitalEntity> loadAll(Collection<UUID> entityIds) {
+        return read(s -> s.doReturningWork(c -> projection.loadAll(c, entityIds)));
     }
 
     @Override

@@ -1,11 +1,16 @@
 package dev.idiom.events.mysql;
 
+import dev.idiom.events.Append;
+import dev.idiom.events.AppendBatch;
+import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.AppendResult;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.EventStoreException;
-import dev.idiom.events.NewEvent;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.MatchKeys;
+import dev.idiom.events.Metadata;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.SearchPage;
@@ -16,23 +21,29 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * The event store on MySQL/MariaDB. One append is one transaction: idempotency check by event id,
- * optimistic check of the stream version (the projection row is locked), positions taken from the
- * sequence row (whose lock is held to commit, so positions follow commit order), events inserted
- * in one batch, projection and search keys rewritten.
+ * The event store on MySQL/MariaDB. One batch of appends is one transaction: the entities'
+ * projection rows locked and read, retried event ids found, each append decided
+ * ({@link AppendBatch}), positions taken from the sequence row (whose lock is held to commit, so
+ * positions follow commit order), events inserted in one batch, projections and changed search
+ * keys written.
  */
 public final class MySqlEventStore implements EventStore {
     private static final String EVENT_COLUMNS = "position, event_id, entity_id, version, type, source, payload, recorded_at";
@@ -50,125 +61,191 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
-    public AppendResult append(UUID entityId, int expectedVersion, List<NewEvent> events) {
-        if (events.isEmpty()) {
-            throw new IllegalArgumentException("nothing to append");
+    public List<AppendOutcome> appendAll(List<Append> appends) {
+        if (appends.isEmpty()) {
+            return List.of();
         }
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                Optional<AppendResult> replay = replayed(c, entityId, events);
-                if (replay.isPresent()) {
-                    c.rollback();
-                    return replay.get();
-                }
-                AppendResult result = appendNew(c, entityId, expectedVersion, events);
+                List<AppendOutcome> out = write(c, appends);
                 c.commit();
-                return result;
-            } catch (SQLIntegrityConstraintViolationException race) {
+                return out;
+            } catch (SQLException e) {
                 c.rollback();
-                // a concurrent append won: either it recorded these very events, or it moved the stream
-                Optional<AppendResult> replay = replayed(c, entityId, events);
+                if (!violatesAUniqueKey(e)) {
+                    throw e;
+                }
+                // another writer created one of these entities or recorded one of these event ids meanwhile
+                if (appends.size() > 1) {
+                    List<AppendOutcome> out = new ArrayList<>();
+                    for (Append a : appends) {
+                        out.addAll(appendAll(List.of(a)));
+                    }
+                    return out;
+                }
+                Append a = appends.getFirst();
+                Optional<AppendResult> replay;
+                try {
+                    replay = replayed(c, a);
+                } catch (InvalidValueException reused) {
+                    c.rollback();
+                    return List.of(AppendOutcome.refused(reused));
+                }
                 c.rollback();
                 if (replay.isPresent()) {
-                    return replay.get();
+                    return List.of(AppendOutcome.of(replay.get()));
                 }
-                throw new StaleVersionException(entityId, expectedVersion, currentVersion(c, entityId));
-            } catch (RuntimeException | SQLException e) {
+                return List.of(AppendOutcome.refused(new StaleVersionException(a.entityId(), a.expectedVersion(), currentVersion(c, a.entityId()))));
+            } catch (RuntimeException e) {
                 c.rollback();
                 throw e;
             } finally {
                 c.setAutoCommit(true);
             }
         } catch (SQLException e) {
-            throw new EventStoreException("append to " + entityId + " failed: " + e.getMessage(), e);
+            throw new EventStoreException("append of " + appends.size() + " request(s) failed: " + e.getMessage(), e);
         }
     }
 
-    private AppendResult appendNew(Connection c, UUID entityId, int expectedVersion, List<NewEvent> events) throws SQLException {
-        DigitalEntity state = DigitalEntity.empty(entityId);
-        try (PreparedStatement ps = c.prepareStatement("SELECT state FROM entity WHERE entity_id = ? FOR UPDATE")) {
-            ps.setString(1, entityId.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    state = codec.entity(rs.getString(1));
-                }
+    /** A duplicate event id or stream version (SQL state class 23), also when a batch reports it. */
+    private static boolean violatesAUniqueKey(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("23")) {
+                return true;
             }
         }
+        return false;
+    }
+
+    /** One transaction: lock and read the entities, find retried ids, decide, write. */
+    private List<AppendOutcome> write(Connection c, List<Append> appends) throws SQLException {
+        Map<UUID, DigitalEntity> states = lockedStates(c, AppendBatch.entityIds(appends));
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        DigitalEntity before = state;
-        state = before.appending(expectedVersion, events, now);
-        long last = reservePositions(c, events.size());
-        long position = last - events.size() + 1;
+        AppendBatch batch = new AppendBatch(appends, states, Map.of(), now, codec);
+        // only a stale append can be a retry of a recorded one: look ids up for those alone (one round trip less per append);
+        // ids reused by an accepted append hit the unique key and the batch is retried one append at a time
+        List<Append> stale = batch.refusedAsStale();
+        if (!stale.isEmpty()) {
+            Map<UUID, AppendBatch.Recorded> recorded = recorded(c, AppendBatch.eventIds(stale));
+            if (!recorded.isEmpty()) {
+                batch = new AppendBatch(appends, states, recorded, now, codec);
+            }
+        }
+        List<AppendBatch.Row> rows = batch.rows();
+        long first = 0;
+        if (!rows.isEmpty()) {
+            first = reservePositions(c, rows.size()) - rows.size() + 1;
+            insert(c, rows, first, batch.recordedAt());
+            projection.writeAll(c, batch.changes());
+        }
+        Map<Integer, AppendResult> replays = new HashMap<>();
+        for (Map.Entry<Integer, AppendBatch.Recorded> r : batch.retriesOfRecorded().entrySet()) {
+            replays.put(r.getKey(), replay(c, r.getValue().entityId(), r.getValue().position()));
+        }
+        return batch.outcomes(first, replays);
+    }
+
+    private void insert(Connection c, List<AppendBatch.Row> rows, long first, Instant recordedAt) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO event (" + EVENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-            int version = before.version();
-            for (NewEvent e : events) {
+            long position = first;
+            for (AppendBatch.Row r : rows) {
                 ps.setLong(1, position++);
-                ps.setString(2, e.eventId().toString());
-                ps.setString(3, entityId.toString());
-                ps.setInt(4, ++version);
-                ps.setString(5, e.event().type());
-                ps.setString(6, e.source());
-                ps.setString(7, codec.payload(e.event()));
-                ps.setObject(8, SqlProjection.utc(now));
+                ps.setString(2, r.event().eventId().toString());
+                ps.setString(3, r.entityId().toString());
+                ps.setInt(4, r.version());
+                ps.setString(5, r.event().event().type());
+                ps.setString(6, r.event().source());
+                ps.setString(7, codec.payload(r.event().event()));
+                ps.setObject(8, SqlProjection.utc(recordedAt));
                 ps.addBatch();
             }
             ps.executeBatch();
         }
-        String json = projection.write(c, state, before);
-        return new AppendResult(state, last, false, json);
     }
 
-    /** Takes {@code n} positions; the row lock is held until this transaction ends. */
-    private static long reservePositions(Connection c, int n) throws SQLException {
-        try (PreparedStatement up = c.prepareStatement("UPDATE event_sequence SET last_position = last_position + ? WHERE name = 'global'")) {
-            up.setInt(1, n);
-            up.executeUpdate();
-        }
-        try (PreparedStatement q = c.prepareStatement("SELECT last_position FROM event_sequence WHERE name = 'global'");
-             ResultSet rs = q.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-
-
-
-
-
-    /** If every event id was recorded before, the result of that earlier append. */
-    private Optional<AppendResult> replayed(Connection c, UUID entityId, List<NewEvent> events) throws SQLException {
-        StringBuilder sql = new StringBuilder("SELECT entity_id, MAX(position), COUNT(*) FROM event WHERE event_id IN (");
-        for (int i = 0; i < events.size(); i++) {
-            sql.append(i == 0 ? "?" : ", ?");
-        }
-        sql.append(") GROUP BY entity_id");
-        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-            for (int i = 0; i < events.size(); i++) {
-                ps.setString(i + 1, events.get(i).eventId().toString());
+    /** The stored states of these entities, their rows locked until the transaction ends (in id order: no deadlock between batches). */
+    private Map<UUID, DigitalEntity> lockedStates(Connection c, Set<UUID> ids) throws SQLException {
+        Map<UUID, DigitalEntity> states = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT state FROM entity WHERE entity_id IN (" + marks(ids.size())
+                + ") ORDER BY entity_id FOR UPDATE")) {
+            int i = 1;
+            for (UUID id : new TreeSet<>(ids)) {
+                ps.setString(i++, id.toString());
             }
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
+                while (rs.next()) {
+                    DigitalEntity de = codec.entity(rs.getString(1));
+                    states.put(de.id(), de);
                 }
-                UUID recordedFor = UUID.fromString(rs.getString(1));
-                long lastPosition = rs.getLong(2);
-                int count = rs.getInt(3);
-                if (!recordedFor.equals(entityId) || count != events.size() || rs.next()) {
-                    throw new dev.idiom.events.InvalidValueException(
-                            "event ids were already used by a different append; use new ids for new events");
-                }
-                List<RecordedEvent> upTo = new ArrayList<>();
-                for (RecordedEvent e : history(c, entityId)) {
-                    if (e.position() <= lastPosition) {
-                        upTo.add(e);
-                    }
-                }
-                DigitalEntity then = DigitalEntity.fold(entityId, upTo);
-                return Optional.of(new AppendResult(then, lastPosition, true, codec.entity(then)));
             }
         }
+        return states;
+    }
+
+    /** Which of these event ids the store holds already, and where. */
+    private static Map<UUID, AppendBatch.Recorded> recorded(Connection c, List<UUID> eventIds) throws SQLException {
+        Map<UUID, AppendBatch.Recorded> found = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT event_id, entity_id, position FROM event WHERE event_id IN ("
+                + marks(eventIds.size()) + ")")) {
+            int i = 1;
+            for (UUID id : eventIds) {
+                ps.setString(i++, id.toString());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.put(UUID.fromString(rs.getString(1)), new AppendBatch.Recorded(UUID.fromString(rs.getString(2)), rs.getLong(3)));
+                }
+            }
+        }
+        return found;
+    }
+
+    private static String marks(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+    }
+
+    /**
+     * Takes {@code n} positions and returns the last; the row lock is held until this transaction
+     * ends. {@code LAST_INSERT_ID(expr)} hands the new value back in the UPDATE's own answer, so
+     * this is one round trip (MySQL and MariaDB alike).
+     */
+    private static long reservePositions(Connection c, int n) throws SQLException {
+        try (PreparedStatement up = c.prepareStatement(
+                "UPDATE event_sequence SET last_position = LAST_INSERT_ID(last_position + ?) WHERE name = 'global'", Statement.RETURN_GENERATED_KEYS)) {
+            up.setInt(1, n);
+            up.executeUpdate();
+            try (ResultSet keys = up.getGeneratedKeys()) {
+                if (!keys.next()) {
+                    throw new SQLException("the sequence row 'global' is missing from event_sequence");
+                }
+                return keys.getLong(1);
+            }
+        }
+    }
+
+    /** If every event id of {@code a} was recorded before, the result of that earlier append. */
+    private Optional<AppendResult> replayed(Connection c, Append a) throws SQLException {
+        Map<UUID, AppendBatch.Recorded> found = recorded(c, AppendBatch.eventIds(List.of(a)));
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        if (found.size() != a.events().size() || found.values().stream().anyMatch(r -> !r.entityId().equals(a.entityId()))) {
+            throw new InvalidValueException("event ids were already used by a different append; use new ids for new events");
+        }
+        return Optional.of(replay(c, a.entityId(), found.values().stream().mapToLong(AppendBatch.Recorded::position).max().orElseThrow()));
+    }
+
+    /** The result an append recorded earlier had: the entity as of its last event. */
+    private AppendResult replay(Connection c, UUID entityId, long lastPosition) throws SQLException {
+        List<RecordedEvent> upTo = new ArrayList<>();
+        for (RecordedEvent e : history(c, entityId)) {
+            if (e.position() <= lastPosition) {
+                upTo.add(e);
+            }
+        }
+        DigitalEntity then = DigitalEntity.fold(entityId, upTo);
+        return new AppendResult(then, lastPosition, true, codec.entity(then));
     }
 
     private int currentVersion(Connection c, UUID entityId) throws SQLException {
@@ -237,12 +314,22 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
-    public Optional<UUID> findKey(dev.idiom.events.MatchKeys.Key key) {
+    public Optional<UUID> findKey(MatchKeys.Key key) {
         return query("find a key", c -> projection.findKey(c, key));
     }
 
     @Override
-    public Optional<UUID> findMatch(dev.idiom.events.Metadata record) {
+    public Map<MatchKeys.Key, List<UUID>> findKeys(Collection<MatchKeys.Key> keys) {
+        return query("find keys", c -> projection.findKeys(c, keys));
+    }
+
+    @Override
+    public Map<UUID, DigitalEntity> loadAll(Collection<UUID> entityIds) {
+        return query("load entities", c -> projection.loadAll(c, entityIds));
+    }
+
+    @Override
+    public Optional<UUID> findMatch(Metadata record) {
         return query("find a matching entity", c -> projection.findMatch(c, record));
     }
 

@@ -1,5 +1,6 @@
 package dev.idiom.events.mysql;
 
+import dev.idiom.events.AppendBatch;
 import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
@@ -18,10 +19,15 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -37,53 +43,129 @@ public final class SqlProjection {
     }
 
     /**
-     * Writes {@code state} (which was {@code before}) on the append's connection and transaction.
-     *
-     * @return the stored JSON of the state
+     * Writes the projection rows of {@code changes} and the search keys that changed, on the
+     * append's connection and transaction, each kind of write as one batch.
      */
-    public String write(Connection c, DigitalEntity state, DigitalEntity before) throws SQLException {
-        String json = writeRow(c, state);
-        writeKeys(c, state, before);
-        return json;
+    public void writeAll(Connection c, List<AppendBatch.Change> changes) throws SQLException {
+        writeRows(c, changes);
+        writeKeys(c, changes);
     }
 
-    /** The projection row: the state as deterministic JSON, with its version; returns that JSON. */
-    public String writeRow(Connection c, DigitalEntity state) throws SQLException {
-        String json = codec.entity(state);
+    /** The projection rows: each state as deterministic JSON, with its version. */
+    public void writeRows(Connection c, List<AppendBatch.Change> changes) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO entity (entity_id, version, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
                         + "ON DUPLICATE KEY UPDATE version = VALUES(version), state = VALUES(state), updated_at = VALUES(updated_at)")) {
-            ps.setString(1, state.id().toString());
-            ps.setInt(2, state.version());
-            ps.setString(3, json);
-            ps.setObject(4, utc(state.createdAt()));
-            ps.setObject(5, utc(state.updatedAt()));
-            ps.executeUpdate();
+            for (AppendBatch.Change ch : changes) {
+                DigitalEntity state = ch.after();
+                ps.setString(1, state.id().toString());
+                ps.setInt(2, state.version());
+                ps.setString(3, ch.json());
+                ps.setObject(4, utc(state.createdAt()));
+                ps.setObject(5, utc(state.updatedAt()));
+                ps.addBatch();
+            }
+            ps.executeBatch();
         }
-        return json;
     }
 
-    /** The search keys (tags, authors' family names, title words), rewritten where they changed. */
-    public void writeKeys(Connection c, DigitalEntity state, DigitalEntity before) throws SQLException {
-        replaceKeys(c, "entity_tag", "tag", state.id(), foldedTags(before), foldedTags(state));
-        replaceKeys(c, "entity_author", "family", state.id(), families(before), families(state));
-        replaceKeys(c, "entity_word", "word", state.id(), Normalized.words(before.metadata().title()), Normalized.words(state.metadata().title()));
-        Set<MatchKeys.Key> was = MatchKeys.of(before);
-        Set<MatchKeys.Key> is = MatchKeys.of(state);
-        if (!was.equals(is)) {
-            try (PreparedStatement del = c.prepareStatement("DELETE FROM entity_match WHERE entity_id = ?")) {
-                del.setString(1, state.id().toString());
-                del.executeUpdate();
+    /** The search and match keys the changes added or removed. */
+    public void writeKeys(Connection c, List<AppendBatch.Change> changes) throws SQLException {
+        for (KeyTable table : KeyTable.values()) {
+            table.write(c, changes);
+        }
+    }
+
+    /**
+     * The search and match keys of a DE, one table each. Only the keys a change added or removed
+     * are written, so the cost of an append follows the change, not the size of the record.
+     */
+    private enum KeyTable {
+        TAG("entity_tag", "tag") {
+            @Override
+            Set<List<String>> keys(DigitalEntity de) {
+                return single(foldedTags(de));
             }
-            try (PreparedStatement ins = c.prepareStatement("INSERT INTO entity_match (entity_id, kind, match_key) VALUES (?, ?, ?)")) {
-                for (MatchKeys.Key k : is) {
-                    ins.setString(1, state.id().toString());
-                    ins.setString(2, k.kind());
-                    ins.setString(3, k.value());
-                    ins.addBatch();
+        },
+        AUTHOR("entity_author", "family") {
+            @Override
+            Set<List<String>> keys(DigitalEntity de) {
+                return single(families(de));
+            }
+        },
+        WORD("entity_word", "word") {
+            @Override
+            Set<List<String>> keys(DigitalEntity de) {
+                return single(Normalized.words(de.metadata().title()));
+            }
+        },
+        MATCH("entity_match", "kind", "match_key") {
+            @Override
+            Set<List<String>> keys(DigitalEntity de) {
+                Set<List<String>> out = new LinkedHashSet<>();
+                MatchKeys.of(de).forEach(k -> out.add(List.of(k.kind(), k.value())));
+                return out;
+            }
+        };
+
+        private final String table;
+        private final List<String> columns;
+
+        KeyTable(String table, String... columns) {
+            this.table = table;
+            this.columns = List.of(columns);
+        }
+
+        abstract Set<List<String>> keys(DigitalEntity de);
+
+        static Set<List<String>> single(Set<String> values) {
+            Set<List<String>> out = new LinkedHashSet<>();
+            values.forEach(v -> out.add(List.of(v)));
+            return out;
+        }
+
+        void write(Connection c, List<AppendBatch.Change> changes) throws SQLException {
+            String where = String.join(" = ? AND ", columns) + " = ?";
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM " + table + " WHERE entity_id = ? AND " + where);
+                 PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (entity_id, " + String.join(", ", columns)
+                         + ") VALUES (?" + ", ?".repeat(columns.size()) + ")")) {
+                int deletes = 0;
+                int inserts = 0;
+                for (AppendBatch.Change ch : changes) {
+                    Set<List<String>> was = keys(ch.before());
+                    Set<List<String>> is = keys(ch.after());
+                    if (was.equals(is)) {
+                        continue; // most minor events touch no key
+                    }
+                    String id = ch.after().id().toString();
+                    for (List<String> k : was) {
+                        if (!is.contains(k)) {
+                            bind(del, id, k);
+                            deletes++;
+                        }
+                    }
+                    for (List<String> k : is) {
+                        if (!was.contains(k)) {
+                            bind(ins, id, k);
+                            inserts++;
+                        }
+                    }
                 }
-                ins.executeBatch();
+                if (deletes > 0) {
+                    del.executeBatch();
+                }
+                if (inserts > 0) {
+                    ins.executeBatch();
+                }
             }
+        }
+
+        private static void bind(PreparedStatement ps, String id, List<String> key) throws SQLException {
+            ps.setString(1, id);
+            for (int i = 0; i < key.size(); i++) {
+                ps.setString(i + 2, key.get(i));
+            }
+            ps.addBatch();
         }
     }
 
@@ -101,6 +183,52 @@ public final class SqlProjection {
                 return rs.next() ? Optional.of(UUID.fromString(rs.getString(1))) : Optional.empty();
             }
         }
+    }
+
+    /** Every DE holding each of these keys, in entity-id order; one query per kind of key. */
+    public Map<MatchKeys.Key, List<UUID>> findKeys(Connection c, Collection<MatchKeys.Key> keys) throws SQLException {
+        Map<String, List<String>> byKind = new TreeMap<>();
+        new LinkedHashSet<>(keys).forEach(k -> byKind.computeIfAbsent(k.kind(), x -> new ArrayList<>()).add(k.value()));
+        Map<MatchKeys.Key, List<UUID>> found = new HashMap<>();
+        for (Map.Entry<String, List<String>> kind : byKind.entrySet()) {
+            List<String> values = kind.getValue();
+            try (PreparedStatement ps = c.prepareStatement("SELECT match_key, entity_id FROM entity_match WHERE kind = ? AND match_key IN ("
+                    + String.join(", ", Collections.nCopies(values.size(), "?")) + ") ORDER BY entity_id")) {
+                ps.setString(1, kind.getKey());
+                for (int i = 0; i < values.size(); i++) {
+                    ps.setString(i + 2, values.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        found.computeIfAbsent(new MatchKeys.Key(kind.getKey(), rs.getString(1)), x -> new ArrayList<>())
+                                .add(UUID.fromString(rs.getString(2)));
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The projections of these entities, those that exist. */
+    public Map<UUID, DigitalEntity> loadAll(Connection c, Collection<UUID> ids) throws SQLException {
+        Map<UUID, DigitalEntity> found = new HashMap<>();
+        if (ids.isEmpty()) {
+            return found;
+        }
+        List<UUID> list = List.copyOf(new LinkedHashSet<>(ids));
+        try (PreparedStatement ps = c.prepareStatement("SELECT state FROM entity WHERE entity_id IN ("
+                + String.join(", ", Collections.nCopies(list.size(), "?")) + ")")) {
+            for (int i = 0; i < list.size(); i++) {
+                ps.setString(i + 1, list.get(i).toString());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    DigitalEntity de = codec.entity(rs.getString(1));
+                    found.put(de.id(), de);
+                }
+            }
+        }
+        return found;
     }
 
     /**
@@ -123,29 +251,6 @@ public final class SqlProjection {
             }
         }
         return Optional.empty();
-    }
-
-    /** Rewrites one kind of search key only when it changed (most minor events touch none). */
-    private static void replaceKeys(Connection c, String table, String column, UUID id, Set<String> before, Set<String> after)
-            throws SQLException {
-        if (before.equals(after)) {
-            return;
-        }
-        try (PreparedStatement del = c.prepareStatement("DELETE FROM " + table + " WHERE entity_id = ?")) {
-            del.setString(1, id.toString());
-            del.executeUpdate();
-        }
-        if (after.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (entity_id, " + column + ") VALUES (?, ?)")) {
-            for (String key : after) {
-                ins.setString(1, id.toString());
-                ins.setString(2, key);
-                ins.addBatch();
-            }
-            ins.executeBatch();
-        }
     }
 
     private static Set<String> foldedTags(DigitalEntity de) {

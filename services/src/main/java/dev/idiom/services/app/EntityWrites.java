@@ -1,6 +1,8 @@
 package dev.idiom.services.app;
 
 import dev.idiom.cache.EntityCache;
+import dev.idiom.events.Append;
+import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.AppendResult;
 import dev.idiom.events.Changes;
 import dev.idiom.events.DigitalEntity;
@@ -71,6 +73,13 @@ public final class EntityWrites {
     /** Appends events decided elsewhere (imports, replica links), then caches the new state. */
     public EntitySnapshot append(UUID id, int expectedVersion, List<NewEvent> events) {
         return committed(store.append(id, expectedVersion, events));
+    }
+
+    /** Appends several requests with one commit (see {@link EventStore#appendAll}); caches each that went in. */
+    public List<AppendOutcome> appendAll(List<Append> appends) {
+        List<AppendOutcome> out = store.appendAll(appends);
+        out.stream().filter(AppendOutcome::succeeded).forEach(o -> committed(o.result()));
+        return out;
     }
 
     private EntitySnapshot committed(AppendResult result) {

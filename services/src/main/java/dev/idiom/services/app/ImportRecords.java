@@ -1,5 +1,7 @@
 package dev.idiom.services.app;
 
+import dev.idiom.events.Append;
+import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.Changes;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityEvent;
@@ -14,19 +16,26 @@ import dev.idiom.events.RecordImported;
 import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
 import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.UnknownEntityException;
 import dev.idiom.services.tools.ToolAccounts;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Download = a major event. Each record from a tool becomes a new DE, or merges into the DE of
@@ -39,6 +48,9 @@ public final class ImportRecords {
     public interface Progress {
         void step(ImportSummary soFar, int doneInPage, int pageSize, boolean lastPage);
     }
+
+    /** Records written per transaction during an import. */
+    static final int BATCH = 250;
 
     private final EventStore store;
     private final EntityWrites writes;
@@ -62,14 +74,17 @@ public final class ImportRecords {
             for (Skipped s : page.skipped()) {
                 summary.add(new ImportOutcome(ImportOutcome.Kind.SKIPPED, s.remoteId(), null, s.reason()));
             }
+            List<RemoteRecord> records = page.records();
             int done = 0;
-            for (RemoteRecord r : page.records()) {
-                summary.add(importOne(tool, r));
-                progress.step(summary, ++done, page.records().size(), !page.more());
+            for (int from = 0; from < records.size(); from += BATCH) {
+                for (ImportOutcome o : importBatch(tool, records.subList(from, Math.min(records.size(), from + BATCH)))) {
+                    summary.add(o);
+                    progress.step(summary, ++done, records.size(), !page.more());
+                }
             }
             summary.deletedRemotely(page.deleted().size());
             cursor = page.cursor();
-            cursors.saveCursor(tool.kind(), tool.account(), cursor);
+            cursors.saveCursor(tool.kind(), tool.account(), cursor); // after the page's events committed
         } while (page.more());
         summary.finish(cursor);
         return summary;
@@ -81,13 +96,45 @@ public final class ImportRecords {
                 .orElseThrow(() -> new InvalidValueException(tool.kind() + " " + tool.account() + " has no record " + remoteId));
     }
 
-    public ImportOutcome importOne(AnnotationTool tool, RemoteRecord r) {
-        if (r.metadata().title() == null || r.metadata().title().isBlank()) {
-            return new ImportOutcome(ImportOutcome.Kind.SKIPPED, r.remoteId(), null, "the record has no title");
+    /**
+     * Imports records in one transaction: each decided against the store as the earlier records
+     * of the batch leave it (so two records of one work still make one DE), then all appended
+     * with one commit. A record whose append was refused (another writer moved its DE meanwhile)
+     * is imported again on its own.
+     */
+    List<ImportOutcome> importBatch(AnnotationTool tool, List<RemoteRecord> records) {
+        PendingView view = new PendingView(tool, records);
+        List<ImportOutcome> outcomes = new ArrayList<>();
+        List<Append> appends = new ArrayList<>();
+        List<Integer> appendOf = new ArrayList<>(); // record index → its append's index, or -1
+        for (RemoteRecord r : records) {
+            Decision d = decideOrSkip(tool, r, view);
+            outcomes.add(d.outcome());
+            appendOf.add(d.append() == null ? -1 : appends.size());
+            if (d.append() != null) {
+                appends.add(d.append());
+                view.apply(d.append());
+            }
         }
+        List<AppendOutcome> written = writes.appendAll(appends);
+        for (int i = 0; i < records.size(); i++) {
+            int a = appendOf.get(i);
+            if (a >= 0 && !written.get(a).succeeded()) {
+                outcomes.set(i, importOne(tool, records.get(i)));
+            }
+        }
+        return outcomes;
+    }
+
+    public ImportOutcome importOne(AnnotationTool tool, RemoteRecord r) {
         for (int attempt = 0; ; attempt++) {
+            Decision d = decideOrSkip(tool, r, new PendingView());
+            if (d.append() == null) {
+                return d.outcome();
+            }
             try {
-                return attempt(tool, r);
+                writes.append(d.append().entityId(), d.append().expectedVersion(), d.append().events());
+                return d.outcome();
             } catch (StaleVersionException raced) {
                 if (attempt == 2) {
                     return new ImportOutcome(ImportOutcome.Kind.SKIPPED, r.remoteId(), null,
@@ -99,37 +146,127 @@ public final class ImportRecords {
         }
     }
 
-    private ImportOutcome attempt(AnnotationTool tool, RemoteRecord r) {
+    /** What to do with one record: its outcome, and the append that records it (none when unchanged or skipped). */
+    private record Decision(ImportOutcome outcome, Append append) {}
+
+    private Decision decideOrSkip(AnnotationTool tool, RemoteRecord r, PendingView view) {
+        if (r.metadata().title() == null || r.metadata().title().isBlank()) {
+            return new Decision(new ImportOutcome(ImportOutcome.Kind.SKIPPED, r.remoteId(), null, "the record has no title"), null);
+        }
+        try {
+            return decide(tool, r, view);
+        } catch (InvalidValueException invalid) {
+            return new Decision(new ImportOutcome(ImportOutcome.Kind.SKIPPED, r.remoteId(), null, invalid.getMessage()), null);
+        }
+    }
+
+    private Decision decide(AnnotationTool tool, RemoteRecord r, PendingView view) {
         String source = source(tool);
-        Optional<UUID> linked = store.findReplica(tool.kind(), tool.account(), r.remoteId());
+        Optional<UUID> linked = view.findReplica(tool.kind(), tool.account(), r.remoteId());
         if (linked.isPresent()) {
-            DigitalEntity de = store.load(linked.get()).orElseThrow();
+            DigitalEntity de = view.load(linked.get());
             Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
             if (Objects.equals(replica.remoteVersion(), r.version())) {
-                return new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null);
+                return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
             List<EntityEvent> events = new ArrayList<>(remoteChanges(replica.synced(), r.metadata(), de.metadata()));
             events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata()));
-            writes.append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList());
-            return new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null);
+            return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
+                    new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));
         }
         RecordImported imported = new RecordImported(r.metadata(), tool.kind(), tool.account(), r.remoteId(), r.version(), r.identityHint());
         // (tool, account, remote id, version) names the event: a retried import cannot record it twice
         NewEvent event = new NewEvent(UUID.nameUUIDFromBytes((tool.kind() + "\n" + tool.account() + "\n" + r.remoteId() + "\n" + r.version())
                 .getBytes(StandardCharsets.UTF_8)), source, imported);
         // the tool's own cross-user identity (BibSonomy's interhash) first, then DOI, URL, title
-        Optional<UUID> match = r.identityHint() == null ? Optional.empty() : store.findKey(MatchKeys.hint(tool.kind(), r.identityHint()));
+        Optional<UUID> match = r.identityHint() == null ? Optional.empty() : view.findKey(MatchKeys.hint(tool.kind(), r.identityHint()));
         if (match.isEmpty()) {
-            match = store.findMatch(r.metadata());
+            match = view.findMatch(r.metadata());
         }
         if (match.isPresent()) {
-            DigitalEntity de = store.load(match.get()).orElseThrow();
-            writes.append(de.id(), de.version(), List.of(event));
-            return new ImportOutcome(ImportOutcome.Kind.MERGED, r.remoteId(), de.id(), null);
+            DigitalEntity de = view.load(match.get());
+            return new Decision(new ImportOutcome(ImportOutcome.Kind.MERGED, r.remoteId(), de.id(), null), new Append(de.id(), de.version(), List.of(event)));
         }
         UUID id = ids.next();
-        writes.append(id, 0, List.of(event));
-        return new ImportOutcome(ImportOutcome.Kind.CREATED, r.remoteId(), id, null);
+        return new Decision(new ImportOutcome(ImportOutcome.Kind.CREATED, r.remoteId(), id, null), new Append(id, 0, List.of(event)));
+    }
+
+    /**
+     * The store as a batch's earlier records leave it: the keys and states the batch's records
+     * can need are read from the store once, up front; entities that earlier records of the batch
+     * create or change are seen in their pending state.
+     */
+    private final class PendingView {
+        private final Map<UUID, DigitalEntity> states = new HashMap<>();
+        private final Map<MatchKeys.Key, List<UUID>> holders = new HashMap<>();
+
+        /** A view for one record, reading the store as it goes. */
+        PendingView() {}
+
+        /** A view for a batch: every key the records could match, and the entities holding them, in two round trips. */
+        PendingView(AnnotationTool tool, List<RemoteRecord> records) {
+            Set<MatchKeys.Key> wanted = new LinkedHashSet<>();
+            for (RemoteRecord r : records) {
+                wanted.add(MatchKeys.replica(tool.kind(), tool.account(), r.remoteId()));
+                if (r.identityHint() != null) {
+                    wanted.add(MatchKeys.hint(tool.kind(), r.identityHint()));
+                }
+                wanted.addAll(MatchKeys.of(r.metadata()));
+            }
+            Map<MatchKeys.Key, List<UUID>> found = store.findKeys(wanted);
+            wanted.forEach(k -> holders.put(k, new ArrayList<>(found.getOrDefault(k, List.of()))));
+            states.putAll(store.loadAll(found.values().stream().flatMap(List::stream).collect(Collectors.toSet())));
+        }
+
+        void apply(Append a) {
+            DigitalEntity before = a.expectedVersion() == 0 ? DigitalEntity.empty(a.entityId()) : load(a.entityId());
+            DigitalEntity after = before.appending(a.expectedVersion(), a.events(), Instant.EPOCH); // times are the store's to set
+            MatchKeys.of(before).forEach(k -> holders.getOrDefault(k, new ArrayList<>()).remove(a.entityId()));
+            MatchKeys.of(after).forEach(k -> {
+                List<UUID> ids = holders.computeIfAbsent(k, x -> new ArrayList<>());
+                if (!ids.contains(a.entityId())) {
+                    ids.add(a.entityId());
+                }
+            });
+            states.put(a.entityId(), after);
+        }
+
+        DigitalEntity load(UUID id) {
+            DigitalEntity de = states.get(id);
+            if (de == null) {
+                de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+                states.put(id, de);
+            }
+            return de;
+        }
+
+        Optional<UUID> findReplica(String tool, String account, String remoteId) {
+            return findKey(MatchKeys.replica(tool, account, remoteId));
+        }
+
+        Optional<UUID> findKey(MatchKeys.Key key) {
+            List<UUID> ids = holders.get(key);
+            if (ids == null) {
+                ids = store.findKeys(List.of(key)).getOrDefault(key, List.of());
+                holders.put(key, new ArrayList<>(ids));
+            }
+            return ids.stream().findFirst();
+        }
+
+        /** The first key (DOI, URL, title) whose holder is compatible with the record, as the store's findMatch decides. */
+        Optional<UUID> findMatch(Metadata record) {
+            for (MatchKeys.Key k : MatchKeys.of(record)) {
+                if (!holders.containsKey(k)) {
+                    holders.put(k, new ArrayList<>(store.findKeys(List.of(k)).getOrDefault(k, List.of())));
+                }
+                for (UUID id : holders.get(k)) {
+                    if (MatchKeys.compatible(record, load(id).metadata(), k.kind())) {
+                        return Optional.of(id);
+                    }
+                }
+            }
+            return Optional.empty();
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.idiom.services.web;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.cache.CacheStatistics;
+import dev.idiom.events.GroupCommit;
 import dev.idiom.services.app.Application;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -55,6 +56,14 @@ final class AdminPages extends HttpServlet {
             feed.put("eventsFollowed", app.feed().eventsFollowed());
             feed.put("lastLagMillis", app.feed().lagMillis());
             feed.put("maxLagMillis", app.feed().maxLagMillis());
+        }
+        if (app.store() instanceof GroupCommit g) {
+            GroupCommit.Stats stats = g.stats();
+            ObjectNode commits = n.putObject("groupCommit");
+            commits.put("batches", stats.batches());
+            commits.put("appends", stats.appends());
+            commits.put("meanBatch", stats.meanBatch());
+            commits.put("largestBatch", stats.largestBatch());
         }
         Runtime rt = Runtime.getRuntime();
         ObjectNode jvm = n.putObject("jvm");
