@@ -25,7 +25,7 @@ import org.HdrHistogram.Histogram;
 public final class LatencyProbe {
     static final Pattern VERSION_XML = Pattern.compile("<(?:\\w+:)?version>(\\d+)</");
     static final Pattern VERSION_JSON = Pattern.compile("\"version\":(\\d+)");
-    private static final Pattern ID_JSON = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
+    static final Pattern ID_JSON = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
-/** The command line: {@code serve}, {@code rebuild}, {@code help}. */
+/** The command line: {@code serve}, {@code rebuild}, {@code import}, {@code seed}, {@code help}. */
 public final class IdiomMain {
     private IdiomMain() {}
 
@@ -26,19 +26,26 @@ public final class IdiomMain {
         String command = args.isEmpty() ? "help" : args.getFirst();
         try {
             Map<String, String> flags = flags(args.subList(Math.min(1, args.size()), args.size()));
-            Map<String, String> importFlags = new HashMap<>();
-            if (command.equals("import")) {
-                for (String k : List.of("tool", "file", "account", "from-start")) {
-                    if (flags.containsKey(k)) {
-                        importFlags.put(k, flags.remove(k));
-                    }
+            Map<String, String> commandFlags = new HashMap<>();
+            List<String> own = switch (command) {
+                case "import" -> List.of("tool", "file", "account", "from-start");
+                case "seed" -> List.of("entities", "events-per-entity");
+                default -> List.of();
+            };
+            for (String k : own) {
+                if (flags.containsKey(k)) {
+                    commandFlags.put(k, flags.remove(k));
                 }
+            }
+            if (command.equals("seed")) {
+                flags.putIfAbsent("cache.enabled", "false"); // a million offers to a bounded cache would only churn it
             }
             IdiomConfig config = IdiomConfig.from(flags, System.getenv(), System::getProperty);
             return switch (command) {
                 case "serve" -> serve(config, out);
                 case "rebuild" -> rebuild(config, out, err);
-                case "import" -> new ImportCommand(out, err).run(config, importFlags);
+                case "import" -> new ImportCommand(out, err).run(config, commandFlags);
+                case "seed" -> new SeedCommand(out, err).run(config, commandFlags);
                 case "help", "--help", "-h" -> {
                     usage(out);
                     yield 0;
@@ -52,7 +59,7 @@ public final class IdiomMain {
         } catch (IllegalArgumentException | dev.idiom.events.InvalidValueException e) {
             err.println("idiom: " + e.getMessage());
             return 2;
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             err.println("idiom: " + command + " failed: " + e.getMessage());
             return 1;
         }
@@ -134,11 +141,13 @@ public final class IdiomMain {
                        ./idiom rebuild [--data ./data] [--db-url jdbc:mysql://…]
                        ./idiom import  --tool bibtex|bookmarks --file FILE [--from-start true] [--data …] [--db-url …]
                        ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
+                       ./idiom seed    --entities N [--events-per-entity 1] [--data …] [--db-url …]
                 
                 serve    runs Idiom (SOAP, REST, admin) on embedded Tomcat; without --db-url on an embedded MariaDB
                 rebuild  refolds every digital entity from its events; exits 1 if any stored projection differs
                 import   imports the records of a file, or of a configured tool account (PUT /api/tools/NAME), with a
                          progress bar and a summary (created / merged / updated / unchanged / skipped with reasons)
+                seed     fills the store with N realistic digital entities (for growth runs), through the real append path
                 
                 Options (also as IDIOM_* environment variables; see README "Configuration"):""");
         IdiomConfig.DEFAULTS.keySet().stream().sorted()
