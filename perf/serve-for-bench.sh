@@ -1,10 +1,10 @@
 # Sourced by the perf scripts: starts Idiom on a fresh data directory and a free port unless $url
-# is set, sets $url, and stops the server when the script exits. Extra serve flags: $serve_flags.
+# is set, sets $url, and stops the server when the script exits. Extra serve flags: $serve_flags; an existing data directory: $bench_data.
 server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true; }
 trap cleanup EXIT
 if [ -z "$url" ]; then
-  data="$(mktemp -d)"
+  data="${bench_data:-$(mktemp -d)}"
   port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])' 2>/dev/null || echo 18181)
   ./idiom serve --port "$port" --data "$data" ${serve_flags:-} > "$data/serve.log" 2>&1 &
   server_pid=$!

@@ -95,9 +95,16 @@ public final class BibTeXFile implements AnnotationTool {
         if (starts.isEmpty() || starts.getFirst() > 0) {
             segments.add(new Segment(text.substring(0, starts.isEmpty() ? text.length() : starts.getFirst()), null));
         }
+        int lineOfChunk = 1;
+        int counted = 0;
         for (int i = 0; i < starts.size(); i++) {
             String chunk = text.substring(starts.get(i), i + 1 < starts.size() ? starts.get(i + 1) : text.length());
-            int line = 1 + (int) text.substring(0, starts.get(i)).chars().filter(c -> c == '\n').count();
+            for (; counted < starts.get(i); counted++) { // lines counted as we go: a whole-prefix count per entry was quadratic
+                if (text.charAt(counted) == '\n') {
+                    lineOfChunk++;
+                }
+            }
+            int line = lineOfChunk;
             try {
                 List<Skipped> unresolved = new ArrayList<>();
                 BibTeXParser parser = new BibTeXParser() {
