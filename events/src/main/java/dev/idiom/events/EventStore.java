@@ -45,25 +45,29 @@ public interface EventStore {
     /** The entity's events in stream order. */
     List<RecordedEvent> history(UUID entityId);
 
-    /** The entity as it was after {@code version} events: the fold of its first events. */
+    /**
+     * The entity's first events: those with a stream version up to {@code maxVersion} recorded at
+     * or before {@code until}, in stream order (read by the (entity, version) index, so the cost
+     * follows what is asked, not the whole history).
+     */
+    List<RecordedEvent> historyUpTo(UUID entityId, int maxVersion, Instant until);
+
+    /** The entity as it was after {@code version} events: the projection itself for the current version, else the fold of its first events. */
     default DigitalEntity asOfVersion(UUID entityId, int version) {
-        List<RecordedEvent> all = history(entityId);
-        if (all.isEmpty()) {
-            throw new UnknownEntityException(entityId);
+        DigitalEntity now = load(entityId).orElseThrow(() -> new UnknownEntityException(entityId));
+        if (version < 1 || version > now.version()) {
+            throw new InvalidValueException("entity " + entityId + " has versions 1 to " + now.version() + ", not " + version);
         }
-        if (version < 1 || version > all.size()) {
-            throw new InvalidValueException("entity " + entityId + " has versions 1 to " + all.size() + ", not " + version);
-        }
-        return DigitalEntity.fold(entityId, all.subList(0, version));
+        return version == now.version() ? now : DigitalEntity.fold(entityId, historyUpTo(entityId, version, Instant.MAX));
     }
 
     /** The entity as it was at {@code time} (events recorded at or before it). */
     default DigitalEntity asOfTime(UUID entityId, Instant time) {
-        List<RecordedEvent> all = history(entityId);
-        if (all.isEmpty()) {
-            throw new UnknownEntityException(entityId);
+        DigitalEntity now = load(entityId).orElseThrow(() -> new UnknownEntityException(entityId));
+        if (!now.updatedAt().isAfter(time)) {
+            return now;
         }
-        List<RecordedEvent> upTo = all.stream().filter(e -> !e.recordedAt().isAfter(time)).toList();
+        List<RecordedEvent> upTo = historyUpTo(entityId, Integer.MAX_VALUE, time);
         if (upTo.isEmpty()) {
             throw new InvalidValueException("entity " + entityId + " did not exist yet at " + time);
         }

@@ -149,13 +149,8 @@ public final class GroupCommit implements EventStore, AutoCloseable {
     }
 
     @Override
-    public DigitalEntity asOfVersion(UUID entityId, int version) {
-        return store.asOfVersion(entityId, version);
-    }
-
-    @Override
-    public DigitalEntity asOfTime(UUID entityId, Instant time) {
-        return store.asOfTime(entityId, time);
+    public List<RecordedEvent> historyUpTo(UUID entityId, int maxVersion, Instant until) {
+        return store.historyUpTo(entityId, maxVersion, until);
     }
 
     @Override

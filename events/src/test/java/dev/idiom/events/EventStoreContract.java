@@ -293,6 +293,11 @@ public abstract class EventStoreContract {
         assertEquals("As of", store.asOfTime(id, afterCreate.plusSeconds(30)).metadata().title());
         assertEquals(2020, store.asOfTime(id, clock.instant()).metadata().year());
         assertEquals(3, store.history(id).size());
+        assertEquals(List.of(1, 2), store.historyUpTo(id, 2, Instant.MAX).stream().map(RecordedEvent::version).toList());
+        assertEquals(List.of(1), store.historyUpTo(id, 3, afterCreate.plusSeconds(30)).stream().map(RecordedEvent::version).toList());
+        assertThrows(InvalidValueException.class, () -> store.asOfVersion(id, 4));
+        assertThrows(InvalidValueException.class, () -> store.asOfTime(id, afterCreate.minusSeconds(3600)));
+        assertThrows(UnknownEntityException.class, () -> store.asOfVersion(UUID.randomUUID(), 1));
         assertEquals(store.load(id).orElseThrow(), store.asOfVersion(id, 3));
         assertEquals(clock.instant(), store.load(id).orElseThrow().updatedAt());
     }
@@ -341,6 +346,16 @@ public abstract class EventStoreContract {
         assertEquals(Optional.empty(), store.findMatch(work("Épidémies & réplication", 2013, null, null, "Müller")));
         assertEquals(Optional.empty(), store.findMatch(work("Épidémies & réplication", null, null, null, "Müller")));
         assertEquals(Optional.empty(), store.findMatch(work("Optimistic replication", 2005, "10.9/else", null, "Saito")));
+
+        // the batch lookups an import makes: every holder of each key, and the states in one read
+        MatchKeys.Key doi = MatchKeys.of(work("x", null, "10.1145/1057977.1057980", null, null)).iterator().next();
+        MatchKeys.Key replica = MatchKeys.replica("pinboard", "acct", "P1");
+        MatchKeys.Key none = MatchKeys.replica("pinboard", "acct", "nothing");
+        java.util.Map<MatchKeys.Key, List<UUID>> found = store.findKeys(List.of(doi, replica, none));
+        assertEquals(List.of(byDoi), found.get(doi));
+        assertEquals(List.of(byUrl), found.get(replica));
+        assertFalse(found.containsKey(none));
+        assertEquals(Set.of(byDoi, byTitle), store.loadAll(List.of(byDoi, byTitle, UUID.randomUUID())).keySet());
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -201,6 +202,14 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     @Override
     public List<RecordedEvent> history(UUID entityId) {
         return read(s -> history(s, entityId));
+    }
+
+    @Override
+    public List<RecordedEvent> historyUpTo(UUID entityId, int maxVersion, Instant until) {
+        Instant latest = Instant.parse("9999-12-31T23:59:59.999999Z");
+        return read(s -> s.createSelectionQuery("from StoredEvent e where e.entityId = :id and e.version <= :v and e.recordedAt <= :t order by e.version",
+                        StoredEvent.class).setParameter("id", entityId.toString()).setParameter("v", maxVersion)
+                .setParameter("t", SqlProjection.utc(until.isAfter(latest) ? latest : until)).list().stream().map(this::recorded).toList());
     }
 
     private List<RecordedEvent> history(Session s, UUID entityId) {

@@ -279,6 +279,22 @@ public final class MySqlEventStore implements EventStore {
         return query("history of " + entityId, c -> history(c, entityId));
     }
 
+    @Override
+    public List<RecordedEvent> historyUpTo(UUID entityId, int maxVersion, Instant until) {
+        return query("history of " + entityId, c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS
+                    + " FROM event WHERE entity_id = ? AND version <= ? AND recorded_at <= ? ORDER BY version")) {
+                ps.setString(1, entityId.toString());
+                ps.setInt(2, maxVersion);
+                ps.setObject(3, SqlProjection.utc(until.isAfter(LATEST) ? LATEST : until));
+                return events(ps);
+            }
+        });
+    }
+
+    /** DATETIME(6) ends at year 9999; "no bound" is that. */
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
+
     private List<RecordedEvent> history(Connection c, UUID entityId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM event WHERE entity_id = ? ORDER BY version")) {
             ps.setString(1, entityId.toString());
