@@ -9,8 +9,11 @@ import dev.idiom.db.DatabaseSettings;
 import dev.idiom.db.EmbeddedMariaDb;
 import dev.idiom.events.EntityIds;
 import dev.idiom.events.EventCodec;
+import dev.idiom.events.EventStore;
 import dev.idiom.events.GroupCommit;
 import dev.idiom.events.mysql.MySqlEventStore;
+import dev.idiom.events.mysql.MySqlToolAccounts;
+import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
@@ -67,9 +70,10 @@ public final class Idiom implements AutoCloseable {
             ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
             EntityIds ids = new EntityIds(clock);
             EntityWrites writes = new EntityWrites(store, cache, codec, ids);
-            ToolAccounts accounts = new ToolAccounts(database.dataSource(), SecretBox.fromKey(config.secretKey()), clock);
-            Application app = new Application(new EntityReads(store, cache, codec), writes, new ImportRecords(store, writes, accounts, ids),
-                    new ReplicaLinks(store, writes), new Tools(accounts, clock, Pacing.SLEEP), new OperatorAccess(config.adminToken()), store, cache, feed, codec);
+            ToolAccounts accounts = new ToolAccounts(new MySqlToolAccounts(database.dataSource()), SecretBox.fromKey(config.secretKey()), clock);
+            Tools tools = new Tools(accounts, clock, Pacing.SLEEP);
+            Application app = new Application(new EntityReads(store, cache, codec), writes, new ImportRecords(store, writes, tools, ids),
+                    new ReplicaLinks(store, writes, tools), tools, new OperatorAccess(config.adminToken()), new Administration(store, cache, feed), codec);
             return new Idiom(embedded, database, store, cache, feed, app);
         } catch (RuntimeException e) {
             if (embedded != null) {
@@ -85,6 +89,11 @@ public final class Idiom implements AutoCloseable {
 
     public Database database() {
         return database;
+    }
+
+    /** The event store, for tests and the composition root only: everything else goes through {@link #application()}. */
+    EventStore store() {
+        return store;
     }
 
     @Override

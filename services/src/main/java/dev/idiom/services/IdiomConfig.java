@@ -3,40 +3,70 @@ package dev.idiom.services;
 import dev.idiom.cache.CacheSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
- * Idiom's configuration. Every key, its default and meaning (mirrored in the README); each can be
- * given as a command-line flag {@code --key value}, an environment variable {@code IDIOM_KEY}
- * (dots and capitals become underscores: {@code cache.heapEntries} → {@code IDIOM_CACHE_HEAPENTRIES})
- * or a system property {@code idiom.key}. Flags win over the environment, which wins over
- * system properties.
- *
- * <table>
- * <tr><th>key</th><th>default</th><th>meaning</th></tr>
- * <tr><td>host</td><td>127.0.0.1</td><td>address the HTTP connector binds to (0.0.0.0 for all)</td></tr>
- * <tr><td>port</td><td>8080</td><td>HTTP port (0 picks a free one)</td></tr>
- * <tr><td>data</td><td>./data</td><td>data directory: embedded MariaDB, Tomcat and Axis2 scratch files</td></tr>
- * <tr><td>db-url</td><td>(none)</td><td>a {@code jdbc:mysql://} URL; when set, no embedded server is started</td></tr>
- * <tr><td>db-user</td><td>root</td><td>database user</td></tr>
- * <tr><td>db-password</td><td>(empty)</td><td>database password</td></tr>
- * <tr><td>db-pool</td><td>16</td><td>largest number of pooled connections</td></tr>
- * <tr><td>db-port</td><td>0</td><td>port of the embedded MariaDB on 127.0.0.1 (0 picks a free one)</td></tr>
- * <tr><td>group-commit</td><td>256</td><td>most appends written in one transaction and one durable commit (1: one commit per append)</td></tr>
- * <tr><td>max-body</td><td>1048576</td><td>largest request body in bytes (413 beyond)</td></tr>
- * <tr><td>virtual-threads</td><td>true</td><td>serve requests on virtual threads</td></tr>
- * <tr><td>cache.enabled</td><td>true</td><td>false turns the DE cache off (every MoreInfo reads the database)</td></tr>
- * <tr><td>cache.heapEntries</td><td>10000</td><td>DE views kept on the heap</td></tr>
- * <tr><td>cache.offHeapMb</td><td>0</td><td>size of an off-heap tier, 0 for none</td></tr>
- * <tr><td>cache.ttlSeconds</td><td>3600</td><td>an entry expires this long after it was written</td></tr>
- * <tr><td>cache.xml</td><td>(built in)</td><td>an Ehcache XML file with a "de-view" template, used as is</td></tr>
- * <tr><td>cache.feedPollMillis</td><td>100</td><td>how often the change feed is polled to invalidate entries written by other nodes</td></tr>
- * </table>
+ * Idiom's configuration. Every key is defined once, in {@link #KEYS}: its name, kind (which
+ * validates it), default and meaning; {@code ./idiom help} prints them, the README's table is
+ * generated from them ({@link #markdownTable()}, checked by a test). Each can be given as a
+ * command-line flag {@code --key value}, an environment variable {@code IDIOM_KEY} (dots and
+ * dashes become underscores: {@code cache.heapEntries} → {@code IDIOM_CACHE_HEAPENTRIES}) or a
+ * system property {@code idiom.key}. Flags win over the environment, which wins over system
+ * properties.
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, CacheSettings cache, Duration feedPoll, String secretKey, String adminToken) {
+
+    /** What a key holds; each kind validates its values. */
+    public enum Kind {
+        TEXT, WHOLE_NUMBER, BOOLEAN, PATH
+    }
+
+    /**
+     * One configuration key.
+     *
+     * @param defaultValue the value when none is given ("" for none)
+     * @param shownDefault how the default reads in the documentation
+     */
+    public record Key(String name, Kind kind, String defaultValue, String shownDefault, String doc) {
+        /** The environment variable that sets this key. */
+        public String environmentVariable() {
+            return "IDIOM_" + name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+        }
+    }
+
+    private static Key key(String name, Kind kind, String defaultValue, String doc) {
+        return new Key(name, kind, defaultValue, defaultValue.isEmpty() ? "(none)" : "`" + defaultValue + "`", doc);
+    }
+
+    /** Every key, in the order the documentation lists them. */
+    public static final List<Key> KEYS = List.of(
+            key("host", Kind.TEXT, "127.0.0.1", "address the HTTP connector binds to (`0.0.0.0` for all)"),
+            key("port", Kind.WHOLE_NUMBER, "8080", "HTTP port (`0` picks a free one)"),
+            key("data", Kind.PATH, "./data", "data directory: embedded MariaDB, Tomcat and Axis2 scratch files"),
+            key("db-url", Kind.TEXT, "", "a `jdbc:mysql://` URL (Connector/J); when set, no embedded server is started"),
+            key("db-user", Kind.TEXT, "root", "database user"),
+            new Key("db-password", Kind.TEXT, "", "(empty)", "database password"),
+            key("db-pool", Kind.WHOLE_NUMBER, "16", "most pooled connections (HikariCP)"),
+            key("db-port", Kind.WHOLE_NUMBER, "0", "port of the embedded MariaDB on 127.0.0.1 (`0` picks a free one)"),
+            key("group-commit", Kind.WHOLE_NUMBER, "256", "most appends written in one transaction and one durable commit (`1`: one commit per append)"),
+            key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
+            key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
+            key("cache.enabled", Kind.BOOLEAN, "true", "`false` turns the DE cache off (every MoreInfo reads the database)"),
+            key("cache.heapEntries", Kind.WHOLE_NUMBER, "10000", "DE views kept on the heap"),
+            key("cache.offHeapMb", Kind.WHOLE_NUMBER, "0", "size of an off-heap tier in MB, `0` for none"),
+            key("cache.ttlSeconds", Kind.WHOLE_NUMBER, "3600", "an entry expires this long after it was written"),
+            new Key("cache.xml", Kind.PATH, "", "(built in)",
+                    "an Ehcache 3 XML file with a `de-view` cache template, used as is (the three keys above then do not apply)"),
+            key("cache.feedPollMillis", Kind.WHOLE_NUMBER, "100", "how often the change feed is polled to invalidate entries that other nodes wrote"));
+
+    /** Every key with its default, by name. */
+    public static final Map<String, String> DEFAULTS = KEYS.stream().collect(Collectors.toUnmodifiableMap(Key::name, Key::defaultValue));
 
     /** Secrets never come from flags (they would show in the process list): only from IDIOM_SECRET_KEY. */
     @Override
@@ -45,43 +75,30 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 + (secretKey == null ? "unset" : "set") + ", operator token " + (adminToken == null ? "unset" : "set") + "]";
     }
 
-    /** Every key with its default. */
-    public static final Map<String, String> DEFAULTS = defaults();
-
-    private static Map<String, String> defaults() {
-        Map<String, String> d = new LinkedHashMap<>();
-        d.put("host", "127.0.0.1");
-        d.put("port", "8080");
-        d.put("data", "./data");
-        d.put("db-url", "");
-        d.put("db-user", "root");
-        d.put("db-password", "");
-        d.put("db-pool", "16");
-        d.put("db-port", "0");
-        d.put("group-commit", "256");
-        d.put("max-body", "1048576");
-        d.put("virtual-threads", "true");
-        d.put("cache.enabled", "true");
-        d.put("cache.heapEntries", "10000");
-        d.put("cache.offHeapMb", "0");
-        d.put("cache.ttlSeconds", "3600");
-        d.put("cache.xml", "");
-        d.put("cache.feedPollMillis", "100");
-        return Map.copyOf(d);
+    /** The README's configuration table, generated from {@link #KEYS}. */
+    public static String markdownTable() {
+        StringBuilder b = new StringBuilder("| key | default | meaning |\n|---|---|---|\n");
+        for (Key k : KEYS) {
+            b.append("| `").append(k.name()).append("` | ").append(k.shownDefault()).append(" | ").append(k.doc()).append(" |\n");
+        }
+        return b.toString();
     }
 
     /** Resolves every key from flags, then environment, then system properties, then defaults. */
     public static IdiomConfig from(Map<String, String> flags, Map<String, String> env, Function<String, String> sysprops) {
         for (String key : flags.keySet()) {
             if (!DEFAULTS.containsKey(key)) {
-                throw new IllegalArgumentException("unknown option --" + key + "; options are " + new java.util.TreeSet<>(DEFAULTS.keySet()));
+                throw new IllegalArgumentException("unknown option --" + key + "; options are " + new TreeSet<>(DEFAULTS.keySet()));
             }
+        }
+        for (Key k : KEYS) {
+            validate(k, flags.containsKey(k.name()) ? flags.get(k.name()) : env.getOrDefault(k.environmentVariable(), sysprops.apply("idiom." + k.name())));
         }
         Function<String, String> get = key -> {
             if (flags.containsKey(key)) {
                 return flags.get(key);
             }
-            String e = env.get("IDIOM_" + key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_'));
+            String e = env.get("IDIOM_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
             if (e != null) {
                 return e;
             }
@@ -96,6 +113,29 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 dbUrl.isBlank() ? null : dbUrl, get.apply("db-user"), get.apply("db-password"), (int) number(get, "db-pool"),
                 (int) number(get, "db-port"), positive(get, "group-commit"), number(get, "max-body"), bool(get, "virtual-threads"), cache,
                 Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"));
+    }
+
+    /** A value given for {@code k} (null when none was) is of its kind. */
+    private static void validate(Key k, String value) {
+        if (value == null) {
+            return;
+        }
+        String v = value.strip();
+        switch (k.kind()) {
+            case WHOLE_NUMBER -> {
+                try {
+                    Long.parseLong(v);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(k.name() + " must be a whole number, got '" + v + "'");
+                }
+            }
+            case BOOLEAN -> {
+                if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                    throw new IllegalArgumentException(k.name() + " must be true or false, got '" + v + "'");
+                }
+            }
+            case TEXT, PATH -> { }
+        }
     }
 
     private static long number(Function<String, String> get, String key) {
@@ -116,7 +156,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
     }
 
     private static boolean bool(Function<String, String> get, String key) {
-        String v = get.apply(key).strip().toLowerCase(java.util.Locale.ROOT);
+        String v = get.apply(key).strip().toLowerCase(Locale.ROOT);
         if (!v.equals("true") && !v.equals("false")) {
             throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
         }

@@ -24,6 +24,10 @@ public final class IdiomMain {
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
         String command = args.isEmpty() ? "help" : args.getFirst();
+        if (args.equals(List.of("help", "--markdown"))) {
+            out.print(IdiomConfig.markdownTable()); // the README's configuration table
+            return 0;
+        }
         try {
             Map<String, String> flags = flags(args.subList(Math.min(1, args.size()), args.size()));
             Map<String, String> commandFlags = new HashMap<>();
@@ -98,7 +102,7 @@ public final class IdiomMain {
         try (Idiom idiom = Idiom.start(config)) {
             out.println("idiom: refolding every digital entity from its events…");
             long started = System.nanoTime();
-            RebuildReport report = idiom.application().store().verifyProjections();
+            RebuildReport report = idiom.application().administration().verifyProjections();
             long ms = (System.nanoTime() - started) / 1_000_000;
             if (report.clean()) {
                 out.printf("idiom: rebuild check passed: %d entities, %d events, every projection identical (%d ms)%n",
@@ -150,7 +154,8 @@ public final class IdiomMain {
                 seed     fills the store with N realistic digital entities (for growth runs), through the real append path
                 
                 Options (also as IDIOM_* environment variables; see README "Configuration"):""");
-        IdiomConfig.DEFAULTS.keySet().stream().sorted()
-                .forEach(k -> out.printf("  --%-20s default: %s%n", k, IdiomConfig.DEFAULTS.get(k).isEmpty() ? "(none)" : IdiomConfig.DEFAULTS.get(k)));
+        for (IdiomConfig.Key k : IdiomConfig.KEYS) {
+            out.printf("  --%-20s %s (default %s; %s)%n", k.name(), k.doc().replace("`", ""), k.shownDefault().replace("`", ""), k.environmentVariable());
+        }
     }
 }

@@ -3,7 +3,6 @@ package dev.idiom.services;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportSummary;
-import dev.idiom.wrappers.AnnotationTool;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,22 +24,21 @@ final class ImportCommand {
     int run(IdiomConfig config, Map<String, String> flags) {
         boolean fromStart = Boolean.parseBoolean(flags.getOrDefault("from-start", "false"));
         try (Idiom idiom = Idiom.start(config)) {
-            AnnotationTool tool;
+            ImportSummary s;
             if (flags.containsKey("account")) {
-                tool = idiom.application().tools().open(flags.get("account"));
+                out.println("idiom: importing from tool account " + flags.get("account") + "…");
+                s = idiom.application().imports().importAccount(flags.get("account"), fromStart, this::draw);
             } else if (flags.containsKey("tool") && flags.containsKey("file")) {
                 Path file = Path.of(flags.get("file"));
                 if (!Files.isReadable(file)) {
                     err.println("idiom: cannot read " + file.toAbsolutePath());
                     return 2;
                 }
-                tool = idiom.application().tools().file(flags.get("tool"), file);
-                fromStart = true; // a file named on the command line is read whole
+                out.println("idiom: importing " + flags.get("tool") + " file " + file + "…");
+                s = idiom.application().imports().importFile(flags.get("tool"), file, this::draw); // a file named on the command line is read whole
             } else {
                 throw new InvalidValueException("say what to import: --tool bibtex|bookmarks --file FILE, or --account NAME");
             }
-            out.println("idiom: importing from " + tool.kind() + " " + tool.account() + "…");
-            ImportSummary s = idiom.application().imports().importAll(tool, fromStart, this::draw);
             err.print("\r" + " ".repeat(100) + "\r");
             out.println("idiom: import finished: " + s);
             if (!s.skipped().isEmpty()) {

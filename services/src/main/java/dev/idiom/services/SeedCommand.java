@@ -36,7 +36,7 @@ final class SeedCommand {
         long entities = positive(flags, "entities", null);
         int events = (int) positive(flags, "events-per-entity", "1");
         try (Idiom idiom = Idiom.start(config)) {
-            long before = idiom.application().store().headPosition();
+            long before = idiom.application().administration().headPosition();
             out.printf("idiom: seeding %,d entities with %d event(s) each (store holds %,d events)…%n", entities, events, before);
             AtomicLong next = new AtomicLong();
             AtomicLong done = new AtomicLong();

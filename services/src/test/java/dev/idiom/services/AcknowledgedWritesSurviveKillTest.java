@@ -83,7 +83,7 @@ class AcknowledgedWritesSurviveKillTest {
 
             IdiomConfig config = IdiomConfig.from(Map.of("data", data.toString(), "port", "0", "cache.enabled", "false"), Map.of(), k -> null);
             try (Idiom restarted = Idiom.start(config)) {
-                var store = restarted.application().store();
+                var store = restarted.store();
                 Map<UUID, Integer> highest = new java.util.HashMap<>();
                 for (Acked a : acked) {
                     DigitalEntity now = store.load(a.id()).orElseThrow(() -> new AssertionError("acknowledged DE lost: " + a));

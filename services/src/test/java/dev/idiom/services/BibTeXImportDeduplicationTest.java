@@ -82,7 +82,7 @@ class BibTeXImportDeduplicationTest {
             ImportSummary again = idiom.application().imports().importAll(idiom.application().tools().file("bibtex", bib), true, (s, a, b, c) -> { });
             assertEquals(2000, again.count(ImportOutcome.Kind.UNCHANGED), "a second import changes nothing: " + again);
             assertEquals(1800, count(idiom, "SELECT COUNT(*) FROM entity"));
-            assertTrue(idiom.application().store().verifyProjections().clean());
+            assertTrue(idiom.store().verifyProjections().clean());
         }
     }
 

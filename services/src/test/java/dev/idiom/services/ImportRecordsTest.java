@@ -76,7 +76,7 @@ class ImportRecordsTest {
             assertEquals(ImportOutcome.Kind.MERGED, second.kind());
             assertEquals(first.entityId(), second.entityId());
             assertEquals(ImportOutcome.Kind.CREATED, third.kind(), "another interhash, and nothing else matches");
-            assertEquals("CSUR", idiom.application().store().load(first.entityId()).orElseThrow().metadata().venue());
+            assertEquals("CSUR", idiom.store().load(first.entityId()).orElseThrow().metadata().venue());
         }
     }
 
@@ -88,13 +88,13 @@ class ImportRecordsTest {
             ImportOutcome created = idiom.application().imports().importOne(tool, new RemoteRecord("K1", "1", v1));
             var id = created.entityId();
             // Idiom changes the title and adds tag c; the tool changes title and year, drops b, adds d
-            var de = idiom.application().store().load(id).orElseThrow();
+            var de = idiom.store().load(id).orElseThrow();
             idiom.application().writes().patch(id, Map.of(Field.TITLE, "Gossip (Idiom)", Field.TAGS, new TreeSet<>(Set.of("a", "b", "c"))),
                     de.version(), "test");
             Metadata v2 = v1.with(Field.TITLE, "Gossip (tool)").with(Field.YEAR, 1988).with(Field.TAGS, new TreeSet<>(Set.of("a", "d")));
             ImportOutcome updated = idiom.application().imports().importOne(tool, new RemoteRecord("K1", "2", v2));
             assertEquals(ImportOutcome.Kind.UPDATED, updated.kind());
-            Metadata now = idiom.application().store().load(id).orElseThrow().metadata();
+            Metadata now = idiom.store().load(id).orElseThrow().metadata();
             assertEquals("Gossip (Idiom)", now.title(), "both changed it: Idiom's value stays");
             assertEquals(1988, now.year(), "only the tool changed it: taken");
             assertEquals(new TreeSet<>(Set.of("a", "c", "d")), now.tags(), "tags merge as sets");

@@ -16,7 +16,7 @@ import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
-import dev.idiom.events.mysql.SqlProjection;
+import dev.idiom.events.sql.SqlProjection;
 import jakarta.persistence.LockModeType;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;

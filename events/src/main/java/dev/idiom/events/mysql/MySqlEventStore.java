@@ -16,6 +16,7 @@ import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.sql.SqlProjection;
 import dev.idiom.events.UnknownEntityException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

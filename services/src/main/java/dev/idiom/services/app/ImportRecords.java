@@ -17,12 +17,13 @@ import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
-import dev.idiom.services.tools.ToolAccounts;
+import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,20 +55,35 @@ public final class ImportRecords {
 
     private final EventStore store;
     private final EntityWrites writes;
-    private final ToolAccounts cursors;
+    private final Tools tools;
     private final EntityIds ids;
 
-    public ImportRecords(EventStore store, EntityWrites writes, ToolAccounts cursors, EntityIds ids) {
+    public ImportRecords(EventStore store, EntityWrites writes, Tools tools, EntityIds ids) {
         this.store = store;
         this.writes = writes;
-        this.cursors = cursors;
+        this.tools = tools;
         this.ids = ids;
+    }
+
+    /** Imports what changed since the last import from the configured tool account {@code name} (or all). */
+    public ImportSummary importAccount(String name, boolean fromStart, Progress progress) {
+        return importAll(tools.open(name), fromStart, progress);
+    }
+
+    /** Imports a whole file of this kind ({@code bibtex}, {@code bookmarks}). */
+    public ImportSummary importFile(String kind, Path file, Progress progress) {
+        return importAll(tools.file(kind, file), true, progress);
+    }
+
+    /** Download: one record, by its remote id, from the configured tool account {@code name}. */
+    public ImportOutcome download(String name, String remoteId) {
+        return download(tools.open(name), remoteId);
     }
 
     /** Imports everything that changed since the last import from this tool account (or all). */
     public ImportSummary importAll(AnnotationTool tool, boolean fromStart, Progress progress) {
         ImportSummary summary = new ImportSummary();
-        String cursor = fromStart ? null : cursors.cursor(tool.kind(), tool.account()).orElse(null);
+        String cursor = fromStart ? null : tools.accounts().cursor(tool.kind(), tool.account()).orElse(null);
         ChangePage page;
         do {
             page = tool.changedSince(cursor);
@@ -84,7 +100,7 @@ public final class ImportRecords {
             }
             summary.deletedRemotely(page.deleted().size());
             cursor = page.cursor();
-            cursors.saveCursor(tool.kind(), tool.account(), cursor); // after the page's events committed
+            tools.accounts().saveCursor(tool.kind(), tool.account(), cursor); // after the page's events committed
         } while (page.more());
         summary.finish(cursor);
         return summary;

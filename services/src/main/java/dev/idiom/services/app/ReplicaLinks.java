@@ -8,6 +8,7 @@ import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
+import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.RemoteRecord;
 import java.util.List;
@@ -17,10 +18,17 @@ import java.util.UUID;
 public final class ReplicaLinks {
     private final EventStore store;
     private final EntityWrites writes;
+    private final Tools tools;
 
-    public ReplicaLinks(EventStore store, EntityWrites writes) {
+    public ReplicaLinks(EventStore store, EntityWrites writes, Tools tools) {
+        this.tools = tools;
         this.store = store;
         this.writes = writes;
+    }
+
+    /** Upload to the configured tool account {@code toolName}. */
+    public Replica upload(UUID id, String toolName) {
+        return upload(id, tools.open(toolName));
     }
 
     public Replica upload(UUID id, AnnotationTool tool) {

@@ -9,7 +9,6 @@ import dev.idiom.events.FieldChanged;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.NewEvent;
 import dev.idiom.events.RecordImported;
-import dev.idiom.events.TagAdded;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -19,8 +18,8 @@ import java.util.UUID;
 /**
  * Realistic DEs for growth runs, deterministic per seed: titles of three to eight words from a
  * technical vocabulary, one to four authors, years 1970–2026, a venue, two to five tags from a few
- * hundred, a DOI on a third and a URL on another third; then minor events (notes, pages, tags) up
- * to the requested history length. Each DE is one append through the real append path.
+ * hundred, a DOI on a third and a URL on another third; then minor events (volume, notes, pages) up
+ * to the requested history length, which change the record without growing it. Each DE is one append through the real append path.
  */
 public final class SeedRecords {
     private static final String[] WORDS = ("optimistic replication consistency epidemic gossip causal ordering vector clocks merge conflict "
@@ -50,8 +49,9 @@ public final class SeedRecords {
         List<NewEvent> out = new ArrayList<>(events);
         out.add(new NewEvent(UUID.randomUUID(), "seed", new RecordImported(m, "idiom", id.toString())));
         for (int i = 1; i < events; i++) {
+            // edits that keep the record's size: a long history, not a bigger record
             out.add(new NewEvent(UUID.randomUUID(), "seed", switch (i % 3) {
-                case 0 -> new TagAdded(word() + "-" + random.nextInt(300));
+                case 0 -> new FieldChanged(Field.VOLUME, Integer.toString(1 + random.nextInt(60)));
                 case 1 -> new FieldChanged(Field.NOTES, "read " + i + ": " + word() + " " + word());
                 default -> new FieldChanged(Field.PAGES, (1 + random.nextInt(400)) + "-" + (401 + random.nextInt(400)));
             }));

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ImportSummary;
-import dev.idiom.services.tools.Tools;
-import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.services.app.OperatorAccess;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
@@ -23,13 +21,11 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public final class ImportsResource {
     private final ImportRecords imports;
-    private final Tools tools;
     private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ImportsResource(ImportRecords imports, Tools tools, OperatorAccess operators, JsonBodies json) {
+    ImportsResource(ImportRecords imports, OperatorAccess operators, JsonBodies json) {
         this.imports = imports;
-        this.tools = tools;
         this.operators = operators;
         this.json = json;
     }
@@ -39,11 +35,11 @@ public final class ImportsResource {
     public String run(byte[] body, @HeaderParam("Authorization") String authorization) {
         operators.require(authorization);
         ObjectNode b = json.object(body);
-        AnnotationTool tool = tools.open(json.toolName(b, "import from"));
+        String tool = json.toolName(b, "import from");
         if (b.hasNonNull("remoteId")) {
             return outcome(imports.download(tool, b.get("remoteId").asText())).toString();
         }
-        return summary(imports.importAll(tool, b.path("fromStart").asBoolean(false), (s, done, size, last) -> { })).toString();
+        return summary(imports.importAccount(tool, b.path("fromStart").asBoolean(false), (s, done, size, last) -> { })).toString();
     }
 
     ObjectNode outcome(ImportOutcome o) {

@@ -2,6 +2,7 @@ package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.services.app.ErrorCode;
 import jakarta.ws.rs.core.Response;
 
 /** An RFC 9457 problem document: status, a stable code, and a message a person can act on. */
@@ -9,6 +10,10 @@ final class Problem {
     static final String MEDIA_TYPE = "application/problem+json";
 
     private Problem() {}
+
+    static Response of(ErrorCode code, String detail) {
+        return of(code.status(), code.code(), detail);
+    }
 
     static Response of(int status, String code, String detail) {
         ObjectNode n = JsonNodeFactory.instance.objectNode();

@@ -1,9 +1,7 @@
 package dev.idiom.services.rest;
 
-import dev.idiom.events.EventStoreException;
-import dev.idiom.events.InvalidValueException;
-import dev.idiom.events.StaleVersionException;
-import dev.idiom.events.UnknownEntityException;
+import dev.idiom.services.app.ErrorCode;
+import dev.idiom.services.web.BodyLimitExceeded;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -17,43 +15,37 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
     @Override
     public Response toResponse(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c instanceof dev.idiom.services.web.BodyLimitExceeded tooLarge) {
-                return Problem.of(413, "TooLarge", tooLarge.getMessage());
+            if (c instanceof BodyLimitExceeded tooLarge) {
+                return Problem.of(ErrorCode.TOO_LARGE, tooLarge.getMessage());
             }
         }
         return switch (e) {
-            case InvalidValueException x -> Problem.of(400, "Invalid", x.getMessage());
-            case UnknownEntityException x -> Problem.of(404, "NotFound", x.getMessage());
-            case StaleVersionException x -> Problem.of(412, "StaleVersion", x.getMessage() + "; read it again and retry");
-            case PreconditionRequired x -> Problem.of(428, "PreconditionRequired", x.getMessage());
-            case BodyTooLarge x -> Problem.of(413, "TooLarge", x.getMessage());
-            case dev.idiom.services.app.NotAuthorizedException x -> Response.fromResponse(Problem.of(401, "Unauthorized", x.getMessage()))
-                    .header("WWW-Authenticate", "Bearer realm=\"idiom\"").build();
-            case dev.idiom.wrappers.RemoteChangedException x -> Problem.of(409, "RemoteChanged", x.getMessage());
-            case dev.idiom.wrappers.ToolAuthException x -> Problem.of(502, "ToolAuth", x.getMessage());
-            case dev.idiom.wrappers.ToolException x -> Problem.of(502, "ToolFailed", x.getMessage());
-            case EventStoreException x -> {
-                LOG.log(Level.WARNING, "event store failure", x);
-                yield Problem.of(503, "Unavailable", "the database did not answer; nothing was written, retry later");
-            }
+            case PreconditionRequired x -> Problem.of(ErrorCode.PRECONDITION_REQUIRED, x.getMessage());
+            case BodyTooLarge x -> Problem.of(ErrorCode.TOO_LARGE, x.getMessage());
             case WebApplicationException x -> {
                 int status = x.getResponse().getStatus();
                 yield Problem.of(status, codeFor(status), messageFor(status, x));
             }
             default -> {
-                LOG.log(Level.SEVERE, "unexpected failure", e);
-                yield Problem.of(500, "Internal", "unexpected server error; it has been logged");
+                ErrorCode.Failure f = ErrorCode.of(e);
+                if (f.code() == ErrorCode.UNAVAILABLE) {
+                    LOG.log(Level.WARNING, "event store failure", e);
+                } else if (f.code() == ErrorCode.INTERNAL) {
+                    LOG.log(Level.SEVERE, "unexpected failure", e);
+                }
+                Response r = Problem.of(f.code(), f.message());
+                yield f.code() == ErrorCode.UNAUTHORIZED ? Response.fromResponse(r).header("WWW-Authenticate", "Bearer realm=\"idiom\"").build() : r;
             }
         };
     }
 
     private static String codeFor(int status) {
         return switch (status) {
-            case 404 -> "NotFound";
+            case 404 -> ErrorCode.NOT_FOUND.code();
             case 405 -> "MethodNotAllowed";
             case 406 -> "NotAcceptable";
             case 415 -> "UnsupportedMediaType";
-            default -> status < 500 ? "Invalid" : "Internal";
+            default -> status < 500 ? ErrorCode.INVALID.code() : ErrorCode.INTERNAL.code();
         };
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.Replica;
 import dev.idiom.services.app.ReplicaLinks;
-import dev.idiom.services.tools.Tools;
 import dev.idiom.services.app.OperatorAccess;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
@@ -21,13 +20,11 @@ import jakarta.ws.rs.core.Response;
 @Produces(MediaType.APPLICATION_JSON)
 public final class ReplicasResource {
     private final ReplicaLinks replicas;
-    private final Tools tools;
     private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ReplicasResource(ReplicaLinks replicas, Tools tools, OperatorAccess operators, JsonBodies json) {
+    ReplicasResource(ReplicaLinks replicas, OperatorAccess operators, JsonBodies json) {
         this.replicas = replicas;
-        this.tools = tools;
         this.operators = operators;
         this.json = json;
     }
@@ -43,7 +40,7 @@ public final class ReplicasResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response upload(@PathParam("id") String id, byte[] body, @HeaderParam("Authorization") String authorization) {
         operators.require(authorization);
-        Replica r = replicas.upload(EntitiesResource.entityId(id), tools.open(json.toolName(json.object(body), "upload to")));
+        Replica r = replicas.upload(EntitiesResource.entityId(id), json.toolName(json.object(body), "upload to"));
         return Response.status(201).entity(view(r).toString()).build();
     }
 

@@ -7,12 +7,12 @@ import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
 import dev.idiom.services.app.Application;
+import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ImportSummary;
 import dev.idiom.services.app.ReplicaLinks;
-import dev.idiom.services.tools.Tools;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.ReadPath;
 import java.util.UUID;
@@ -38,7 +38,6 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private final EntityWrites writes;
     private final ImportRecords imports;
     private final ReplicaLinks replicas;
-    private final Tools tools;
     private final dev.idiom.services.app.OperatorAccess operators;
     private final SoapXml xml = new SoapXml();
 
@@ -47,7 +46,6 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         this.writes = app.writes();
         this.imports = app.imports();
         this.replicas = app.replicas();
-        this.tools = app.tools();
         this.operators = app.operators();
     }
 
@@ -101,7 +99,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 }
             }
             case "download" -> {
-                ImportOutcome o = imports.download(tools.open(SoapXml.required(request, "tool")), SoapXml.required(request, "remoteId"));
+                ImportOutcome o = imports.download(SoapXml.required(request, "tool"), SoapXml.required(request, "remoteId"));
                 xml.child(response, "outcome", o.kind().name().toLowerCase(java.util.Locale.ROOT));
                 if (o.entityId() != null) {
                     xml.child(response, "entityId", o.entityId().toString());
@@ -111,10 +109,10 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 }
             }
             case "upload" -> {
-                xml.replica(response, replicas.upload(id(request), tools.open(SoapXml.required(request, "tool"))));
+                xml.replica(response, replicas.upload(id(request), SoapXml.required(request, "tool")));
             }
             case "importAll" -> {
-                ImportSummary s = imports.importAll(tools.open(SoapXml.required(request, "tool")),
+                ImportSummary s = imports.importAccount(SoapXml.required(request, "tool"),
                         "true".equals(SoapXml.text(request, "fromStart")), (soFar, done, size, last) -> { });
                 xml.child(response, "records", Integer.toString(s.records()));
                 for (ImportOutcome.Kind k : ImportOutcome.Kind.values()) {
@@ -165,31 +163,17 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     }
 
     private AxisFault fault(RuntimeException e) {
-        String code;
-        String message = e.getMessage();
-        switch (e) {
-            case InvalidValueException x -> code = "Invalid";
-            case UnknownEntityException x -> code = "NotFound";
-            case StaleVersionException x -> code = "StaleVersion";
-            case dev.idiom.services.app.NotAuthorizedException x -> code = "Unauthorized";
-            case dev.idiom.wrappers.RemoteChangedException x -> code = "RemoteChanged";
-            case dev.idiom.wrappers.ToolAuthException x -> code = "ToolAuth";
-            case dev.idiom.wrappers.ToolException x -> code = "ToolFailed";
-            case EventStoreException x -> {
-                LOG.log(Level.WARNING, "event store failure", x);
-                code = "Unavailable";
-                message = "the database did not answer; nothing was written, retry later";
-            }
-            default -> {
-                LOG.log(Level.SEVERE, "unexpected failure in SOAP operation", e);
-                code = "Internal";
-                message = "unexpected server error; it has been logged";
-            }
+        ErrorCode.Failure f = ErrorCode.of(e);
+        if (f.code() == ErrorCode.UNAVAILABLE) {
+            LOG.log(Level.WARNING, "event store failure", e);
+        } else if (f.code() == ErrorCode.INTERNAL) {
+            LOG.log(Level.SEVERE, "unexpected failure in SOAP operation", e);
         }
-        AxisFault fault = new AxisFault(message, new QName(SoapXml.NS, code, "de"));
+        String code = f.code().code();
+        AxisFault fault = new AxisFault(f.message(), new QName(SoapXml.NS, code, "de"));
         OMElement detail = xml.element("fault");
         xml.child(detail, "code", code);
-        xml.child(detail, "message", message);
+        xml.child(detail, "message", f.message());
         fault.setDetail(detail);
         return fault;
     }

@@ -2,8 +2,7 @@ package dev.idiom.services.web;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.cache.CacheStatistics;
-import dev.idiom.events.GroupCommit;
+import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -40,30 +39,29 @@ final class AdminPages extends HttpServlet {
 
     ObjectNode metrics() {
         ObjectNode n = JsonNodeFactory.instance.objectNode();
-        CacheStatistics c = app.cache().statistics();
+        Administration.Figures f = app.administration().figures();
         ObjectNode cache = n.putObject("cache");
-        cache.put("implementation", app.cache().name());
-        cache.put("hits", c.hits());
-        cache.put("misses", c.misses());
-        cache.put("hitRatio", c.hitRatio());
-        cache.put("evictions", c.evictions());
-        cache.put("size", c.size());
-        cache.put("invalidations", c.invalidations());
+        cache.put("implementation", f.cache().implementation());
+        cache.put("hits", f.cache().hits());
+        cache.put("misses", f.cache().misses());
+        cache.put("hitRatio", f.cache().hitRatio());
+        cache.put("evictions", f.cache().evictions());
+        cache.put("size", f.cache().size());
+        cache.put("invalidations", f.cache().invalidations());
         ObjectNode feed = n.putObject("changeFeed");
-        feed.put("headPosition", app.store().headPosition());
-        if (app.feed() != null) {
-            feed.put("followedPosition", app.feed().position());
-            feed.put("eventsFollowed", app.feed().eventsFollowed());
-            feed.put("lastLagMillis", app.feed().lagMillis());
-            feed.put("maxLagMillis", app.feed().maxLagMillis());
+        feed.put("headPosition", f.feed().headPosition());
+        if (f.feed().followed()) {
+            feed.put("followedPosition", f.feed().followedPosition());
+            feed.put("eventsFollowed", f.feed().eventsFollowed());
+            feed.put("lastLagMillis", f.feed().lastLagMillis());
+            feed.put("maxLagMillis", f.feed().maxLagMillis());
         }
-        if (app.store() instanceof GroupCommit g) {
-            GroupCommit.Stats stats = g.stats();
+        if (f.commits() != null) {
             ObjectNode commits = n.putObject("groupCommit");
-            commits.put("batches", stats.batches());
-            commits.put("appends", stats.appends());
-            commits.put("meanBatch", stats.meanBatch());
-            commits.put("largestBatch", stats.largestBatch());
+            commits.put("batches", f.commits().batches());
+            commits.put("appends", f.commits().appends());
+            commits.put("meanBatch", f.commits().meanBatch());
+            commits.put("largestBatch", f.commits().largestBatch());
         }
         Runtime rt = Runtime.getRuntime();
         ObjectNode jvm = n.putObject("jvm");

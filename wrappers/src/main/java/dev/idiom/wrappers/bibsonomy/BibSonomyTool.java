@@ -4,6 +4,7 @@ import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.BibTeXTypes;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
@@ -163,14 +164,7 @@ public final class BibSonomyTool implements AnnotationTool {
         Metadata m = Metadata.EMPTY.with(Field.TAGS, tags);
         String description = post.getAttribute("description");
         if (bibtex != null) {
-            String type = switch (bibtex.getAttribute("entrytype")) {
-                case "article" -> "article";
-                case "inproceedings", "conference" -> "inproceedings";
-                case "book", "inbook", "incollection" -> "book";
-                case "phdthesis", "mastersthesis" -> "thesis";
-                case "techreport" -> "report";
-                default -> "misc";
-            };
+            String type = BibTeXTypes.canonicalType(bibtex.getAttribute("entrytype"));
             m = m.with(Field.TYPE, type);
             m = set(m, Field.TITLE, bibtex.getAttribute("title"));
             List<Author> authors = new ArrayList<>();
@@ -181,8 +175,7 @@ public final class BibSonomyTool implements AnnotationTool {
             }
             m = m.with(Field.AUTHORS, authors);
             m = set(m, Field.YEAR, bibtex.getAttribute("year"));
-            m = set(m, Field.VENUE, firstNonBlank(bibtex.getAttribute("journal"), bibtex.getAttribute("booktitle"), bibtex.getAttribute("publisher"),
-                    bibtex.getAttribute("school"), bibtex.getAttribute("institution")));
+            m = set(m, Field.VENUE, firstNonBlank(BibTeXTypes.VENUE_FIELDS.stream().map(bibtex::getAttribute).toArray(String[]::new)));
             m = set(m, Field.VOLUME, bibtex.getAttribute("volume"));
             m = set(m, Field.PAGES, bibtex.getAttribute("pages"));
             m = set(m, Field.URL, bibtex.getAttribute("url"));
@@ -285,21 +278,8 @@ public final class BibSonomyTool implements AnnotationTool {
             x.append("<bookmark url=\"").append(SafeXml.escape(m.url() == null ? "" : m.url())).append("\" title=\"")
                     .append(SafeXml.escape(m.title() == null ? "" : m.title())).append("\"/>");
         } else {
-            String entrytype = switch (m.type() == null ? "misc" : m.type()) {
-                case "article" -> "article";
-                case "inproceedings" -> "inproceedings";
-                case "book" -> "book";
-                case "thesis" -> "phdthesis";
-                case "report" -> "techreport";
-                default -> "misc";
-            };
-            String venueAttr = switch (entrytype) {
-                case "article" -> "journal";
-                case "inproceedings" -> "booktitle";
-                case "phdthesis" -> "school";
-                case "techreport" -> "institution";
-                default -> "publisher";
-            };
+            String entrytype = BibTeXTypes.entryType(m.type());
+            String venueAttr = BibTeXTypes.venueField(m.type());
             x.append("<bibtex entrytype=\"").append(entrytype).append('"');
             attr(x, "title", m.title());
             attr(x, "author", m.authors().isEmpty() ? null : String.join(" and ", m.authors().stream().map(Author::toString).toList()));

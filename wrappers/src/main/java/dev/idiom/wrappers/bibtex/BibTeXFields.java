@@ -3,10 +3,9 @@ package dev.idiom.wrappers.bibtex;
 import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
+import dev.idiom.wrappers.BibTeXTypes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -26,7 +25,7 @@ final class BibTeXFields {
     private BibTeXFields() {}
 
     static Metadata metadata(BibTeXEntry e) {
-        String type = type(e.getType().getValue());
+        String type = BibTeXTypes.canonicalType(e.getType().getValue());
         Metadata m = Metadata.EMPTY.with(Field.TYPE, type);
         m = set(m, Field.TITLE, text(e, "title"));
         String authors = text(e, "author");
@@ -40,7 +39,7 @@ final class BibTeXFields {
                 m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
             }
         }
-        m = set(m, Field.VENUE, text(e, venueField(type)));
+        m = set(m, Field.VENUE, text(e, BibTeXTypes.venueField(type)));
         m = set(m, Field.VOLUME, text(e, "volume"));
         m = set(m, Field.PAGES, text(e, "pages"));
         m = set(m, Field.DOI, text(e, "doi"));
@@ -68,7 +67,7 @@ final class BibTeXFields {
     static void write(Metadata m, BibTeXEntry e) {
         String type = m.type() == null ? "misc" : m.type();
         // only the fields this type's mapping reads: a "journal" on a misc entry is not ours to drop
-        for (String f : List.of("title", "author", "year", "volume", "pages", "doi", "url", "abstract", "keywords", "note", venueField(type))) {
+        for (String f : List.of("title", "author", "year", "volume", "pages", "doi", "url", "abstract", "keywords", "note", BibTeXTypes.venueField(type))) {
             e.removeField(new Key(f));
         }
         put(e, "title", m.title());
@@ -80,7 +79,7 @@ final class BibTeXFields {
             e.removeField(new Key("date"));
             put(e, "year", m.year().toString());
         }
-        put(e, venueField(type), m.venue());
+        put(e, BibTeXTypes.venueField(type), m.venue());
         put(e, "volume", m.volume());
         put(e, "pages", m.pages());
         put(e, "doi", m.doi());
@@ -147,40 +146,5 @@ final class BibTeXFields {
             }
         }
         return authors;
-    }
-
-    private static final Map<String, String> TYPES = Map.ofEntries(Map.entry("article", "article"),
-            Map.entry("inproceedings", "inproceedings"), Map.entry("conference", "inproceedings"), Map.entry("book", "book"),
-            Map.entry("inbook", "book"), Map.entry("incollection", "book"), Map.entry("phdthesis", "thesis"),
-            Map.entry("mastersthesis", "thesis"), Map.entry("thesis", "thesis"), Map.entry("techreport", "report"),
-            Map.entry("report", "report"), Map.entry("online", "webpage"), Map.entry("electronic", "webpage"), Map.entry("www", "webpage"));
-
-    static String type(String bibtexType) {
-        return TYPES.getOrDefault(bibtexType.toLowerCase(Locale.ROOT), "misc");
-    }
-
-    /** The BibTeX type written for a canonical type. */
-    static String bibtexType(String type) {
-        return switch (type == null ? "misc" : type) {
-            case "article" -> "article";
-            case "inproceedings" -> "inproceedings";
-            case "book" -> "book";
-            case "thesis" -> "phdthesis";
-            case "report" -> "techreport";
-            case "webpage" -> "online";
-            default -> "misc";
-        };
-    }
-
-    /** Where a type keeps its venue. */
-    static String venueField(String type) {
-        return switch (type) {
-            case "article" -> "journal";
-            case "inproceedings" -> "booktitle";
-            case "book" -> "publisher";
-            case "thesis" -> "school";
-            case "report" -> "institution";
-            default -> "howpublished";
-        };
     }
 }

@@ -3,6 +3,7 @@ package dev.idiom.wrappers.bibtex;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.Normalized;
 import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.BibTeXTypes;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.events.Fingerprint;
 import dev.idiom.wrappers.RemoteChangedException;
@@ -190,7 +191,7 @@ public final class BibTeXFile implements AnnotationTool {
     @Override
     public synchronized RemoteRecord create(Metadata metadata) {
         Parsed p = read();
-        BibTeXEntry entry = new BibTeXEntry(new Key(BibTeXFields.bibtexType(metadata.type())), new Key(newKey(p, metadata)));
+        BibTeXEntry entry = new BibTeXEntry(new Key(BibTeXTypes.entryType(metadata.type())), new Key(newKey(p, metadata)));
         BibTeXFields.write(metadata, entry);
         p.segments().add(new Segment(null, new ArrayList<>(List.of(entry))));
         write(p);

@@ -1,4 +1,4 @@
-package dev.idiom.events.mysql;
+package dev.idiom.events.sql;
 
 import dev.idiom.events.AppendBatch;
 import dev.idiom.events.Author;

@@ -1,0 +1,61 @@
+package dev.idiom.services.app;
+
+import dev.idiom.cache.CacheStatistics;
+import dev.idiom.cache.ChangeFeedInvalidation;
+import dev.idiom.cache.EntityCache;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.GroupCommit;
+import dev.idiom.events.RebuildReport;
+
+/**
+ * What admins and operators ask of the running system: its figures (cache, change feed, group
+ * commit), the store's head, and the rebuild check. The admin pages and the command line come
+ * here instead of reaching the store, cache or feed themselves.
+ */
+public final class Administration {
+    private final EventStore store;
+    private final EntityCache cache;
+    private final ChangeFeedInvalidation feed;
+
+    /** @param feed null when this node follows no change feed (cache off) */
+    public Administration(EventStore store, EntityCache cache, ChangeFeedInvalidation feed) {
+        this.store = store;
+        this.cache = cache;
+        this.feed = feed;
+    }
+
+    /** The DE cache: which implementation, and its counters. */
+    public record CacheFigures(String implementation, long hits, long misses, double hitRatio, long evictions, long size, long invalidations) {}
+
+    /** The change feed: the store's head and, when this node follows it, how far and how late. */
+    public record FeedFigures(long headPosition, boolean followed, long followedPosition, long eventsFollowed, long lastLagMillis, long maxLagMillis) {}
+
+    /** Group commit: how many appends shared each durable commit (null figures when the store does not batch). */
+    public record CommitFigures(long batches, long appends, double meanBatch, long largestBatch) {}
+
+    /** Every figure at once, for the admin pages. */
+    public record Figures(CacheFigures cache, FeedFigures feed, CommitFigures commits) {}
+
+    public Figures figures() {
+        CacheStatistics c = cache.statistics();
+        CacheFigures cacheFigures = new CacheFigures(cache.name(), c.hits(), c.misses(), c.hitRatio(), c.evictions(), c.size(), c.invalidations());
+        FeedFigures feedFigures = feed == null ? new FeedFigures(store.headPosition(), false, 0, 0, 0, 0)
+                : new FeedFigures(store.headPosition(), true, feed.position(), feed.eventsFollowed(), feed.lagMillis(), feed.maxLagMillis());
+        CommitFigures commits = null;
+        if (store instanceof GroupCommit g) {
+            GroupCommit.Stats s = g.stats();
+            commits = new CommitFigures(s.batches(), s.appends(), s.meanBatch(), s.largestBatch());
+        }
+        return new Figures(cacheFigures, feedFigures, commits);
+    }
+
+    /** The highest position committed to the store. */
+    public long headPosition() {
+        return store.headPosition();
+    }
+
+    /** Refolds every DE from its events and compares with the stored projection. */
+    public RebuildReport verifyProjections() {
+        return store.verifyProjections();
+    }
+}

