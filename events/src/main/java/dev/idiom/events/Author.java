@@ -1,7 +1,9 @@
 package dev.idiom.events;
 
+import java.io.Serializable;
+
 /** One author of a work, as the canonical metadata keeps it: family name and given names. */
-public record Author(String family, String given) implements java.io.Serializable {
+public record Author(String family, String given) implements Serializable {
     public Author {
         family = family == null ? "" : family.strip();
         given = given == null ? "" : given.strip();

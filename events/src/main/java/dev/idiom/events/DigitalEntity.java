@@ -1,7 +1,10 @@
 package dev.idiom.events;
 
+import java.io.Serializable;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -11,7 +14,7 @@ import java.util.UUID;
  * @param version the number of events folded in (the ETag)
  */
 public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt)
-        implements java.io.Serializable {
+        implements Serializable {
 
     public DigitalEntity {
         replicas = replicas == null ? List.of() : List.copyOf(replicas);
@@ -23,7 +26,7 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
     }
 
     /** The replica in {@code tool}/{@code account} with that remote id, if linked. */
-    public java.util.Optional<Replica> replica(String tool, String account, String remoteId) {
+    public Optional<Replica> replica(String tool, String account, String remoteId) {
         return replicas.stream().filter(r -> r.sameCopy(tool, account, remoteId)).findFirst();
     }
 
@@ -77,7 +80,7 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
 
     /** The replicas with {@code r} added, or replacing the entry for the same copy. */
     private List<Replica> linked(Replica r) {
-        List<Replica> out = new java.util.ArrayList<>();
+        List<Replica> out = new ArrayList<>();
         String hint = r.identityHint();
         for (Replica existing : replicas) {
             if (!existing.sameCopy(r.tool(), r.account(), r.remoteId())) {

@@ -2,6 +2,7 @@ package dev.idiom.events;
 
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A DE as a reader gets it: the state and its stored JSON (the REST representation), so a cached
@@ -20,7 +21,7 @@ public record EntitySnapshot(DigitalEntity entity, byte[] json) implements Seria
     // by content, so a cache holding copies (off-heap) can compare-and-replace
     @Override
     public boolean equals(Object o) {
-        return o instanceof EntitySnapshot s && entity.equals(s.entity) && java.util.Arrays.equals(json, s.json);
+        return o instanceof EntitySnapshot s && entity.equals(s.entity) && Arrays.equals(json, s.json);
     }
 
     @Override

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -116,7 +118,7 @@ public final class EventCodec {
 
     public DigitalEntity entity(String stored) {
         JsonNode n = read(stored);
-        java.util.List<Replica> replicas = new java.util.ArrayList<>();
+        List<Replica> replicas = new ArrayList<>();
         n.path("replicas").forEach(r -> replicas.add(replica(r)));
         return new DigitalEntity(UUID.fromString(n.get("id").asText()), n.get("version").asInt(), metadata(n.get("metadata")), replicas,
                 Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()));

@@ -88,10 +88,14 @@ public interface EventStore {
     SearchPage search(SearchQuery query);
 
     /** The DE that has the copy {@code tool}/{@code account}/{@code remoteId} as a replica, if any. */
-    Optional<UUID> findReplica(String tool, String account, String remoteId);
+    default Optional<UUID> findReplica(String tool, String account, String remoteId) {
+        return findKey(MatchKeys.replica(tool, account, remoteId));
+    }
 
     /** The DE holding this exact key (see {@link MatchKeys#hint}), if any. */
-    Optional<UUID> findKey(MatchKeys.Key key);
+    default Optional<UUID> findKey(MatchKeys.Key key) {
+        return findKeys(List.of(key)).getOrDefault(key, List.of()).stream().findFirst();
+    }
 
     /**
      * Every DE holding each of these keys, in entity-id order: one round trip for a batch of
@@ -102,8 +106,12 @@ public interface EventStore {
     /** The projections of these entities, those that exist. */
     Map<UUID, DigitalEntity> loadAll(Collection<UUID> entityIds);
 
-    /** The DE that an imported record describes (see {@link MatchKeys}), if Idiom has it. */
-    Optional<UUID> findMatch(Metadata record);
+    /** The DE that an imported record describes (see {@link MatchKeys#firstMatch}), if Idiom has it. */
+    default Optional<UUID> findMatch(Metadata record) {
+        Map<MatchKeys.Key, List<UUID>> holders = findKeys(MatchKeys.of(record));
+        Map<UUID, DigitalEntity> states = loadAll(holders.values().stream().flatMap(List::stream).toList());
+        return MatchKeys.firstMatch(record, k -> holders.getOrDefault(k, List.of()), id -> states.get(id).metadata());
+    }
 
     /** Refolds every entity from its events and compares with the stored projection. */
     RebuildReport verifyProjections();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -134,7 +135,7 @@ public enum Field {
                 if (t.isEmpty()) {
                     return null;
                 }
-                String type = t.toLowerCase(java.util.Locale.ROOT);
+                String type = t.toLowerCase(Locale.ROOT);
                 if (!TYPES.contains(type)) {
                     throw new InvalidValueException("type must be one of " + new TreeSet<>(TYPES) + ", got '" + t + "'");
                 }

@@ -169,16 +169,6 @@ public final class GroupCommit implements EventStore, AutoCloseable {
     }
 
     @Override
-    public Optional<UUID> findReplica(String tool, String account, String remoteId) {
-        return store.findReplica(tool, account, remoteId);
-    }
-
-    @Override
-    public Optional<UUID> findKey(MatchKeys.Key key) {
-        return store.findKey(key);
-    }
-
-    @Override
     public Map<MatchKeys.Key, List<UUID>> findKeys(Collection<MatchKeys.Key> keys) {
         return store.findKeys(keys);
     }
@@ -186,11 +176,6 @@ public final class GroupCommit implements EventStore, AutoCloseable {
     @Override
     public Map<UUID, DigitalEntity> loadAll(Collection<UUID> entityIds) {
         return store.loadAll(entityIds);
-    }
-
-    @Override
-    public Optional<UUID> findMatch(Metadata record) {
-        return store.findMatch(record);
     }
 
     @Override

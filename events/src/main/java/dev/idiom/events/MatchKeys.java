@@ -2,8 +2,12 @@ package dev.idiom.events;
 
 import java.net.URI;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The keys by which an imported record is recognised as a work Idiom already has (DESIGN.md):
@@ -151,6 +155,21 @@ public final class MatchKeys {
             return false;
         }
         return !kind.equals(TITLE) || (y1 != null && y2 != null);
+    }
+
+    /**
+     * The DE a record describes: the holder of its first key (DOI, then URL, then title + first
+     * author), in the holders' order, whose metadata is {@link #compatible} with the record.
+     */
+    public static Optional<UUID> firstMatch(Metadata record, Function<Key, List<UUID>> holders, Function<UUID, Metadata> metadata) {
+        for (Key k : of(record)) {
+            for (UUID id : holders.apply(k)) {
+                if (compatible(record, metadata.apply(id), k.kind())) {
+                    return Optional.of(id);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static String clip(String s) {

@@ -3,6 +3,9 @@ package dev.idiom.events;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.io.Serializable;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -22,13 +25,13 @@ public record Metadata(
         String url,
         @JsonProperty("abstract") String abstractText,
         SortedSet<String> tags,
-        String notes) implements java.io.Serializable {
+        String notes) implements Serializable {
 
     public static final Metadata EMPTY = new Metadata(null, null, List.of(), null, null, null, null, null, null, null, new TreeSet<>(), null);
 
     public Metadata {
         authors = authors == null ? List.of() : List.copyOf(authors);
-        tags = java.util.Collections.unmodifiableSortedSet(tags == null ? new TreeSet<>() : new TreeSet<>(tags));
+        tags = Collections.unmodifiableSortedSet(tags == null ? new TreeSet<>() : new TreeSet<>(tags));
     }
 
     /** The current value of {@code field}. */
@@ -88,7 +91,7 @@ public record Metadata(
     }
 
     private static boolean empty(Object v) {
-        return v == null || (v instanceof java.util.Collection<?> c && c.isEmpty());
+        return v == null || (v instanceof Collection<?> c && c.isEmpty());
     }
 
     public Metadata withTag(String tag) {

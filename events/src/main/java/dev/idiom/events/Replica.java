@@ -1,6 +1,7 @@
 package dev.idiom.events;
 
 import java.io.Serializable;
+import java.util.Objects;
 
 /**
  * One copy of a DE in an annotation tool (a distributed annotation record): where it is, the
@@ -14,6 +15,6 @@ public record Replica(String tool, String account, String remoteId, String remot
     }
 
     public boolean sameCopy(String tool, String account, String remoteId) {
-        return this.tool.equals(tool) && java.util.Objects.equals(this.account, account) && this.remoteId.equals(remoteId);
+        return this.tool.equals(tool) && Objects.equals(this.account, account) && this.remoteId.equals(remoteId);
     }
 }

@@ -1,5 +1,7 @@
 package dev.idiom.events;
 
+import java.util.UUID;
+
 /**
  * A search over DEs; null criteria match everything.
  *
@@ -16,7 +18,7 @@ public record SearchQuery(String tag, String author, String words, String cursor
         }
         if (cursor != null && !cursor.isBlank()) {
             try {
-                java.util.UUID.fromString(cursor);
+                UUID.fromString(cursor);
             } catch (IllegalArgumentException e) {
                 throw new InvalidValueException("cursor is not one this service gave out: " + cursor);
             }

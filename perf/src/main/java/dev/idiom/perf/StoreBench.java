@@ -18,6 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -53,7 +55,7 @@ public final class StoreBench {
             bench("hibernate", server, ds -> new HibernateEventStore(ds, new EventCodec(), Clock.systemUTC()), calls, warmup);
         } finally {
             try (var paths = Files.walk(root)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }
@@ -70,7 +72,7 @@ public final class StoreBench {
                 ids.add(id);
             }
             int[] versions = new int[ids.size()];
-            java.util.Arrays.fill(versions, 1);
+            Arrays.fill(versions, 1);
             Histogram append = new Histogram(60_000_000_000L, 3);
             Histogram load = new Histogram(60_000_000_000L, 3);
             for (int i = 0; i < warmup + calls; i++) {

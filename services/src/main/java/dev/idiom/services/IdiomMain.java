@@ -1,11 +1,14 @@
 package dev.idiom.services;
 
+import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.RebuildReport;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.LogManager;
 
 /** The command line: {@code serve}, {@code rebuild}, {@code import}, {@code seed}, {@code help}. */
 public final class IdiomMain {
@@ -14,8 +17,8 @@ public final class IdiomMain {
     public static void main(String[] args) {
         if (System.getProperty("java.util.logging.config.file") == null) {
             try (var in = IdiomMain.class.getResourceAsStream("/idiom-logging.properties")) {
-                java.util.logging.LogManager.getLogManager().readConfiguration(in);
-            } catch (java.io.IOException e) {
+                LogManager.getLogManager().readConfiguration(in);
+            } catch (IOException e) {
                 System.err.println("idiom: default logging configuration unreadable: " + e.getMessage());
             }
         }
@@ -60,7 +63,7 @@ public final class IdiomMain {
                     yield 2;
                 }
             };
-        } catch (IllegalArgumentException | dev.idiom.events.InvalidValueException e) {
+        } catch (IllegalArgumentException | InvalidValueException e) {
             err.println("idiom: " + e.getMessage());
             return 2;
         } catch (Exception e) {

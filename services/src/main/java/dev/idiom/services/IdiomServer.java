@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 
 /** Idiom in an embedded Tomcat: both endpoints and the admin pages on one HTTP connector. */
@@ -48,7 +49,7 @@ public final class IdiomServer implements AutoCloseable {
         tomcat.setConnector(connector);
         tomcat.getHost().setAutoDeploy(false);
         Context context = tomcat.addContext("", base.resolve("webroot").toString());
-        if (context instanceof org.apache.catalina.core.StandardContext standard) {
+        if (context instanceof StandardContext standard) {
             // leak detection is for redeployable web apps; this context lives as long as the JVM
             standard.setClearReferencesThreadLocals(false);
             standard.setClearReferencesRmiTargets(false);

@@ -1,6 +1,7 @@
 package dev.idiom.cache.ehcache;
 
 import dev.idiom.cache.CacheSettings;
+import dev.idiom.cache.CacheStatistics;
 import dev.idiom.cache.EntityCache;
 import dev.idiom.events.EntitySnapshot;
 import java.net.MalformedURLException;
@@ -17,9 +18,9 @@ import org.ehcache.config.builders.ExpiryPolicyBuilder;
 import org.ehcache.config.builders.ResourcePoolsBuilder;
 import org.ehcache.config.units.EntryUnit;
 import org.ehcache.config.units.MemoryUnit;
+import org.ehcache.core.internal.statistics.DefaultStatisticsService;
 import org.ehcache.core.spi.service.StatisticsService;
 import org.ehcache.core.statistics.TierStatistics;
-import org.ehcache.core.internal.statistics.DefaultStatisticsService;
 import org.ehcache.xml.XmlConfiguration;
 
 /** The DE view cache on Ehcache 3, configured from XML (template "de-view"). */
@@ -109,13 +110,13 @@ public final class EhcacheEntityCache implements EntityCache {
     }
 
     @Override
-    public dev.idiom.cache.CacheStatistics statistics() {
+    public CacheStatistics statistics() {
         org.ehcache.core.statistics.CacheStatistics s = statistics.getCacheStatistics(CACHE);
         long size = 0;
         for (TierStatistics tier : s.getTierStatistics().values()) {
             size = Math.max(size, tier.getMappings());
         }
-        return new dev.idiom.cache.CacheStatistics(hits.sum(), misses.sum(), s.getCacheEvictions(), size, invalidations.sum());
+        return new CacheStatistics(hits.sum(), misses.sum(), s.getCacheEvictions(), size, invalidations.sum());
     }
 
     @Override

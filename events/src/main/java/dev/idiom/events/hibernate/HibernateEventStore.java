@@ -10,12 +10,12 @@ import dev.idiom.events.EventStore;
 import dev.idiom.events.EventStoreException;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.MatchKeys;
+import dev.idiom.events.Metadata;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
-import dev.idiom.events.UnknownEntityException;
 import dev.idiom.events.sql.SqlProjection;
 import jakarta.persistence.LockModeType;
 import java.sql.Connection;
@@ -30,6 +30,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -77,7 +78,7 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
         try (Connection c = db.getConnection()) {
             DatabaseMetaData md = c.getMetaData();
             String version = md.getDatabaseProductVersion();
-            return version.toLowerCase(java.util.Locale.ROOT).contains("mariadb")
+            return version.toLowerCase(Locale.ROOT).contains("mariadb")
                     ? "org.hibernate.dialect.MariaDBDialect" : "org.hibernate.dialect.MySQLDialect";
         } catch (SQLException e) {
             throw new EventStoreException("cannot reach the database to choose a dialect: " + e.getMessage(), e);
@@ -229,16 +230,6 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
-    public Optional<UUID> findReplica(String tool, String account, String remoteId) {
-        return read(s -> s.doReturningWork(c -> projection.findReplica(c, tool, account, remoteId)));
-    }
-
-    @Override
-    public Optional<UUID> findKey(MatchKeys.Key key) {
-        return read(s -> s.doReturningWork(c -> projection.findKey(c, key)));
-    }
-
-    @Override
     public Map<MatchKeys.Key, List<UUID>> findKeys(Collection<MatchKeys.Key> keys) {
         return read(s -> s.doReturningWork(c -> projection.findKeys(c, keys)));
     }
@@ -246,11 +237,6 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     @Override
     public Map<UUID, DigitalEntity> loadAll(Collection<UUID> entityIds) {
         return read(s -> s.doReturningWork(c -> projection.loadAll(c, entityIds)));
-    }
-
-    @Override
-    public Optional<UUID> findMatch(dev.idiom.events.Metadata record) {
-        return read(s -> s.doReturningWork(c -> projection.findMatch(c, record)));
     }
 
     @Override

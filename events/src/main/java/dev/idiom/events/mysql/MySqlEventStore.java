@@ -17,7 +17,6 @@ import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.sql.SqlProjection;
-import dev.idiom.events.UnknownEntityException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,6 +29,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -203,7 +203,7 @@ public final class MySqlEventStore implements EventStore {
     }
 
     private static String marks(int n) {
-        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+        return String.join(", ", Collections.nCopies(n, "?"));
     }
 
     /**
@@ -326,16 +326,6 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
-    public Optional<UUID> findReplica(String tool, String account, String remoteId) {
-        return query("find a replica", c -> projection.findReplica(c, tool, account, remoteId));
-    }
-
-    @Override
-    public Optional<UUID> findKey(MatchKeys.Key key) {
-        return query("find a key", c -> projection.findKey(c, key));
-    }
-
-    @Override
     public Map<MatchKeys.Key, List<UUID>> findKeys(Collection<MatchKeys.Key> keys) {
         return query("find keys", c -> projection.findKeys(c, keys));
     }
@@ -343,11 +333,6 @@ public final class MySqlEventStore implements EventStore {
     @Override
     public Map<UUID, DigitalEntity> loadAll(Collection<UUID> entityIds) {
         return query("load entities", c -> projection.loadAll(c, entityIds));
-    }
-
-    @Override
-    public Optional<UUID> findMatch(Metadata record) {
-        return query("find a matching entity", c -> projection.findMatch(c, record));
     }
 
     @Override

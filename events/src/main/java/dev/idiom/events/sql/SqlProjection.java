@@ -169,22 +169,6 @@ public final class SqlProjection {
         }
     }
 
-    /** The DE that has this copy as a replica, if any. */
-    public Optional<UUID> findReplica(Connection c, String tool, String account, String remoteId) throws SQLException {
-        return findKey(c, MatchKeys.replica(tool, account, remoteId));
-    }
-
-    /** The DE holding this exact key (a replica's identity, or a tool's identity hint), if any. */
-    public Optional<UUID> findKey(Connection c, MatchKeys.Key k) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT entity_id FROM entity_match WHERE kind = ? AND match_key = ? LIMIT 1")) {
-            ps.setString(1, k.kind());
-            ps.setString(2, k.value());
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(UUID.fromString(rs.getString(1))) : Optional.empty();
-            }
-        }
-    }
-
     /** Every DE holding each of these keys, in entity-id order; one query per kind of key. */
     public Map<MatchKeys.Key, List<UUID>> findKeys(Connection c, Collection<MatchKeys.Key> keys) throws SQLException {
         Map<String, List<String>> byKind = new TreeMap<>();
@@ -229,28 +213,6 @@ public final class SqlProjection {
             }
         }
         return found;
-    }
-
-    /**
-     * The DE an imported record describes, if any: the first key (DOI, then URL, then title +
-     * first author) whose DE is compatible with the record (no different DOI, years within one).
-     */
-    public Optional<UUID> findMatch(Connection c, Metadata record) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT m.entity_id, e.state FROM entity_match m JOIN entity e ON e.entity_id = m.entity_id "
-                + "WHERE m.kind = ? AND m.match_key = ? ORDER BY m.entity_id LIMIT 20")) {
-            for (MatchKeys.Key k : MatchKeys.of(record)) {
-                ps.setString(1, k.kind());
-                ps.setString(2, k.value());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        if (MatchKeys.compatible(record, codec.entity(rs.getString(2)).metadata(), k.kind())) {
-                            return Optional.of(UUID.fromString(rs.getString(1)));
-                        }
-                    }
-                }
-            }
-        }
-        return Optional.empty();
     }
 
     private static Set<String> foldedTags(DigitalEntity de) {

@@ -2,12 +2,10 @@ package dev.idiom.services.app;
 
 import dev.idiom.events.Append;
 import dev.idiom.events.AppendOutcome;
-import dev.idiom.events.Changes;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityEvent;
 import dev.idiom.events.EntityIds;
 import dev.idiom.events.EventStore;
-import dev.idiom.events.Field;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.MatchKeys;
 import dev.idiom.events.Metadata;
@@ -16,6 +14,7 @@ import dev.idiom.events.RecordImported;
 import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
 import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.ThreeWayMerge;
 import dev.idiom.events.UnknownEntityException;
 import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.AnnotationTool;
@@ -33,8 +32,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -185,7 +182,7 @@ public final class ImportRecords {
             if (Objects.equals(replica.remoteVersion(), r.version())) {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
-            List<EntityEvent> events = new ArrayList<>(remoteChanges(replica.synced(), r.metadata(), de.metadata()));
+            List<EntityEvent> events = new ArrayList<>(ThreeWayMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata()));
             events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata()));
             return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                     new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));
@@ -261,48 +258,20 @@ public final class ImportRecords {
         }
 
         Optional<UUID> findKey(MatchKeys.Key key) {
-            List<UUID> ids = holders.get(key);
-            if (ids == null) {
-                ids = store.findKeys(List.of(key)).getOrDefault(key, List.of());
-                holders.put(key, new ArrayList<>(ids));
-            }
-            return ids.stream().findFirst();
+            return holders(key).stream().findFirst();
         }
 
         /** The first key (DOI, URL, title) whose holder is compatible with the record, as the store's findMatch decides. */
         Optional<UUID> findMatch(Metadata record) {
-            for (MatchKeys.Key k : MatchKeys.of(record)) {
-                if (!holders.containsKey(k)) {
-                    holders.put(k, new ArrayList<>(store.findKeys(List.of(k)).getOrDefault(k, List.of())));
-                }
-                for (UUID id : holders.get(k)) {
-                    if (MatchKeys.compatible(record, load(id).metadata(), k.kind())) {
-                        return Optional.of(id);
-                    }
-                }
-            }
-            return Optional.empty();
+            return MatchKeys.firstMatch(record, this::holders, id -> load(id).metadata());
         }
-    }
 
-    /**
-     * Three-way per field against the state last synced with the replica: where only the remote
-     * changed the field, take it; where Idiom changed it too, keep Idiom's (conflicts are the
-     * consistency engine's to record). Tags merge as sets.
-     */
-    static List<EntityEvent> remoteChanges(Metadata base, Metadata remote, Metadata mine) {
-        List<EntityEvent> events = new ArrayList<>();
-        for (Field f : Field.values()) {
-            if (f == Field.TAGS) {
-                SortedSet<String> merged = new TreeSet<>(mine.tags());
-                remote.tags().stream().filter(t -> !base.tags().contains(t)).forEach(merged::add);
-                base.tags().stream().filter(t -> !remote.tags().contains(t)).forEach(merged::remove);
-                events.addAll(Changes.toSet(mine, f, merged));
-            } else if (!Objects.equals(remote.get(f), base.get(f)) && Objects.equals(mine.get(f), base.get(f))) {
-                events.addAll(Changes.toSet(mine, f, remote.get(f)));
+        private List<UUID> holders(MatchKeys.Key k) {
+            if (!holders.containsKey(k)) {
+                holders.put(k, new ArrayList<>(store.findKeys(List.of(k)).getOrDefault(k, List.of())));
             }
+            return holders.get(k);
         }
-        return events;
     }
 
     static String source(AnnotationTool tool) {

@@ -4,6 +4,7 @@ import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.Field;
 import dev.idiom.events.RecordedEvent;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ public final class Provenance {
         }
         for (Field f : Field.values()) {
             Object v = state.metadata().get(f);
-            if (v == null || (v instanceof java.util.Collection<?> c && c.isEmpty())) {
+            if (v == null || (v instanceof Collection<?> c && c.isEmpty())) {
                 out.remove(f);
             }
         }

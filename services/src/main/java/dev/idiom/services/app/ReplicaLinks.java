@@ -12,6 +12,7 @@ import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.RemoteRecord;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 
 /** Upload = create the record in a tool from a DE, forming a replica, recorded as an event. */
@@ -33,7 +34,7 @@ public final class ReplicaLinks {
 
     public Replica upload(UUID id, AnnotationTool tool) {
         DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
-        de.replicas().stream().filter(r -> r.tool().equals(tool.kind()) && java.util.Objects.equals(r.account(), tool.account())).findFirst()
+        de.replicas().stream().filter(r -> r.tool().equals(tool.kind()) && Objects.equals(r.account(), tool.account())).findFirst()
                 .ifPresent(r -> {
                     throw new InvalidValueException("entity " + id + " already has a replica in " + tool.kind() + " " + tool.account()
                             + " (" + r.remoteId() + ")");

@@ -12,6 +12,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.Locale;
 
 /**
  * {@code POST /api/imports}: {"tool": account name} imports what changed since the last import
@@ -43,7 +44,7 @@ public final class ImportsResource {
     }
 
     ObjectNode outcome(ImportOutcome o) {
-        ObjectNode n = json.mapper().createObjectNode().put("outcome", o.kind().name().toLowerCase(java.util.Locale.ROOT)).put("remoteId", o.remoteId());
+        ObjectNode n = json.mapper().createObjectNode().put("outcome", o.kind().name().toLowerCase(Locale.ROOT)).put("remoteId", o.remoteId());
         n.put("entityId", o.entityId() == null ? null : o.entityId().toString());
         if (o.reason() != null) {
             n.put("reason", o.reason());
@@ -54,7 +55,7 @@ public final class ImportsResource {
     ObjectNode summary(ImportSummary s) {
         ObjectNode n = json.mapper().createObjectNode().put("records", s.records());
         for (ImportOutcome.Kind k : ImportOutcome.Kind.values()) {
-            n.put(k.name().toLowerCase(java.util.Locale.ROOT), s.count(k));
+            n.put(k.name().toLowerCase(Locale.ROOT), s.count(k));
         }
         n.put("deletedRemotely", s.deletedRemotely()).put("seconds", s.seconds()).put("recordsPerSecond", s.rate());
         ArrayNode skipped = n.putArray("skippedRecords");

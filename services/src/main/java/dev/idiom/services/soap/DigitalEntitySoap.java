@@ -1,20 +1,20 @@
 package dev.idiom.services.soap;
 
-import dev.idiom.events.EventStoreException;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
-import dev.idiom.events.StaleVersionException;
-import dev.idiom.events.UnknownEntityException;
 import dev.idiom.services.app.Application;
-import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.EntityReads;
+import dev.idiom.services.app.EntityWrites;
+import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ImportSummary;
-import dev.idiom.services.app.ReplicaLinks;
-import dev.idiom.services.app.EntityWrites;
+import dev.idiom.services.app.OperatorAccess;
 import dev.idiom.services.app.ReadPath;
+import dev.idiom.services.app.ReplicaLinks;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -38,7 +38,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private final EntityWrites writes;
     private final ImportRecords imports;
     private final ReplicaLinks replicas;
-    private final dev.idiom.services.app.OperatorAccess operators;
+    private final OperatorAccess operators;
     private final SoapXml xml = new SoapXml();
 
     DigitalEntitySoap(Application app) {
@@ -100,7 +100,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             }
             case "download" -> {
                 ImportOutcome o = imports.download(SoapXml.required(request, "tool"), SoapXml.required(request, "remoteId"));
-                xml.child(response, "outcome", o.kind().name().toLowerCase(java.util.Locale.ROOT));
+                xml.child(response, "outcome", o.kind().name().toLowerCase(Locale.ROOT));
                 if (o.entityId() != null) {
                     xml.child(response, "entityId", o.entityId().toString());
                 }
@@ -116,7 +116,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                         "true".equals(SoapXml.text(request, "fromStart")), (soFar, done, size, last) -> { });
                 xml.child(response, "records", Integer.toString(s.records()));
                 for (ImportOutcome.Kind k : ImportOutcome.Kind.values()) {
-                    xml.child(response, k.name().toLowerCase(java.util.Locale.ROOT), Integer.toString(s.count(k)));
+                    xml.child(response, k.name().toLowerCase(Locale.ROOT), Integer.toString(s.count(k)));
                 }
                 for (ImportOutcome o : s.skipped()) {
                     OMElement sk = xml.child(response, "skippedRecord", null);
@@ -133,7 +133,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
 
     /** An HTTP request header, by name in any case. */
     private static String header(MessageContext in, String name) {
-        if (in.getProperty(MessageContext.TRANSPORT_HEADERS) instanceof java.util.Map<?, ?> headers) {
+        if (in.getProperty(MessageContext.TRANSPORT_HEADERS) instanceof Map<?, ?> headers) {
             for (var e : headers.entrySet()) {
                 if (name.equalsIgnoreCase(String.valueOf(e.getKey()))) {
                     return String.valueOf(e.getValue());

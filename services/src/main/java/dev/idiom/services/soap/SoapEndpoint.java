@@ -5,6 +5,7 @@ import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URL;
 import java.util.Iterator;
 import javax.xml.namespace.QName;
@@ -12,6 +13,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.Constants;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
+import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
 import org.apache.axis2.description.WSDL11ToAxisServiceBuilder;
@@ -48,7 +50,7 @@ public final class SoapEndpoint extends AxisServlet {
      * size limit, an unknown operation) carry no fault code: give them ours and the root cause.
      */
     @Override
-    protected void handleFault(org.apache.axis2.context.MessageContext context, java.io.OutputStream out, AxisFault e) throws AxisFault {
+    protected void handleFault(MessageContext context, OutputStream out, AxisFault e) throws AxisFault {
         if (e.getFaultCode() != null && !e.getFaultCode().getLocalPart().isEmpty() && e.getFaultCode().getNamespaceURI().equals(SoapXml.NS)) {
             super.handleFault(context, out, e);
             return;

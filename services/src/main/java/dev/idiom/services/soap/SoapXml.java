@@ -1,5 +1,6 @@
 package dev.idiom.services.soap;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityEvent;
@@ -9,6 +10,8 @@ import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.RecordImported;
 import dev.idiom.events.RecordedEvent;
+import dev.idiom.events.Replica;
+import dev.idiom.events.ReplicaLinked;
 import dev.idiom.events.TagAdded;
 import dev.idiom.events.TagRemoved;
 import java.util.ArrayList;
@@ -77,7 +80,7 @@ final class SoapXml {
         return e;
     }
 
-    OMElement replica(OMElement parent, dev.idiom.events.Replica r) {
+    OMElement replica(OMElement parent, Replica r) {
         OMElement e = child(parent, "replica", null);
         child(e, "tool", r.tool());
         text(e, "account", r.account());
@@ -112,7 +115,7 @@ final class SoapXml {
                 child(e, "tool", i.tool());
                 child(e, "remoteId", i.remoteId());
             }
-            case dev.idiom.events.ReplicaLinked l -> {
+            case ReplicaLinked l -> {
                 child(e, "tool", l.tool());
                 child(e, "remoteId", l.remoteId());
             }
@@ -139,7 +142,7 @@ final class SoapXml {
                     yield List.copyOf(authors);
                 }
                 case TAGS -> {
-                    var tags = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+                    var tags = JsonNodeFactory.instance.arrayNode();
                     for (Iterator<OMElement> t = f.getChildElements(); t.hasNext(); ) {
                         tags.add(t.next().getText());
                     }

@@ -2,6 +2,7 @@ package dev.idiom.services.tools;
 
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
 import dev.idiom.wrappers.bibtex.BibTeXFile;
 import dev.idiom.wrappers.bookmarks.BookmarkFile;
@@ -56,7 +57,7 @@ public final class Tools {
         };
     }
 
-    private ToolHttp http(String name, dev.idiom.wrappers.ToolLimits limits) {
+    private ToolHttp http(String name, ToolLimits limits) {
         return new ToolHttp(name, limits, clock, pacing, 6);
     }
 }

@@ -19,9 +19,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -136,11 +140,11 @@ public final class BibSonomyTool implements AnnotationTool {
             return true;
         }
         try {
-            return java.time.OffsetDateTime.parse(a).isAfter(java.time.OffsetDateTime.parse(b));
-        } catch (java.time.format.DateTimeParseException e) {
+            return OffsetDateTime.parse(a).isAfter(OffsetDateTime.parse(b));
+        } catch (DateTimeParseException e) {
             try {
-                return java.time.Instant.parse(a).isAfter(java.time.Instant.parse(b));
-            } catch (java.time.format.DateTimeParseException e2) {
+                return Instant.parse(a).isAfter(Instant.parse(b));
+            } catch (DateTimeParseException e2) {
                 return a.compareTo(b) > 0;
             }
         }
@@ -290,7 +294,7 @@ public final class BibSonomyTool implements AnnotationTool {
             attr(x, "url", m.url());
             attr(x, "bibtexAbstract", m.abstractText());
             attr(x, "misc", m.doi() == null ? null : "doi = {" + m.doi() + "}");
-            attr(x, "bibtexKey", (m.authors().isEmpty() ? "idiom" : m.authors().getFirst().family().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z]", ""))
+            attr(x, "bibtexKey", (m.authors().isEmpty() ? "idiom" : m.authors().getFirst().family().toLowerCase(Locale.ROOT).replaceAll("[^a-z]", ""))
                     + (m.year() == null ? "" : m.year()));
             x.append("/>");
         }

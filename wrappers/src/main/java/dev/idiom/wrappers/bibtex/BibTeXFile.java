@@ -1,37 +1,40 @@
 package dev.idiom.wrappers.bibtex;
 
+import dev.idiom.events.Fingerprint;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.Normalized;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.BibTeXTypes;
 import dev.idiom.wrappers.ChangePage;
-import dev.idiom.events.Fingerprint;
 import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import dev.idiom.wrappers.ToolException;
 import dev.idiom.wrappers.ToolLimits;
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jbibtex.BibTeXDatabase;
 import org.jbibtex.BibTeXEntry;
 import org.jbibtex.BibTeXFormatter;
 import org.jbibtex.BibTeXObject;
 import org.jbibtex.BibTeXParser;
+import org.jbibtex.BibTeXString;
 import org.jbibtex.Key;
-import org.jbibtex.ObjectResolutionException;
 import org.jbibtex.ParseException;
-import org.jbibtex.TokenMgrException;
 import org.jbibtex.Value;
 
 /**
@@ -74,7 +77,7 @@ public final class BibTeXFile implements AnnotationTool {
         }
     }
 
-    private static final java.util.regex.Pattern ENTRY_START = java.util.regex.Pattern.compile("(?m)^[ \\t]*@");
+    private static final Pattern ENTRY_START = Pattern.compile("(?m)^[ \\t]*@");
 
     private synchronized Parsed read() {
         String text;
@@ -85,10 +88,10 @@ public final class BibTeXFile implements AnnotationTool {
         }
         // one parse per entry, so a broken entry costs only itself (jbibtex gives up at the first)
         List<Segment> segments = new ArrayList<>();
-        Map<String, BibTeXEntry> entries = new java.util.LinkedHashMap<>();
+        Map<String, BibTeXEntry> entries = new LinkedHashMap<>();
         List<Skipped> skipped = new ArrayList<>();
-        List<org.jbibtex.BibTeXString> macros = new ArrayList<>();
-        java.util.regex.Matcher m = ENTRY_START.matcher(text);
+        List<BibTeXString> macros = new ArrayList<>();
+        Matcher m = ENTRY_START.matcher(text);
         List<Integer> starts = new ArrayList<>();
         while (m.find()) {
             starts.add(m.start());
@@ -110,7 +113,7 @@ public final class BibTeXFile implements AnnotationTool {
                 List<Skipped> unresolved = new ArrayList<>();
                 BibTeXParser parser = new BibTeXParser() {
                     @Override
-                    public void checkStringResolution(Key key, org.jbibtex.BibTeXString string) {
+                    public void checkStringResolution(Key key, BibTeXString string) {
                         if (string == null) {
                             unresolved.add(new Skipped(key.getValue(), "line " + line + ": undefined @string macro '" + key.getValue() + "'"));
                         }
@@ -122,7 +125,7 @@ public final class BibTeXFile implements AnnotationTool {
                     }
                 };
                 macros.forEach(parser::addMacro);
-                BibTeXDatabase db = parser.parse(new java.io.StringReader(chunk));
+                BibTeXDatabase db = parser.parse(new StringReader(chunk));
                 skipped.addAll(unresolved);
                 macros.addAll(db.getStrings().values());
                 for (BibTeXEntry e : db.getEntries().values()) {
@@ -178,9 +181,9 @@ public final class BibTeXFile implements AnnotationTool {
     private static String version(BibTeXEntry e) {
         Map<String, String> fields = new TreeMap<>();
         for (Map.Entry<Key, Value> f : e.getFields().entrySet()) {
-            fields.put(f.getKey().getValue().toLowerCase(java.util.Locale.ROOT), f.getValue().toUserString());
+            fields.put(f.getKey().getValue().toLowerCase(Locale.ROOT), f.getValue().toUserString());
         }
-        return Fingerprint.of(e.getType().getValue().toLowerCase(java.util.Locale.ROOT) + fields);
+        return Fingerprint.of(e.getType().getValue().toLowerCase(Locale.ROOT) + fields);
     }
 
     @Override

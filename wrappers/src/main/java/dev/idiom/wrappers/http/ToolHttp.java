@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
@@ -117,12 +118,12 @@ public final class ToolHttp {
         });
     }
 
-    private static java.util.Optional<Duration> retryAfter(HttpResponse<String> response) {
+    private static Optional<Duration> retryAfter(HttpResponse<String> response) {
         return response.headers().firstValue("Retry-After").flatMap(v -> {
             try {
-                return java.util.Optional.of(Duration.ofSeconds(Long.parseLong(v.strip())));
+                return Optional.of(Duration.ofSeconds(Long.parseLong(v.strip())));
             } catch (NumberFormatException e) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
         });
     }
