@@ -1,6 +1,6 @@
 package dev.idiom.wrappers.zotero;
 
-/** Deliberate violation for the architecture tests: one tool adapter importing another. */
+/** Deliberate violation for the architecture tests: one adapter importing a sibling. */
 final class PlantedSiblingImport {
     Object sibling = dev.idiom.wrappers.bibtex.BibTeXFile.class;
 }
