@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  * properties.
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
-                          long maxBody, boolean virtualThreads, CacheSettings cache, Duration feedPoll, String secretKey, String adminToken) {
+                          long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
+                          String adminToken) {
 
     /** What a key holds; each kind validates its values. */
     public enum Kind {
@@ -57,6 +58,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("group-commit", Kind.WHOLE_NUMBER, "256", "most appends written in one transaction and one durable commit (`1`: one commit per append)"),
             key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
             key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
+            key("public-url", Kind.TEXT, "", "the URL clients reach Idiom at behind a reverse proxy (`https://refs.example.org/idiom`); used in the WSDL address, `Location` headers, OpenAPI `servers` and admin links"),
+            key("trusted-proxies", Kind.TEXT, "", "comma-separated addresses of reverse proxies whose `Forwarded` / `X-Forwarded-*` headers are believed (without `public-url`)"),
             key("cache.enabled", Kind.BOOLEAN, "true", "`false` turns the DE cache off (every MoreInfo reads the database)"),
             key("cache.heapEntries", Kind.WHOLE_NUMBER, "10000", "DE views kept on the heap"),
             key("cache.offHeapMb", Kind.WHOLE_NUMBER, "0", "size of an off-heap tier in MB, `0` for none"),
@@ -111,7 +114,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
         String dbUrl = get.apply("db-url");
         return new IdiomConfig(get.apply("host"), (int) number(get, "port"), Path.of(get.apply("data")).toAbsolutePath().normalize(),
                 dbUrl.isBlank() ? null : dbUrl, get.apply("db-user"), get.apply("db-password"), (int) number(get, "db-pool"),
-                (int) number(get, "db-port"), positive(get, "group-commit"), number(get, "max-body"), bool(get, "virtual-threads"), cache,
+                (int) number(get, "db-port"), positive(get, "group-commit"), number(get, "max-body"), bool(get, "virtual-threads"),
+                blankAsNull(get.apply("public-url")), get.apply("trusted-proxies"), cache,
                 Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"));
     }
 
@@ -136,6 +140,10 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             }
             case TEXT, PATH -> { }
         }
+    }
+
+    private static String blankAsNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
     }
 
     private static long number(Function<String, String> get, String key) {

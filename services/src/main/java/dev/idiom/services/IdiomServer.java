@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.services.web.PublicUrl;
 import dev.idiom.services.web.WebApp;
 import java.nio.file.Path;
 import org.apache.catalina.Context;
@@ -55,8 +56,9 @@ public final class IdiomServer implements AutoCloseable {
             standard.setClearReferencesRmiTargets(false);
         }
         base.resolve("webroot").toFile().mkdirs();
+        PublicUrl publicUrl = new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())); // a bad public-url fails here
         context.addServletContainerInitializer((classes, servletContext) ->
-                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath()), null);
+                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(), publicUrl), null);
         try {
             tomcat.start();
         } catch (LifecycleException e) {

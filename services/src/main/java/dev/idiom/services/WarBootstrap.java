@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.services.web.PublicUrl;
 import dev.idiom.services.web.WebApp;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -17,7 +18,8 @@ public final class WarBootstrap implements ServletContextListener {
     public void contextInitialized(ServletContextEvent event) {
         IdiomConfig config = IdiomConfig.from(Map.of(), System.getenv(), System::getProperty);
         idiom = Idiom.start(config);
-        WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath());
+        WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(),
+                new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())));
     }
 
     @Override

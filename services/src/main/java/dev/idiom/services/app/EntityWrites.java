@@ -18,6 +18,7 @@ import dev.idiom.events.RecordImported;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -50,7 +51,9 @@ public final class EntityWrites {
     /** UpdateDE: sets one field from its text form. */
     public EntitySnapshot update(UUID id, String field, String value, int expectedVersion, String source) {
         Field f = Field.named(field);
-        return patch(id, Map.of(f, f.fromText(value)), expectedVersion, source);
+        Map<Field, Object> values = new HashMap<>();
+        values.put(f, f.fromText(value)); // null clears the field (Map.of refuses nulls)
+        return patch(id, values, expectedVersion, source);
     }
 
     /** Sets several (validated) fields at once: one minor event per change, all or none. */

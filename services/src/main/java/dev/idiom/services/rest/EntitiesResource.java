@@ -10,6 +10,8 @@ import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.Provenance;
 import dev.idiom.services.app.ReadPath;
+import dev.idiom.services.web.PublicUrl;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -23,7 +25,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.UUID;
@@ -37,18 +39,21 @@ public final class EntitiesResource {
     private final EntityReads reads;
     private final EntityWrites writes;
     private final JsonBodies json;
+    private final PublicUrl publicUrl;
 
-    EntitiesResource(EntityReads reads, EntityWrites writes, JsonBodies json) {
+    EntitiesResource(EntityReads reads, EntityWrites writes, JsonBodies json, PublicUrl publicUrl) {
         this.reads = reads;
         this.writes = writes;
         this.json = json;
+        this.publicUrl = publicUrl;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(byte[] body, @HeaderParam("Idiom-Source") String source, @Context UriInfo uri) {
+    public Response create(byte[] body, @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
         EntitySnapshot created = writes.create(json.newRecord(json.object(body)), source("rest", source));
-        return Response.created(uri.getAbsolutePathBuilder().path(created.entity().id().toString()).build())
+        // the address the client reached us at (public-url, or a trusted proxy's forwarding headers)
+        return Response.created(URI.create(publicUrl.of(request) + "/api/entities/" + created.entity().id()))
                 .tag(etag(created.version())).entity(created.json()).build();
     }
 

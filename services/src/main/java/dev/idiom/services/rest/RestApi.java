@@ -1,6 +1,7 @@
 package dev.idiom.services.rest;
 
 import dev.idiom.services.app.Application;
+import dev.idiom.services.web.PublicUrl;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
 
@@ -8,16 +9,16 @@ import org.glassfish.jersey.server.ServerProperties;
 public final class RestApi {
     private RestApi() {}
 
-    public static ResourceConfig resources(Application app) {
+    public static ResourceConfig resources(Application app, PublicUrl publicUrl) {
         JsonBodies json = new JsonBodies(app.codec());
         return new ResourceConfig()
-                .register(new EntitiesResource(app.reads(), app.writes(), json))
+                .register(new EntitiesResource(app.reads(), app.writes(), json, publicUrl))
                 .register(new ChangesResource(app.reads(), json))
                 .register(new PingResource(app.reads()))
                 .register(new ToolsResource(app.tools().accounts(), app.operators(), json))
                 .register(new ImportsResource(app.imports(), app.operators(), json))
                 .register(new ReplicasResource(app.replicas(), app.operators(), json))
-                .register(new OpenApiResource())
+                .register(new OpenApiResource(publicUrl))
                 .register(new ProblemMapper())
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true)
                 .property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);

@@ -51,12 +51,28 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
 
     @Override
     public void invokeBusinessLogic(MessageContext in, MessageContext out) throws AxisFault {
+        if (!in.isSOAP11()) {
+            // the WSDL declares SOAP 1.1 only: refuse 1.2 envelopes the way SOAP says to
+            AxisFault f = new AxisFault("this endpoint speaks SOAP 1.1 only (envelope namespace http://schemas.xmlsoap.org/soap/envelope/, "
+                    + "Content-Type text/xml); see the WSDL", new QName(in.getEnvelope().getNamespace().getNamespaceURI(), "VersionMismatch"));
+            f.setDetail(SoapXml.faultDetail("VersionMismatch", f.getMessage()));
+            throw f;
+        }
         OMElement request = in.getEnvelope().getBody().getFirstElement();
         String operation = in.getAxisOperation().getName().getLocalPart();
         OMElement response;
         try {
             if (request == null) {
                 throw new InvalidValueException("the SOAP body is empty; send a <" + operation + "> element");
+            }
+            // dispatch is the body's: its element must be the operation, in the WSDL's namespace
+            if (!SoapXml.NS.equals(request.getNamespace() == null ? "" : request.getNamespace().getNamespaceURI())) {
+                throw new InvalidValueException("<" + request.getLocalName() + "> is in namespace '"
+                        + (request.getNamespace() == null ? "" : request.getNamespace().getNamespaceURI()) + "'; Idiom's operations are in " + SoapXml.NS);
+            }
+            if (!request.getLocalName().equals(operation)) {
+                throw new InvalidValueException("the SOAPAction names operation '" + operation + "' but the body holds <" + request.getLocalName()
+                        + ">; send the body's operation as SOAPAction (urn:idiom:" + request.getLocalName() + ") or an empty SOAPAction \"\"");
             }
             if (operation.equals("download") || operation.equals("upload") || operation.equals("importAll")) {
                 operators.require(header(in, "Authorization"));
@@ -144,13 +160,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     }
 
     private static OMElement firstChild(OMElement parent, String name) {
-        for (var it = parent.getChildElements(); it.hasNext(); ) {
-            OMElement c = it.next();
-            if (c.getLocalName().equals(name)) {
-                return c;
-            }
-        }
-        return null;
+        return parent.getFirstChildWithName(new QName(SoapXml.NS, name));
     }
 
     private static UUID id(OMElement request) {
@@ -171,10 +181,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         }
         String code = f.code().code();
         AxisFault fault = new AxisFault(f.message(), new QName(SoapXml.NS, code, "de"));
-        OMElement detail = xml.element("fault");
-        xml.child(detail, "code", code);
-        xml.child(detail, "message", f.message());
-        fault.setDetail(detail);
+        fault.setDetail(SoapXml.faultDetail(code, f.message()));
         return fault;
     }
 }

@@ -1,12 +1,17 @@
 package dev.idiom.services.soap;
 
 import dev.idiom.services.app.Application;
+import dev.idiom.services.web.PublicUrl;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import javax.xml.namespace.QName;
 import org.apache.axis2.AxisFault;
@@ -26,10 +31,41 @@ import org.apache.axis2.transport.http.AxisServlet;
 public final class SoapEndpoint extends AxisServlet {
     private static final QName SERVICE = new QName(SoapXml.NS, "DigitalEntityService");
 
-    private final transient Application app;
+    private static final String ADDRESS = "http://localhost:8080/services/DigitalEntityService";
 
-    public SoapEndpoint(Application app) {
+    private final transient Application app;
+    private final transient PublicUrl publicUrl;
+    private final String wsdl;
+
+    public SoapEndpoint(Application app, PublicUrl publicUrl) {
         this.app = app;
+        this.publicUrl = publicUrl;
+        try (InputStream in = SoapEndpoint.class.getResourceAsStream("/soap/DigitalEntityService.wsdl")) {
+            this.wsdl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * {@code ?wsdl} is the WSDL as written, its address the one the client reached us at (see
+     * {@link PublicUrl}); other metadata queries ({@code ?wsdl2}, {@code ?xsd}) are not offered.
+     */
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws ServletException, IOException {
+        String query = req.getQueryString();
+        if (query != null && query.equalsIgnoreCase("wsdl")) {
+            res.setContentType("text/xml;charset=UTF-8");
+            res.getWriter().write(wsdl.replace(ADDRESS, xmlEscaped(publicUrl.of(req) + "/services/DigitalEntityService")));
+            return;
+        }
+        res.setStatus(404);
+        res.setContentType("text/plain;charset=UTF-8");
+        res.getWriter().write("the SOAP contract is at " + publicUrl.of(req) + "/services/DigitalEntityService?wsdl (WSDL 1.1, SOAP 1.1)\n");
+    }
+
+    private static String xmlEscaped(String s) {
+        return s.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
     }
 
     @Override
@@ -47,12 +83,15 @@ public final class SoapEndpoint extends AxisServlet {
 
     /**
      * Faults Axis2 raises before our receiver runs (malformed XML, a DOCTYPE, a body cut off at the
-     * size limit, an unknown operation) carry no fault code: give them ours and the root cause.
+     * size limit, an unknown operation, a header it must understand and does not) get the shape
+     * the WSDL promises: our code in {@code detail/fault/code} and the root cause as the message.
+     * SOAP's own codes ({@code MustUnderstand}, {@code VersionMismatch}) stay the fault code.
      */
     @Override
     protected void handleFault(MessageContext context, OutputStream out, AxisFault e) throws AxisFault {
-        if (e.getFaultCode() != null && !e.getFaultCode().getLocalPart().isEmpty() && e.getFaultCode().getNamespaceURI().equals(SoapXml.NS)) {
-            super.handleFault(context, out, e);
+        QName code = e.getFaultCode();
+        if (code != null && code.getNamespaceURI().equals(SoapXml.NS) && e.getDetail() != null) {
+            super.handleFault(context, out, e); // ours, from the receiver
             return;
         }
         String reason = e.getMessage();
@@ -64,7 +103,11 @@ public final class SoapEndpoint extends AxisServlet {
         if (reason != null && reason.contains("The endpoint reference (EPR) for the Operation not found")) {
             reason = "no such operation; the body's first element must be one of the WSDL's operations";
         }
-        super.handleFault(context, out, new AxisFault("request refused: " + reason, new QName(SoapXml.NS, "Invalid", "de")));
+        boolean soapCode = code != null && (code.getLocalPart().equals("MustUnderstand") || code.getLocalPart().equals("VersionMismatch"));
+        String ours = soapCode ? code.getLocalPart() : code != null && code.getNamespaceURI().equals(SoapXml.NS) ? code.getLocalPart() : "Invalid";
+        AxisFault fault = new AxisFault(soapCode ? reason : "request refused: " + reason, soapCode ? code : new QName(SoapXml.NS, ours, "de"));
+        fault.setDetail(SoapXml.faultDetail(ours, fault.getMessage()));
+        super.handleFault(context, out, fault);
     }
 
     private AxisService service() throws IOException {

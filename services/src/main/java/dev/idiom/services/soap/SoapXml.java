@@ -17,6 +17,7 @@ import dev.idiom.events.TagRemoved;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import javax.xml.namespace.QName;
 import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
@@ -131,6 +132,9 @@ final class SoapXml {
         Metadata m = Metadata.EMPTY;
         for (Iterator<OMElement> it = entity.getChildElements(); it.hasNext(); ) {
             OMElement f = it.next();
+            if (!NS.equals(f.getNamespace() == null ? "" : f.getNamespace().getNamespaceURI())) {
+                throw new InvalidValueException("<" + f.getLocalName() + "> in <entity> must be in namespace " + NS);
+            }
             Field field = Field.named(f.getLocalName());
             Object value = switch (field) {
                 case AUTHORS -> {
@@ -155,15 +159,22 @@ final class SoapXml {
         return m;
     }
 
-    /** The text of a child element, or null when it is absent. */
+    /**
+     * The text of a child element in Idiom's namespace (the schema is element-qualified), or null
+     * when it is absent; an {@code xsi:nil} element reads as empty, which clears a field.
+     */
     static String text(OMElement parent, String name) {
-        for (Iterator<OMElement> it = parent.getChildElements(); it.hasNext(); ) {
-            OMElement c = it.next();
-            if (c.getLocalName().equals(name)) {
-                return c.getText();
-            }
-        }
-        return null;
+        OMElement c = parent.getFirstChildWithName(new QName(NS, name));
+        return c == null ? null : c.getText();
+    }
+
+    /** The {@code detail} of every fault Idiom sends: {@code <de:fault><de:code/><de:message/></de:fault>}. */
+    static OMElement faultDetail(String code, String message) {
+        SoapXml xml = new SoapXml();
+        OMElement detail = xml.element("fault");
+        xml.child(detail, "code", code);
+        xml.child(detail, "message", message);
+        return detail;
     }
 
     static String required(OMElement parent, String name) {

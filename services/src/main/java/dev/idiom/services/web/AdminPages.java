@@ -16,9 +16,11 @@ import java.lang.management.ManagementFactory;
  */
 final class AdminPages extends HttpServlet {
     private final transient Application app;
+    private final transient PublicUrl publicUrl;
 
-    AdminPages(Application app) {
+    AdminPages(Application app, PublicUrl publicUrl) {
         this.app = app;
+        this.publicUrl = publicUrl;
     }
 
     @Override
@@ -29,7 +31,7 @@ final class AdminPages extends HttpServlet {
             res.getWriter().write(metrics().toString());
         } else if (path.equals("/admin") || path.equals("/admin/") || path.equals("/") || path.isEmpty()) {
             res.setContentType("text/html;charset=UTF-8");
-            res.getWriter().write(page());
+            res.getWriter().write(page(publicUrl.of(req)));
         } else {
             res.setStatus(404);
             res.setContentType("text/plain;charset=UTF-8");
@@ -72,7 +74,7 @@ final class AdminPages extends HttpServlet {
         return n;
     }
 
-    private String page() {
+    private String page(String base) {
         ObjectNode m = metrics();
         return """
                 <!doctype html><html><head><meta charset="utf-8"><title>Idiom admin</title>
@@ -80,12 +82,13 @@ final class AdminPages extends HttpServlet {
                 <h1>Idiom</h1>
                 <p>Federation service for scholarly bookmarks and references.</p>
                 <ul>
-                <li>SOAP: <a href="/services/DigitalEntityService?wsdl">/services/DigitalEntityService?wsdl</a></li>
-                <li>REST: <a href="/api/openapi.json">/api/openapi.json</a> (entities under /api/entities, change feed /api/changes)</li>
-                <li>Metrics (JSON): <a href="/admin/metrics">/admin/metrics</a></li>
+                <li>SOAP: <a href="%1$s/services/DigitalEntityService?wsdl">%1$s/services/DigitalEntityService?wsdl</a></li>
+                <li>REST: <a href="%1$s/api/openapi.json">%1$s/api/openapi.json</a> (entities under /api/entities, change feed /api/changes)</li>
+                <li>Metrics (JSON): <a href="%1$s/admin/metrics">%1$s/admin/metrics</a></li>
                 </ul>
-                <h2>Now</h2><pre>%s</pre>
+                <h2>Now</h2><pre>%2$s</pre>
                 </body></html>
-                """.formatted(m.toPrettyString().replace("&", "&amp;").replace("<", "&lt;"));
+                """.formatted(base.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;"),
+                        m.toPrettyString().replace("&", "&amp;").replace("<", "&lt;"));
     }
 }

@@ -19,8 +19,9 @@ public final class WebApp {
     /**
      * @param maxBodyBytes the largest request body accepted (413 beyond)
      * @param tempDir Axis2's scratch folder (otherwise it writes {@code _axis2} into the working directory)
+     * @param publicUrl how the URLs Idiom writes are formed
      */
-    public static void mount(ServletContext context, Application app, long maxBodyBytes, Path tempDir) {
+    public static void mount(ServletContext context, Application app, long maxBodyBytes, Path tempDir, PublicUrl publicUrl) {
         File temp = tempDir.toFile();
         temp.mkdirs();
         context.setAttribute("javax.servlet.context.tempdir", temp);
@@ -28,15 +29,15 @@ public final class WebApp {
         FilterRegistration.Dynamic limits = context.addFilter("request-limits", new RequestLimits(maxBodyBytes));
         limits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
-        ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app)));
+        ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app, publicUrl)));
         rest.addMapping("/api/*");
         rest.setLoadOnStartup(1);
 
-        ServletRegistration.Dynamic soap = context.addServlet("soap", new SoapEndpoint(app));
+        ServletRegistration.Dynamic soap = context.addServlet("soap", new SoapEndpoint(app, publicUrl));
         soap.addMapping("/services/*");
         soap.setLoadOnStartup(1);
 
-        ServletRegistration.Dynamic admin = context.addServlet("admin", new AdminPages(app));
+        ServletRegistration.Dynamic admin = context.addServlet("admin", new AdminPages(app, publicUrl));
         admin.addMapping("/admin", "/admin/*", "");
     }
 }
