@@ -177,5 +177,29 @@ class SoapContractTest {
         d.setRemoteId("x");
         IdiomFault unknownTool = assertThrows(IdiomFault.class, () -> port.download(d));
         assertTrue(Map.of("Invalid", 1, "NotFound", 1).containsKey(unknownTool.getFaultInfo().getCode()), unknownTool.getFaultInfo().getCode());
+
+        // a tool that fails: a "BibTeX file" that is a directory cannot be read
+        HttpResponse<String> broken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/api/tools/broken"))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\""
+                        + dir.toAbsolutePath() + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, broken.statusCode(), broken.body());
+        ImportAll all = new ImportAll();
+        all.setTool("broken");
+        IdiomFault toolFailed = assertThrows(IdiomFault.class, () -> port.importAll(all));
+        assertEquals("ToolFailed", toolFailed.getFaultInfo().getCode());
+    }
+
+    @Test
+    void federationOperationsWithoutTheOperatorTokenAreUnauthorized() throws Exception {
+        try (IdiomServer guarded = IdiomServer.start(IdiomConfig.from(Map.of("port", "0", "db-url", TestDatabase.freshUrl(),
+                "data", dir.resolve("guarded").toString()), Map.of("IDIOM_ADMIN_TOKEN", "s3cret-operator-token"), k -> null))) {
+            DigitalEntityServicePortType client = new DigitalEntityService(new URL(guarded.url() + "/services/DigitalEntityService?wsdl"))
+                    .getDigitalEntityServiceSoap11();
+            ((BindingProvider) client).getRequestContext().put("schema-validation-enabled", "BOTH");
+            ImportAll all = new ImportAll();
+            all.setTool("refs");
+            IdiomFault unauthorized = assertThrows(IdiomFault.class, () -> client.importAll(all));
+            assertEquals("Unauthorized", unauthorized.getFaultInfo().getCode());
+        }
     }
 }
