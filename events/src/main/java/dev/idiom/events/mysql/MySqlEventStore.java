@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -53,12 +54,19 @@ public final class MySqlEventStore implements EventStore {
     private final EventCodec codec;
     private final Clock clock;
     private final SqlProjection projection;
+    private final TransientFailures retries;
+    private final AtomicLong retried = new AtomicLong();
 
     public MySqlEventStore(DataSource db, EventCodec codec, Clock clock) {
+        this(db, codec, clock, TransientFailures.DEFAULT);
+    }
+
+    public MySqlEventStore(DataSource db, EventCodec codec, Clock clock, TransientFailures retries) {
         this.db = db;
         this.codec = codec;
         this.clock = clock;
         this.projection = new SqlProjection(codec);
+        this.retries = retries;
     }
 
     @Override
@@ -66,6 +74,26 @@ public final class MySqlEventStore implements EventStore {
         if (appends.isEmpty()) {
             return List.of();
         }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return inOneTransaction(appends);
+            } catch (SQLException e) {
+                if (!TransientFailures.retryable(e) || attempt >= retries.attempts()) {
+                    throw new EventStoreException("append of " + appends.size() + " request(s) failed" + (attempt > 1 ? " after " + attempt
+                            + " attempts" : "") + ": " + e.getMessage(), e);
+                }
+                retried.incrementAndGet();
+                retries.pause(attempt); // rolled back, or committed with the answer lost: either way a retry is safe
+            }
+        }
+    }
+
+    /** Transactions retried after a transient failure so far. */
+    public long retried() {
+        return retried.get();
+    }
+
+    private List<AppendOutcome> inOneTransaction(List<Append> appends) throws SQLException {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -73,7 +101,7 @@ public final class MySqlEventStore implements EventStore {
                 c.commit();
                 return out;
             } catch (SQLException e) {
-                c.rollback();
+                rollbackQuietly(c);
                 if (!violatesAUniqueKey(e)) {
                     throw e;
                 }
@@ -90,22 +118,33 @@ public final class MySqlEventStore implements EventStore {
                 try {
                     replay = replayed(c, a);
                 } catch (InvalidValueException reused) {
-                    c.rollback();
+                    rollbackQuietly(c);
                     return List.of(AppendOutcome.refused(reused));
                 }
-                c.rollback();
+                rollbackQuietly(c);
                 if (replay.isPresent()) {
                     return List.of(AppendOutcome.of(replay.get()));
                 }
                 return List.of(AppendOutcome.refused(new StaleVersionException(a.entityId(), a.expectedVersion(), currentVersion(c, a.entityId()))));
             } catch (RuntimeException e) {
-                c.rollback();
+                rollbackQuietly(c);
                 throw e;
             } finally {
-                c.setAutoCommit(true);
+                try {
+                    c.setAutoCommit(true);
+                } catch (SQLException lost) {
+                    // the connection is gone; the pool drops it
+                }
             }
-        } catch (SQLException e) {
-            throw new EventStoreException("append of " + appends.size() + " request(s) failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Rolls back; on a connection that is already lost there is nothing to roll back, and the first failure is the one to report. */
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException lost) {
+            // the server rolls back what it did not commit when the connection goes
         }
     }
 

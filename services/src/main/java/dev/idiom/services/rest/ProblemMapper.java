@@ -34,7 +34,12 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
                     LOG.log(Level.SEVERE, "unexpected failure", e);
                 }
                 Response r = Problem.of(f.code(), f.message());
-                yield f.code() == ErrorCode.UNAUTHORIZED ? Response.fromResponse(r).header("WWW-Authenticate", "Bearer realm=\"idiom\"").build() : r;
+                yield switch (f.code()) {
+                    case UNAUTHORIZED -> Response.fromResponse(r).header("WWW-Authenticate", "Bearer realm=\"idiom\"").build();
+                    // the store already retried transient failures; a client may try again shortly
+                    case UNAVAILABLE -> Response.fromResponse(r).header("Retry-After", "1").build();
+                    default -> r;
+                };
             }
         };
     }
