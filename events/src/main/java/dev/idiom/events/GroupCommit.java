@@ -89,13 +89,21 @@ public final class GroupCommit implements EventStore, AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
+            } catch (Error fatal) {
+                closed = true; // the writer is gone: refuse appends rather than let callers wait forever
+                failWaiting("the event store's writer failed (" + fatal + "); nothing was written");
+                throw fatal;
             } finally {
                 batch.clear();
             }
         }
+        failWaiting("the event store closed; nothing was written");
+    }
+
+    private void failWaiting(String why) {
         Pending left;
         while ((left = waiting.poll()) != null) {
-            left.done().completeExceptionally(new EventStoreException("the event store closed; nothing was written", null));
+            left.done().completeExceptionally(new EventStoreException(why, null));
         }
     }
 
