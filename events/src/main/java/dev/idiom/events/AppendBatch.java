@@ -36,7 +36,8 @@ public final class AppendBatch {
     private final Map<UUID, DigitalEntity> before = new LinkedHashMap<>();
     private final Map<UUID, DigitalEntity> current = new HashMap<>();
     private final Map<DigitalEntity, String> serialised = new IdentityHashMap<>();
-    private final Object[] decided; // per append: Accepted, Integer (same as that earlier append), Recorded, or RuntimeException
+    private final Object[] decided;
+    private List<Change> changes; // per append: Accepted, Integer (same as that earlier append), Recorded, or RuntimeException
 
     private record Accepted(DigitalEntity state, int lastRow) {}
 
@@ -122,9 +123,12 @@ public final class AppendBatch {
 
     /** The entities this batch changes, with their new projection JSON. */
     public List<Change> changes() {
-        List<Change> out = new ArrayList<>();
-        before.forEach((id, was) -> out.add(new Change(was, current.get(id), json(current.get(id)))));
-        return out;
+        if (changes == null) { // asked by the writer and again for the outcomes: build once
+            List<Change> out = new ArrayList<>();
+            before.forEach((id, was) -> out.add(new Change(was, current.get(id), json(current.get(id)))));
+            changes = List.copyOf(out);
+        }
+        return changes;
     }
 
     /** Appends that retry one recorded by an earlier transaction (index → entity and last position). */
