@@ -54,8 +54,9 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
         };
         List<Replica> nextReplicas = switch (event) {
             case RecordImported i when i.fromTool() -> linked(new Replica(i.tool(), i.account(), i.remoteId(), i.remoteVersion(), i.metadata(),
-                    i.identityHint()));
-            case ReplicaLinked l -> linked(new Replica(l.tool(), l.account(), l.remoteId(), l.remoteVersion(), l.synced()));
+                    i.identityHint(), i.shadow()), null);
+            case ReplicaLinked l -> linked(new Replica(l.tool(), l.account(), l.remoteId(), l.remoteVersion(), l.synced(), null, l.shadow()),
+                    l.replaces());
             default -> replicas;
         };
         return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at);
@@ -78,18 +79,25 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
         return state;
     }
 
-    /** The replicas with {@code r} added, or replacing the entry for the same copy. */
-    private List<Replica> linked(Replica r) {
+    /**
+     * The replicas with {@code r} added, or replacing the entry for the same copy (or for the
+     * copy it was known as before, {@code formerId}, when the tool re-keyed it).
+     */
+    private List<Replica> linked(Replica r, String formerId) {
         List<Replica> out = new ArrayList<>();
         String hint = r.identityHint();
+        String shadow = r.shadow();
         for (Replica existing : replicas) {
-            if (!existing.sameCopy(r.tool(), r.account(), r.remoteId())) {
+            boolean same = existing.sameCopy(r.tool(), r.account(), r.remoteId())
+                    || (formerId != null && existing.sameCopy(r.tool(), r.account(), formerId));
+            if (!same) {
                 out.add(existing);
-            } else if (hint == null) {
-                hint = existing.identityHint(); // a re-link that gives no hint keeps the one known
+            } else {
+                hint = hint == null ? existing.identityHint() : hint; // a re-link that gives no hint keeps the one known
+                shadow = shadow == null ? existing.shadow() : shadow;
             }
         }
-        out.add(new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), hint));
+        out.add(new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), hint, shadow));
         return out;
     }
 }

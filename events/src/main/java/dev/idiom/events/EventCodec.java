@@ -33,8 +33,16 @@ public final class EventCodec {
                 if (e.identityHint() != null) {
                     n.put("identityHint", e.identityHint());
                 }
+                if (e.shadow() != null) {
+                    n.put("shadow", e.shadow());
+                }
             }
-            case ReplicaLinked e -> replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced()));
+            case ReplicaLinked e -> {
+                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow()));
+                if (e.replaces() != null) {
+                    n.put("replaces", e.replaces());
+                }
+            }
             case FieldChanged e -> {
                 n.put("field", e.field().jsonName());
                 n.set("value", e.field().toJson(e.value()));
@@ -49,10 +57,10 @@ public final class EventCodec {
         JsonNode n = read(payload);
         return switch (type) {
             case "RecordImported" -> new RecordImported(metadata(n.get("metadata")), n.path("tool").asText(), text(n, "account"),
-                    n.path("remoteId").asText(), text(n, "remoteVersion"), text(n, "identityHint"));
+                    n.path("remoteId").asText(), text(n, "remoteVersion"), text(n, "identityHint"), text(n, "shadow"));
             case "ReplicaLinked" -> {
                 Replica r = replica(n);
-                yield new ReplicaLinked(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced());
+                yield new ReplicaLinked(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), r.shadow(), text(n, "replaces"));
             }
             case "FieldChanged" -> {
                 Field f = Field.named(n.path("field").asText());
@@ -78,12 +86,15 @@ public final class EventCodec {
         if (r.identityHint() != null) {
             n.put("identityHint", r.identityHint());
         }
+        if (r.shadow() != null) {
+            n.put("shadow", r.shadow());
+        }
         return n;
     }
 
     private Replica replica(JsonNode n) {
         return new Replica(n.path("tool").asText(), text(n, "account"), n.path("remoteId").asText(), text(n, "remoteVersion"),
-                metadata(n.get("synced")), text(n, "identityHint"));
+                metadata(n.get("synced")), text(n, "identityHint"), text(n, "shadow"));
     }
 
     /** The JSON tree of an event's payload, for the change feed and history. */

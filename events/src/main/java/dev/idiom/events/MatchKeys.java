@@ -22,6 +22,8 @@ public final class MatchKeys {
     public static final String REPLICA = "replica";
     /** A tool's own id of the work across its users (BibSonomy's interhash). */
     public static final String HINT = "hint";
+    /** Not a match of works: every DE with a copy in one tool account holds that account's key. */
+    public static final String ACCOUNT = "account";
 
     private MatchKeys() {}
 
@@ -52,6 +54,7 @@ public final class MatchKeys {
         de.replicas().forEach(r -> {
             keys.addAll(of(r.synced()));
             keys.add(replica(r.tool(), r.account(), r.remoteId()));
+            keys.add(account(r.tool(), r.account()));
             if (r.identityHint() != null) {
                 keys.add(hint(r.tool(), r.identityHint()));
             }
@@ -62,6 +65,11 @@ public final class MatchKeys {
     /** The key of a tool's identity hint (tools' hints live in separate spaces). */
     public static Key hint(String tool, String hint) {
         return new Key(HINT, clip(tool + ":" + hint));
+    }
+
+    /** The key every DE with a copy in this tool account holds: how a full snapshot's deletions are found. */
+    public static Key account(String tool, String account) {
+        return new Key(ACCOUNT, clip(Fingerprint.of(tool + "\n" + account)));
     }
 
     /** The key of one copy in one tool. */

@@ -11,18 +11,19 @@ package dev.idiom.events;
  * @param remoteId its id in that tool (the new DE's id when created directly)
  * @param remoteVersion the tool's version or signature of the record (null if the tool has none)
  * @param identityHint the tool's id of the work across its users (BibSonomy's interhash), or null
+ * @param shadow the record in the tool's own form, kept for write-backs (null if unknown)
  */
-public record RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion, String identityHint)
-        implements EntityEvent {
+public record RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion, String identityHint,
+        String shadow) implements EntityEvent {
 
     /** A record created directly in Idiom. */
     public RecordImported(Metadata metadata, String tool, String remoteId) {
-        this(metadata, tool, null, remoteId, null, null);
+        this(metadata, tool, null, remoteId, null, null, null);
     }
 
     /** A record from a tool that gives no identity hint. */
     public RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion) {
-        this(metadata, tool, account, remoteId, remoteVersion, null);
+        this(metadata, tool, account, remoteId, remoteVersion, null, null);
     }
 
     /** True when the record came from an annotation tool (and so forms a replica). */

@@ -5,13 +5,17 @@ import java.util.Objects;
 
 /**
  * One copy of a DE in an annotation tool (a distributed annotation record): where it is, the
- * tool's version of it, and the state last synced with it (the base of a three-way merge).
+ * tool's version of it, the state last synced with it (the base of a three-way merge) and the
+ * record as the tool last returned it (its shadow: what a write-back starts from, so fields Idiom
+ * does not model survive).
+ *
+ * @param shadow the tool's own form of the record, opaque outside its adapter (null if unknown)
  */
-public record Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String identityHint)
+public record Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String identityHint, String shadow)
         implements Serializable {
 
     public Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced) {
-        this(tool, account, remoteId, remoteVersion, synced, null);
+        this(tool, account, remoteId, remoteVersion, synced, null, null);
     }
 
     public boolean sameCopy(String tool, String account, String remoteId) {

@@ -63,4 +63,21 @@ class DigitalEntityFoldTest {
             assertEquals(e, codec.event(e.type(), codec.payload(e)));
         }
     }
+
+    @Test
+    void aReKeyedCopyReplacesItsFormerEntryAndItsShadowSurvivesTheStoredForm() {
+        EventCodec codec = new EventCodec();
+        EntityEvent imported = new RecordImported(paper, "bibsonomy", "alice", "hash1", "t1", "INTER", "<post key=\"k\"/>");
+        EntityEvent rekeyed = new ReplicaLinked("bibsonomy", "alice", "hash2", "t2", paper, "<post key=\"k\" edited=\"yes\"/>", "hash1");
+        for (EntityEvent e : List.of(imported, rekeyed)) {
+            assertEquals(e, codec.event(e.type(), codec.payload(e)), "stored and read back whole");
+        }
+        DigitalEntity de = DigitalEntity.empty(id).apply(imported, t0).apply(rekeyed, t0.plusSeconds(1));
+        assertEquals(1, de.replicas().size(), "one copy, re-keyed");
+        Replica r = de.replicas().getFirst();
+        assertEquals("hash2", r.remoteId());
+        assertEquals("<post key=\"k\" edited=\"yes\"/>", r.shadow());
+        assertEquals("INTER", r.identityHint(), "the hint known before is kept");
+        assertEquals(de, codec.entity(codec.entity(de)), "the projection's stored form keeps the shadow");
+    }
 }

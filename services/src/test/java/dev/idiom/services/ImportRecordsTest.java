@@ -6,6 +6,7 @@ import dev.idiom.db.TestDatabase;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.services.app.ImportSummary;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteRecord;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,8 +26,21 @@ class ImportRecordsTest {
     @TempDir
     Path dir;
 
-    /** A tool account holding the given records, nothing more. */
-    private record FixedTool(String kind, String account, List<RemoteRecord> records) implements AnnotationTool {
+    /**
+     * A tool account holding the given records, nothing more; {@code complete}: its listing is a
+     * full snapshot; a record succeeds a former copy when their shadows are equal (as a BibSonomy
+     * post's key survives an edit on the site).
+     */
+    private record FixedTool(String kind, String account, List<RemoteRecord> records, boolean complete) implements AnnotationTool {
+        FixedTool(String kind, String account, List<RemoteRecord> records) {
+            this(kind, account, records, false);
+        }
+
+        @Override
+        public boolean succeeds(RemoteRecord now, RemoteRecord former) {
+            return now.shadow() != null && now.shadow().equals(former.shadow());
+        }
+
         @Override
         public ToolLimits limits() {
             return ToolLimits.LOCAL_FILE;
@@ -33,7 +48,7 @@ class ImportRecordsTest {
 
         @Override
         public ChangePage changedSince(String cursor) {
-            return new ChangePage(records, List.of(), List.of(), "end", false);
+            return new ChangePage(records, List.of(), List.of(), "end", false, complete);
         }
 
         @Override
@@ -47,7 +62,7 @@ class ImportRecordsTest {
         }
 
         @Override
-        public RemoteRecord update(String remoteId, Metadata metadata, String knownVersion) {
+        public RemoteRecord update(RemoteRecord known, Metadata wanted) {
             throw new UnsupportedOperationException();
         }
 
@@ -99,6 +114,42 @@ class ImportRecordsTest {
             assertEquals(1988, now.year(), "only the tool changed it: taken");
             assertEquals(new TreeSet<>(Set.of("a", "c", "d")), now.tags(), "tags merge as sets");
             assertEquals(ImportOutcome.Kind.UNCHANGED, idiom.application().imports().importOne(tool, new RemoteRecord("K1", "2", v2)).kind());
+        }
+    }
+
+    @Test
+    void aFullSnapshotReportsTheCopiesItNoLongerListsAndTheShadowIsKept() {
+        try (Idiom idiom = idiom()) {
+            RemoteRecord a = new RemoteRecord("https://a.example/", "m1", Metadata.EMPTY.with(Field.TITLE, "A").with(Field.URL, "https://a.example/"),
+                    null, "{\"href\":\"https://a.example/\",\"shared\":\"no\"}");
+            RemoteRecord b = new RemoteRecord("https://b.example/", "m1", Metadata.EMPTY.with(Field.TITLE, "B").with(Field.URL, "https://b.example/"));
+            ImportSummary first = idiom.application().imports().importAll(new FixedTool("pinboard", "curator", List.of(a, b), true), true,
+                    (soFar, done, size, last) -> {});
+            assertEquals(List.of(), first.deletedRemoteIds());
+            UUID id = idiom.application().imports().download(new FixedTool("pinboard", "curator", List.of(a)), a.remoteId()).entityId();
+            assertEquals(a.shadow(), idiom.store().load(id).orElseThrow().replicas().getFirst().shadow(), "the record as the tool gave it");
+
+            ImportSummary second = idiom.application().imports().importAll(new FixedTool("pinboard", "curator", List.of(b), true), true,
+                    (soFar, done, size, last) -> {});
+            assertEquals(List.of("https://a.example/"), second.deletedRemoteIds());
+            ImportSummary partial = idiom.application().imports().importAll(new FixedTool("pinboard", "curator", List.of(b), false), true,
+                    (soFar, done, size, last) -> {});
+            assertEquals(List.of(), partial.deletedRemoteIds(), "a listing that is not a snapshot says nothing of what it leaves out");
+        }
+    }
+
+    @Test
+    void aCopyListedUnderANewIdThatSucceedsAKnownOneIsReKeyedNotLinkedTwice() {
+        try (Idiom idiom = idiom()) {
+            Metadata v1 = Metadata.EMPTY.with(Field.TITLE, "Epidemic algorithms").with(Field.YEAR, 1987);
+            ImportOutcome first = idiom.application().imports().importOne(new FixedTool("bibsonomy", "alice", List.of()),
+                    new RemoteRecord("hash1", "t1", v1, "INTER1", "key:demers1987"));
+            ImportOutcome edited = idiom.application().imports().importOne(new FixedTool("bibsonomy", "alice", List.of()),
+                    new RemoteRecord("hash2", "t2", v1.with(Field.VENUE, "PODC"), "INTER1", "key:demers1987"));
+            assertEquals(ImportOutcome.Kind.UPDATED, edited.kind());
+            var de = idiom.store().load(first.entityId()).orElseThrow();
+            assertEquals(List.of("hash2"), de.replicas().stream().map(r -> r.remoteId()).toList(), "re-keyed, the old id gone");
+            assertEquals("PODC", de.metadata().venue());
         }
     }
 }

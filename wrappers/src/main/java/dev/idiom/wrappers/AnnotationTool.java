@@ -27,16 +27,30 @@ public interface AnnotationTool {
 
     Optional<RemoteRecord> fetch(String remoteId);
 
-    /** Creates the record; returns it with its new remote id and version. */
+    /**
+     * Creates the record (private, where the tool has privacy, unless the account is configured
+     * otherwise); returns it with its new remote id, version and shadow.
+     */
     RemoteRecord create(Metadata metadata);
 
     /**
-     * Replaces the record's fields. Some tools give the record a new id on every change
-     * (BibSonomy's hashes): use the returned id from then on.
+     * Writes the fields that differ between {@code known.metadata()} (the state last synced) and
+     * {@code wanted} on top of {@code known.shadow()}, leaving everything else the record has as
+     * it is. A field the record's type cannot hold is not sent. Some tools give the record a new
+     * id on a change (BibSonomy's hashes, a Pinboard URL): use the returned id from then on.
      *
-     * @throws RemoteChangedException the record changed remotely since {@code knownVersion}
+     * @param known the copy as last synced: remote id, version (the precondition), synced metadata, shadow
+     * @throws RemoteChangedException the record changed remotely since {@code known.version()}
      */
-    RemoteRecord update(String remoteId, Metadata metadata, String knownVersion);
+    RemoteRecord update(RemoteRecord known, Metadata wanted);
+
+    /**
+     * True if {@code now}, listed under a new remote id, is the copy Idiom knew as {@code former}
+     * (a tool that re-keys records on edits made in the tool itself). Default: ids are stable.
+     */
+    default boolean succeeds(RemoteRecord now, RemoteRecord former) {
+        return false;
+    }
 
     /** @throws RemoteChangedException the record changed remotely since {@code knownVersion} */
     void delete(String remoteId, String knownVersion);

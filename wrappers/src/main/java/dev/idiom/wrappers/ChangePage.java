@@ -10,11 +10,17 @@ import java.util.List;
  * @param skipped records that could not be read, with the reason
  * @param cursor where the next call continues
  * @param more true if another page follows at once
+ * @param complete true if the pages of this pass list every record the account holds (a full
+ *     snapshot, as Pinboard's posts/all is): a copy Idiom knows that is not listed was deleted
  */
-public record ChangePage(List<RemoteRecord> records, List<String> deleted, List<Skipped> skipped, String cursor, boolean more) {
+public record ChangePage(List<RemoteRecord> records, List<String> deleted, List<Skipped> skipped, String cursor, boolean more, boolean complete) {
     public ChangePage {
         records = List.copyOf(records);
         deleted = List.copyOf(deleted);
         skipped = List.copyOf(skipped);
+    }
+
+    public ChangePage(List<RemoteRecord> records, List<String> deleted, List<Skipped> skipped, String cursor, boolean more) {
+        this(records, deleted, skipped, cursor, more, false);
     }
 }

@@ -3,15 +3,22 @@ package dev.idiom.wrappers;
 import dev.idiom.events.Metadata;
 
 /**
- * A record as a tool holds it, in canonical form.
+ * A record as a tool holds it, in canonical form, with the tool's own form of it beside.
  *
  * @param remoteId the tool's id of it (a key, a URL, a hash)
  * @param version the tool's version or change signature (null if it has none)
  * @param identityHint the tool's own id of the work across its users (BibSonomy's interhash), or null
+ * @param shadow the record exactly as the tool returned it, in the tool's own form (JSON, XML),
+ *     opaque outside its adapter; a write-back starts from it so that what Idiom does not model
+ *     (collections, privacy, keys, extra fields) survives. Null when unknown.
  */
-public record RemoteRecord(String remoteId, String version, Metadata metadata, String identityHint) {
+public record RemoteRecord(String remoteId, String version, Metadata metadata, String identityHint, String shadow) {
 
     public RemoteRecord(String remoteId, String version, Metadata metadata) {
-        this(remoteId, version, metadata, null);
+        this(remoteId, version, metadata, null, null);
+    }
+
+    public RemoteRecord(String remoteId, String version, Metadata metadata, String identityHint) {
+        this(remoteId, version, metadata, identityHint, null);
     }
 }

@@ -24,6 +24,22 @@ public final class SafeXml {
         }
     }
 
+    /** An element as XML text, without a declaration. */
+    public static String serialise(org.w3c.dom.Element e) {
+        try {
+            javax.xml.transform.TransformerFactory tf = javax.xml.transform.TransformerFactory.newInstance();
+            tf.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            tf.setAttribute(XMLConstants.ACCESS_EXTERNAL_STYLESHEET, "");
+            javax.xml.transform.Transformer t = tf.newTransformer();
+            t.setOutputProperty(javax.xml.transform.OutputKeys.OMIT_XML_DECLARATION, "yes");
+            java.io.StringWriter w = new java.io.StringWriter();
+            t.transform(new javax.xml.transform.dom.DOMSource(e), new javax.xml.transform.stream.StreamResult(w));
+            return w.toString();
+        } catch (javax.xml.transform.TransformerException ex) {
+            throw new IllegalStateException("an element could not be written as XML", ex);
+        }
+    }
+
     public static String escape(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }

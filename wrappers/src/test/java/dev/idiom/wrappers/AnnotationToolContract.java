@@ -99,12 +99,24 @@ public abstract class AnnotationToolContract {
         AnnotationTool tool = tool();
         RemoteRecord r = tool.create(sample(1));
         Metadata changed = sample(1).with(Field.TITLE, "Optimistic replication, revised").with(Field.TAGS, new TreeSet<>(Set.of("cfdar")));
-        RemoteRecord updated = tool.update(r.remoteId(), changed, r.version());
+        RemoteRecord updated = tool.update(r, changed);
         assertNotEquals(r.version(), updated.version());
+        assertKept(changed, updated.metadata());
         assertKept(changed, tool.fetch(updated.remoteId()).orElseThrow().metadata());
 
-        assertThrows(RemoteChangedException.class, () -> tool.update(updated.remoteId(), sample(1), r.version()));
+        RemoteRecord stale = new RemoteRecord(updated.remoteId(), r.version(), r.metadata(), r.identityHint(), r.shadow());
+        assertThrows(RemoteChangedException.class, () -> tool.update(stale, sample(1).with(Field.NOTES, "written over a stale copy")));
         assertKept(changed, tool.fetch(updated.remoteId()).orElseThrow().metadata());
+    }
+
+    @Test
+    void anUpdateChangesOnlyWhatChangedAndTheNextOneStartsFromItsAnswer() {
+        AnnotationTool tool = tool();
+        RemoteRecord r = tool.create(sample(1));
+        RemoteRecord first = tool.update(r, r.metadata().with(Field.NOTES, "first note"));
+        RemoteRecord second = tool.update(first, first.metadata().withTag("second"));
+        Metadata now = tool.fetch(second.remoteId()).orElseThrow().metadata();
+        assertKept(r.metadata().with(Field.NOTES, "first note").withTag("second"), now);
     }
 
     @Test

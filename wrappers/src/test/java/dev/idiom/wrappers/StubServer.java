@@ -111,4 +111,14 @@ public abstract class StubServer implements AutoCloseable {
     public void close() {
         server.stop(0);
     }
+
+    /** MD5 in hex: the hash several services use for ids (Pinboard's post hash, BibSonomy's). */
+    public static String md5(String s) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5")
+                    .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -82,8 +83,12 @@ public final class ImportRecords {
         ImportSummary summary = new ImportSummary();
         String cursor = fromStart ? null : tools.accounts().cursor(tool.kind(), tool.account()).orElse(null);
         ChangePage page;
+        Set<String> listed = new HashSet<>();
+        boolean complete = true;
         do {
             page = tool.changedSince(cursor);
+            complete &= page.complete();
+            page.records().forEach(r -> listed.add(r.remoteId()));
             for (Skipped s : page.skipped()) {
                 summary.add(new ImportOutcome(ImportOutcome.Kind.SKIPPED, s.remoteId(), null, s.reason()));
             }
@@ -95,12 +100,30 @@ public final class ImportRecords {
                     progress.step(summary, ++done, records.size(), !page.more());
                 }
             }
-            summary.deletedRemotely(page.deleted().size());
+            summary.deletedRemotely(page.deleted());
+            if (complete && !page.more()) {
+                summary.deletedRemotely(missingFromSnapshot(tool, listed)); // a full snapshot: what it no longer lists is gone
+            }
             cursor = page.cursor();
             tools.accounts().saveCursor(tool.kind(), tool.account(), cursor); // after the page's events committed
         } while (page.more());
         summary.finish(cursor);
         return summary;
+    }
+
+    /** The remote ids of this tool account's copies that Idiom knows and a full snapshot did not list. */
+    private List<String> missingFromSnapshot(AnnotationTool tool, Set<String> listed) {
+        MatchKeys.Key account = MatchKeys.account(tool.kind(), tool.account());
+        List<UUID> holders = store.findKeys(List.of(account)).getOrDefault(account, List.of());
+        List<String> missing = new ArrayList<>();
+        for (DigitalEntity de : store.loadAll(new HashSet<>(holders)).values()) {
+            for (Replica r : de.replicas()) {
+                if (r.tool().equals(tool.kind()) && Objects.equals(r.account(), tool.account()) && !listed.contains(r.remoteId())) {
+                    missing.add(r.remoteId());
+                }
+            }
+        }
+        return missing;
     }
 
     /** Download: one record by its remote id. */
@@ -183,11 +206,12 @@ public final class ImportRecords {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
             List<EntityEvent> events = new ArrayList<>(ThreeWayMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata()));
-            events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata()));
+            events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), null));
             return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                     new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));
         }
-        RecordImported imported = new RecordImported(r.metadata(), tool.kind(), tool.account(), r.remoteId(), r.version(), r.identityHint());
+        RecordImported imported = new RecordImported(r.metadata(), tool.kind(), tool.account(), r.remoteId(), r.version(), r.identityHint(),
+                r.shadow());
         // (tool, account, remote id, version) names the event: a retried import cannot record it twice
         NewEvent event = new NewEvent(UUID.nameUUIDFromBytes((tool.kind() + "\n" + tool.account() + "\n" + r.remoteId() + "\n" + r.version())
                 .getBytes(StandardCharsets.UTF_8)), source, imported);
@@ -198,10 +222,32 @@ public final class ImportRecords {
         }
         if (match.isPresent()) {
             DigitalEntity de = view.load(match.get());
+            Optional<Decision> moved = relinked(tool, r, de, source);
+            if (moved.isPresent()) {
+                return moved.get();
+            }
             return new Decision(new ImportOutcome(ImportOutcome.Kind.MERGED, r.remoteId(), de.id(), null), new Append(de.id(), de.version(), List.of(event)));
         }
         UUID id = ids.next();
         return new Decision(new ImportOutcome(ImportOutcome.Kind.CREATED, r.remoteId(), id, null), new Append(id, 0, List.of(event)));
+    }
+
+    /**
+     * A record the tool lists under a new id that is a copy this DE already has under its former
+     * id (a BibSonomy post edited on the site gets a new hash): the remote change is merged and the
+     * replica re-keyed, rather than a second replica linked and the old one left behind.
+     */
+    private Optional<Decision> relinked(AnnotationTool tool, RemoteRecord r, DigitalEntity de, String source) {
+        for (Replica former : de.replicas()) {
+            if (former.tool().equals(tool.kind()) && Objects.equals(former.account(), tool.account()) && !former.remoteId().equals(r.remoteId())
+                    && tool.succeeds(r, new RemoteRecord(former.remoteId(), former.remoteVersion(), former.synced(), former.identityHint(), former.shadow()))) {
+                List<EntityEvent> events = new ArrayList<>(ThreeWayMerge.remoteChanges(former.synced(), r.metadata(), de.metadata()));
+                events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), former.remoteId()));
+                return Optional.of(new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
+                        new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList())));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -27,8 +27,12 @@ public final class ImportSummary {
         }
     }
 
-    void deletedRemotely(int n) {
-        deletedRemotely += n;
+    private final java.util.List<String> deletedIds = new java.util.ArrayList<>();
+
+    /** Copies the tool reports (or a full snapshot shows) deleted; left alone in Idiom, listed for the curator. */
+    void deletedRemotely(java.util.List<String> remoteIds) {
+        deletedRemotely += remoteIds.size();
+        deletedIds.addAll(remoteIds);
     }
 
     void finish(String cursor) {
@@ -50,6 +54,11 @@ public final class ImportSummary {
 
     public int deletedRemotely() {
         return deletedRemotely;
+    }
+
+    /** The remote ids of the copies deleted in the tool. */
+    public java.util.List<String> deletedRemoteIds() {
+        return java.util.List.copyOf(deletedIds);
     }
 
     public double seconds() {

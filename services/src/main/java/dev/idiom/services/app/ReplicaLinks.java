@@ -40,12 +40,13 @@ public final class ReplicaLinks {
                             + " (" + r.remoteId() + ")");
                 });
         RemoteRecord created = tool.create(de.metadata());
-        Replica replica = new Replica(tool.kind(), tool.account(), created.remoteId(), created.version(), de.metadata());
+        Replica replica = new Replica(tool.kind(), tool.account(), created.remoteId(), created.version(), de.metadata(), null, created.shadow());
         // the copy exists remotely now: record it even if the DE moved on meanwhile (the engine pushes the rest)
         for (int attempt = 0; ; attempt++) {
             try {
                 writes.append(id, de.version(), List.of(new NewEvent(UUID.randomUUID(), "upload:" + tool.kind(),
-                        new ReplicaLinked(replica.tool(), replica.account(), replica.remoteId(), replica.remoteVersion(), replica.synced()))));
+                        new ReplicaLinked(replica.tool(), replica.account(), replica.remoteId(), replica.remoteVersion(), replica.synced(),
+                                replica.shadow(), null))));
                 return replica;
             } catch (StaleVersionException moved) {
                 if (attempt == 3) {

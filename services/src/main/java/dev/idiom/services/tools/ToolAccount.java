@@ -8,10 +8,17 @@ package dev.idiom.services.tools;
  * @param baseUrl the API root (or, for bibtex and bookmarks, the file's path)
  * @param account the library ("users/123"), user name, or empty
  * @param hasSecret whether a key or token is stored for it
+ * @param newRecords "private" (the default) or "public": how records Idiom creates there are shared,
+ *     where the tool has privacy (Pinboard, BibSonomy)
  */
-public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret) {
+public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret, String newRecords) {
+    public boolean createsPrivate() {
+        return !"public".equals(newRecords);
+    }
+
     @Override
     public String toString() {
-        return "ToolAccount[" + name + ", " + kind + ", " + baseUrl + ", " + account + ", secret " + (hasSecret ? "set" : "none") + "]";
+        return "ToolAccount[" + name + ", " + kind + ", " + baseUrl + ", " + account + ", secret " + (hasSecret ? "set" : "none") + ", new records "
+                + newRecords + "]";
     }
 }

@@ -31,6 +31,11 @@ public final class ToolAccounts {
     record Opened(ToolAccount account, String secret) {}
 
     public ToolAccount put(String name, String kind, String baseUrl, String account, String secret) {
+        return put(name, kind, baseUrl, account, secret, null);
+    }
+
+    /** @param newRecords "private" or "public" (null: private) — how records Idiom creates in the tool are shared */
+    public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords) {
         if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
             throw new InvalidValueException("a tool account name is 1–64 letters, digits, '.', '_' or '-'");
         }
@@ -40,8 +45,13 @@ public final class ToolAccounts {
         if (baseUrl == null || baseUrl.isBlank()) {
             throw new InvalidValueException("baseUrl is required (the API root, or the file's path for bibtex and bookmarks)");
         }
+        String visibility = newRecords == null || newRecords.isEmpty() ? "private" : newRecords;
+        if (!Set.of("private", "public").contains(visibility)) {
+            throw new InvalidValueException("newRecords must be \"private\" or \"public\", got '" + newRecords + "'");
+        }
         String sealed = secret == null || secret.isEmpty() ? null : secrets.seal(secret);
-        StoredToolAccount stored = new StoredToolAccount(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), sealed, clock.instant());
+        StoredToolAccount stored = new StoredToolAccount(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), sealed, visibility,
+                clock.instant());
         repository.save(stored);
         return view(stored);
     }
@@ -55,7 +65,7 @@ public final class ToolAccounts {
     }
 
     private static ToolAccount view(StoredToolAccount a) {
-        return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null);
+        return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null, a.newRecords());
     }
 
     public Optional<String> cursor(String kind, String account) {

@@ -40,8 +40,10 @@ public final class Tools {
         String secret = a.secret() == null ? "" : a.secret();
         return switch (kind) {
             case "zotero" -> new ZoteroTool(URI.create(base), a.account().account(), secret, http("Zotero", ZoteroTool.LIMITS));
-            case "pinboard" -> new PinboardTool(URI.create(base), secret, http("Pinboard", PinboardTool.LIMITS), clock, pacing);
-            case "bibsonomy" -> new BibSonomyTool(URI.create(base), a.account().account(), secret, http("BibSonomy", BibSonomyTool.LIMITS));
+            case "pinboard" -> new PinboardTool(URI.create(base), secret, http("Pinboard", PinboardTool.LIMITS), clock, pacing,
+                    a.account().createsPrivate());
+            case "bibsonomy" -> new BibSonomyTool(URI.create(base), a.account().account(), secret, http("BibSonomy", BibSonomyTool.LIMITS),
+                    a.account().createsPrivate());
             case "idiom" -> new IdiomPeer(URI.create(base), http("Idiom", IdiomPeer.LIMITS));
             case "bibtex", "bookmarks" -> file(kind, Path.of(base));
             default -> throw new InvalidValueException("unknown tool kind " + kind);

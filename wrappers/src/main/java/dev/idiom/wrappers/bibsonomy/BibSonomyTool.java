@@ -1,10 +1,9 @@
 package dev.idiom.wrappers.bibsonomy;
 
-import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.wrappers.AnnotationTool;
-import dev.idiom.wrappers.BibTeXTypes;
+import dev.idiom.wrappers.BibTeXMapping;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
@@ -37,26 +36,41 @@ import org.w3c.dom.NodeList;
 
 /**
  * BibSonomy's REST API. Posts of publications ({@code <bibtex>}) and bookmarks
- * ({@code <bookmark>}) are keyed by their intrahash, which changes whenever the post's content
- * does: {@link #update} returns the new hash and the replica is re-keyed. The change date is the
- * version. BibSonomy has no write preconditions, so an update re-reads the post first and
- * refuses when its change date moved.
+ * ({@code <bookmark>}) are keyed by their intrahash, which changes when the post's identifying
+ * content does: {@link #update} returns the new hash and the replica is re-keyed, and a post
+ * edited on the site under a new hash is recognised as the same copy by its BibTeX key
+ * ({@link #succeeds}). The change date is the version. BibSonomy has no write preconditions, so
+ * an update re-reads the post first and refuses when its change date moved.
+ *
+ * <p>A PUT replaces the whole post, so an update re-sends the post exactly as BibSonomy returned
+ * it — its groups (who may see it), its BibTeX key, every attribute (editor, number, month, series,
+ * edition, misc with its ISBN/ISSN…) — with only the fields Idiom changed written through the
+ * shared {@link BibTeXMapping}. New posts go to the {@code private} group unless the account says
+ * otherwise. Required fields are checked before sending: title, year, BibTeX key, entry type and
+ * author or editor for publications; URL and title for bookmarks.
  */
 public final class BibSonomyTool implements AnnotationTool {
     public static final ToolLimits LIMITS = new ToolLimits(20, Duration.ofMillis(200), 2);
-    private static final Pattern MISC_DOI = Pattern.compile("doi\\s*=\\s*\\{([^}]*)\\}", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MISC_DOI = Pattern.compile("(^|,)\\s*doi\\s*=\\s*\\{([^}]*)\\}\\s*", Pattern.CASE_INSENSITIVE);
 
     private final URI base;
     private final String user;
     private final String authorization;
     private final ToolHttp http;
+    private final boolean createPrivate;
 
     /** @param base the API root, e.g. https://www.bibsonomy.org/api */
     public BibSonomyTool(URI base, String user, String apiKey, ToolHttp http) {
+        this(base, user, apiKey, http, true);
+    }
+
+    /** @param createPrivate whether posts Idiom creates go to the private group (else public) */
+    public BibSonomyTool(URI base, String user, String apiKey, ToolHttp http, boolean createPrivate) {
         this.base = URI.create(base.toString().replaceAll("/+$", ""));
         this.user = user;
         this.authorization = "Basic " + Base64.getEncoder().encodeToString((user + ":" + apiKey).getBytes(StandardCharsets.UTF_8));
         this.http = http;
+        this.createPrivate = createPrivate;
     }
 
     @Override
@@ -150,6 +164,56 @@ public final class BibSonomyTool implements AnnotationTool {
         }
     }
 
+    /** A {@code <bibtex>} element as the shared BibTeX mapping sees it: its attributes, DOI inside {@code misc}. */
+    private record View(Element bibtex) implements BibTeXMapping.Entry {
+        @Override
+        public String type() {
+            return bibtex.getAttribute("entrytype");
+        }
+
+        @Override
+        public void type(String entryType) {
+            bibtex.setAttribute("entrytype", entryType);
+        }
+
+        @Override
+        public String get(String field) {
+            String v = switch (field) {
+                case "doi" -> {
+                    Matcher m = MISC_DOI.matcher(bibtex.getAttribute("misc"));
+                    yield m.find() ? m.group(2) : null;
+                }
+                case "abstract" -> bibtex.getAttribute("bibtexAbstract");
+                default -> bibtex.getAttribute(field);
+            };
+            return v == null || v.isBlank() ? null : v.strip();
+        }
+
+        @Override
+        public void set(String field, String value) {
+            boolean clear = value == null || value.isEmpty();
+            switch (field) {
+                case "doi" -> {
+                    // misc holds more than the DOI (isbn, issn…): only the doi entry is touched
+                    String misc = MISC_DOI.matcher(bibtex.getAttribute("misc")).replaceAll("$1").replaceAll("^\\s*,\\s*|\\s*,\\s*$", "").strip();
+                    misc = clear ? misc : (misc.isEmpty() ? "" : misc + ", ") + "doi = {" + value + "}";
+                    attribute("misc", misc);
+                }
+                case "abstract" -> attribute("bibtexAbstract", clear ? null : value);
+                default -> attribute(field, clear ? null : value);
+            }
+        }
+
+        private void attribute(String name, String value) {
+            if (value == null || value.isEmpty()) {
+                bibtex.removeAttribute(name);
+            } else {
+                bibtex.setAttribute(name, value);
+            }
+        }
+    }
+
+    /** The shadow is the {@code <post>} element exactly as BibSonomy returned it. */
     private static RemoteRecord record(Element post) {
         Element bibtex = child(post, "bibtex");
         Element bookmark = child(post, "bookmark");
@@ -158,62 +222,36 @@ public final class BibSonomyTool implements AnnotationTool {
             throw new ToolException("a post with neither <bibtex> nor <bookmark>");
         }
         SortedSet<String> tags = new TreeSet<>();
-        NodeList tagNodes = post.getElementsByTagName("tag");
-        for (int i = 0; i < tagNodes.getLength(); i++) {
-            String t = ((Element) tagNodes.item(i)).getAttribute("name");
-            if (!t.isBlank()) {
-                tags.add(t);
+        for (Element t : children(post, "tag")) {
+            String name = t.getAttribute("name");
+            if (!name.isBlank()) {
+                tags.add(name.replace('_', ' '));
             }
         }
-        Metadata m = Metadata.EMPTY.with(Field.TAGS, tags);
-        String description = post.getAttribute("description");
+        Metadata m;
         if (bibtex != null) {
-            String type = BibTeXTypes.canonicalType(bibtex.getAttribute("entrytype"));
-            m = m.with(Field.TYPE, type);
-            m = set(m, Field.TITLE, bibtex.getAttribute("title"));
-            List<Author> authors = new ArrayList<>();
-            for (String a : bibtex.getAttribute("author").split("\\s+and\\s+")) {
-                if (!a.isBlank()) {
-                    authors.add(Author.parse(a.contains(",") ? a : flip(a)));
-                }
-            }
-            m = m.with(Field.AUTHORS, authors);
-            m = set(m, Field.YEAR, bibtex.getAttribute("year"));
-            m = set(m, Field.VENUE, firstNonBlank(BibTeXTypes.VENUE_FIELDS.stream().map(bibtex::getAttribute).toArray(String[]::new)));
-            m = set(m, Field.VOLUME, bibtex.getAttribute("volume"));
-            m = set(m, Field.PAGES, bibtex.getAttribute("pages"));
-            m = set(m, Field.URL, bibtex.getAttribute("url"));
-            m = set(m, Field.ABSTRACT, bibtex.getAttribute("bibtexAbstract"));
-            Matcher doi = MISC_DOI.matcher(bibtex.getAttribute("misc"));
-            if (doi.find()) {
-                m = set(m, Field.DOI, doi.group(1));
-            }
+            m = BibTeXMapping.metadata(new View(bibtex));
+            // "Given Family" names are common in posts: the mapping reads both forms
         } else {
-            m = m.with(Field.TYPE, "webpage");
+            m = Metadata.EMPTY.with(Field.TYPE, "webpage");
             m = set(m, Field.URL, bookmark.getAttribute("url"));
             m = set(m, Field.TITLE, bookmark.getAttribute("title"));
         }
-        m = set(m, Field.NOTES, description);
+        m = set(m.with(Field.TAGS, tags), Field.NOTES, post.getAttribute("description"));
         String version = post.getAttribute("changedate").isBlank() ? post.getAttribute("postingdate") : post.getAttribute("changedate");
         // the interhash names the publication across all BibSonomy users: a cross-user identity hint
         String interhash = bibtex != null ? bibtex.getAttribute("interhash") : "";
-        return new RemoteRecord(resource.getAttribute("intrahash"), version, m, interhash.isBlank() ? null : interhash);
+        return new RemoteRecord(resource.getAttribute("intrahash"), version, m, interhash.isBlank() ? null : interhash, SafeXml.serialise(post));
     }
 
-    /** "Given Family" → "Family, Given". */
-    private static String flip(String name) {
-        String n = name.strip();
-        int space = n.lastIndexOf(' ');
-        return space < 0 ? n : n.substring(space + 1) + ", " + n.substring(0, space);
-    }
-
-    private static String firstNonBlank(String... values) {
-        for (String v : values) {
-            if (v != null && !v.isBlank()) {
-                return v;
+    private static List<Element> children(Element parent, String name) {
+        List<Element> out = new ArrayList<>();
+        for (org.w3c.dom.Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e && e.getTagName().equals(name)) {
+                out.add(e);
             }
         }
-        return null;
+        return out;
     }
 
     private static Metadata set(Metadata m, Field f, String v) {
@@ -227,30 +265,123 @@ public final class BibSonomyTool implements AnnotationTool {
 
     @Override
     public Optional<RemoteRecord> fetch(String hash) {
-        HttpResponse<String> r = send("GET", postsPath() + "/" + URLEncoder.encode(hash, StandardCharsets.UTF_8), null);
-        if (r.statusCode() == 404) {
-            return Optional.empty();
-        }
-        Document doc = ok(r, 200, "fetch post " + hash);
-        Element post = (Element) doc.getElementsByTagName("post").item(0);
-        return post == null ? Optional.empty() : Optional.of(record(post));
+        return postElement(hash).map(BibSonomyTool::record);
     }
 
     @Override
     public RemoteRecord create(Metadata m) {
-        Document doc = ok(send("POST", postsPath(), postXml(m)), 201, "create a post");
-        return fetch(resourceHash(doc)).orElseThrow(() -> new ToolException("BibSonomy did not keep the new post"));
+        Document doc = SafeXml.parse("<post description=\"\"><user name=\"" + SafeXml.escape(user) + "\"/><group name=\""
+                + (createPrivate ? "private" : "public") + "\"/>" + ("webpage".equals(m.type()) ? "<bookmark/>"
+                : "<bibtex entrytype=\"" + BibTeXMapping.entryType(m.type()) + "\" bibtexKey=\"" + SafeXml.escape(newKey(m)) + "\"/>")
+                + "</post>", "Idiom");
+        Element post = doc.getDocumentElement();
+        apply(post, Metadata.EMPTY.with(Field.TYPE, m.type()), m);
+        Document answer = ok(send("POST", postsPath(), envelope(post)), 201, "create a post");
+        return fetch(resourceHash(answer)).orElseThrow(() -> new ToolException("BibSonomy did not keep the new post"));
     }
 
+    /**
+     * Re-reads the post, refuses if its change date moved since {@code known}, then PUTs it back
+     * as BibSonomy returned it with only Idiom's changes written into it.
+     */
     @Override
-    public RemoteRecord update(String hash, Metadata m, String knownVersion) {
-        RemoteRecord current = fetch(hash).orElseThrow(() -> new RemoteChangedException(
+    public RemoteRecord update(RemoteRecord known, Metadata wanted) {
+        String hash = known.remoteId();
+        Element post = postElement(hash).orElseThrow(() -> new RemoteChangedException(
                 "BibSonomy post " + hash + " is gone (edited elsewhere, which changes its hash, or deleted)"));
-        if (knownVersion != null && !knownVersion.equals(current.version())) {
-            throw new RemoteChangedException("BibSonomy post " + hash + " changed since " + knownVersion);
+        RemoteRecord current = record(post);
+        if (known.version() != null && !known.version().equals(current.version())) {
+            throw new RemoteChangedException("BibSonomy post " + hash + " changed since " + known.version());
         }
-        Document doc = ok(send("PUT", postsPath() + "/" + URLEncoder.encode(hash, StandardCharsets.UTF_8), postXml(m)), 200, "update post " + hash);
+        if ("webpage".equals(known.metadata().type()) != (child(post, "bookmark") != null)
+                || "webpage".equals(wanted.type()) != (child(post, "bookmark") != null)) {
+            throw new ToolException("BibSonomy keeps bookmarks and publications apart: post " + hash + " cannot become a "
+                    + ("webpage".equals(wanted.type()) ? "bookmark" : "publication"));
+        }
+        apply(post, known.metadata(), wanted);
+        Document doc = ok(send("PUT", postsPath() + "/" + URLEncoder.encode(hash, StandardCharsets.UTF_8), envelope(post)), 200,
+                "update post " + hash);
         return fetch(resourceHash(doc)).orElseThrow(() -> new ToolException("BibSonomy did not keep the updated post"));
+    }
+
+    /** A post edited on the site gets a new hash; the same BibTeX key, with the old hash gone, is the same copy. */
+    @Override
+    public boolean succeeds(RemoteRecord now, RemoteRecord former) {
+        String key = key(now.shadow());
+        return key != null && key.equals(key(former.shadow())) && !now.remoteId().equals(former.remoteId())
+                && postElement(former.remoteId()).isEmpty();
+    }
+
+    private static String key(String shadow) {
+        if (shadow == null) {
+            return null;
+        }
+        Element bibtex = child(SafeXml.parse(shadow, "the stored BibSonomy post").getDocumentElement(), "bibtex");
+        return bibtex == null || bibtex.getAttribute("bibtexKey").isBlank() ? null : bibtex.getAttribute("bibtexKey");
+    }
+
+    private Optional<Element> postElement(String hash) {
+        HttpResponse<String> r = send("GET", postsPath() + "/" + URLEncoder.encode(hash, StandardCharsets.UTF_8), null);
+        if (r.statusCode() == 404) {
+            return Optional.empty();
+        }
+        Element post = (Element) ok(r, 200, "fetch post " + hash).getElementsByTagName("post").item(0);
+        return Optional.ofNullable(post);
+    }
+
+    /** Writes into the post the fields that differ between {@code before} and {@code after}; checks what BibSonomy requires. */
+    private static void apply(Element post, Metadata before, Metadata after) {
+        if (!java.util.Objects.equals(before.notes(), after.notes())) {
+            post.setAttribute("description", after.notes() == null ? "" : after.notes());
+        }
+        if (!before.tags().equals(after.tags())) {
+            children(post, "tag").forEach(post::removeChild);
+            org.w3c.dom.Node first = post.getFirstChild();
+            for (String t : after.tags()) {
+                Element tag = post.getOwnerDocument().createElement("tag");
+                tag.setAttribute("name", t.strip().replaceAll("\\s+", "_")); // BibSonomy separates tags by spaces
+                post.insertBefore(tag, first);
+            }
+        }
+        Element bookmark = child(post, "bookmark");
+        if (bookmark != null) {
+            if (!java.util.Objects.equals(before.url(), after.url())) {
+                bookmark.setAttribute("url", after.url() == null ? "" : after.url());
+            }
+            if (!java.util.Objects.equals(before.title(), after.title())) {
+                bookmark.setAttribute("title", after.title() == null ? "" : after.title());
+            }
+            require(bookmark, "a bookmark", "url", "title");
+            return;
+        }
+        View bibtex = new View(child(post, "bibtex"));
+        BibTeXMapping.applyChanges(bibtex, before, after);
+        require(bibtex.bibtex(), "a publication", "title", "year", "bibtexKey", "entrytype");
+        if (bibtex.get("author") == null && bibtex.get("editor") == null) {
+            throw new ToolException("BibSonomy requires an author or an editor for a publication; this entity has neither");
+        }
+    }
+
+    private static void require(Element resource, String what, String... attributes) {
+        for (String a : attributes) {
+            if (resource.getAttribute(a).isBlank()) {
+                throw new ToolException("BibSonomy requires " + ("bibtexKey".equals(a) ? "a BibTeX key" : "a " + a) + " for " + what
+                        + "; this entity has none");
+            }
+        }
+    }
+
+    /** A new post's BibTeX key, as BibSonomy's own suggestion: first author's family name, year, first title word. */
+    private static String newKey(Metadata m) {
+        String family = m.authors().isEmpty() ? "" : m.authors().getFirst().family();
+        String word = m.title() == null ? "" : m.title().split("\\s+")[0];
+        String key = (java.text.Normalizer.normalize(family, java.text.Normalizer.Form.NFD) + (m.year() == null ? "" : m.year())
+                + java.text.Normalizer.normalize(word, java.text.Normalizer.Form.NFD)).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        return key.isEmpty() ? "idiom" : key;
+    }
+
+    private static String envelope(Element post) {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><bibsonomy>" + SafeXml.serialise(post) + "</bibsonomy>";
     }
 
     @Override
@@ -271,40 +402,6 @@ public final class BibSonomyTool implements AnnotationTool {
             throw new ToolException("BibSonomy answered without a resourcehash");
         }
         return h.item(0).getTextContent().strip();
-    }
-
-    private String postXml(Metadata m) {
-        StringBuilder x = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><bibsonomy><post description=\"")
-                .append(SafeXml.escape(m.notes() == null ? "" : m.notes())).append("\"><user name=\"").append(SafeXml.escape(user)).append("\"/>");
-        m.tags().forEach(t -> x.append("<tag name=\"").append(SafeXml.escape(t.replace(' ', '_'))).append("\"/>"));
-        x.append("<group name=\"public\"/>");
-        if ("webpage".equals(m.type())) {
-            x.append("<bookmark url=\"").append(SafeXml.escape(m.url() == null ? "" : m.url())).append("\" title=\"")
-                    .append(SafeXml.escape(m.title() == null ? "" : m.title())).append("\"/>");
-        } else {
-            String entrytype = BibTeXTypes.entryType(m.type());
-            String venueAttr = BibTeXTypes.venueField(m.type());
-            x.append("<bibtex entrytype=\"").append(entrytype).append('"');
-            attr(x, "title", m.title());
-            attr(x, "author", m.authors().isEmpty() ? null : String.join(" and ", m.authors().stream().map(Author::toString).toList()));
-            attr(x, "year", m.year() == null ? null : m.year().toString());
-            attr(x, venueAttr, m.venue());
-            attr(x, "volume", m.volume());
-            attr(x, "pages", m.pages());
-            attr(x, "url", m.url());
-            attr(x, "bibtexAbstract", m.abstractText());
-            attr(x, "misc", m.doi() == null ? null : "doi = {" + m.doi() + "}");
-            attr(x, "bibtexKey", (m.authors().isEmpty() ? "idiom" : m.authors().getFirst().family().toLowerCase(Locale.ROOT).replaceAll("[^a-z]", ""))
-                    + (m.year() == null ? "" : m.year()));
-            x.append("/>");
-        }
-        return x.append("</post></bibsonomy>").toString();
-    }
-
-    private static void attr(StringBuilder x, String name, String value) {
-        if (value != null) {
-            x.append(' ').append(name).append("=\"").append(SafeXml.escape(value)).append('"');
-        }
     }
 
     private static Document ok(HttpResponse<String> r, int status, String what) {

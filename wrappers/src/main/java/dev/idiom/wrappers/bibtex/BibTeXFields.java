@@ -1,15 +1,11 @@
 package dev.idiom.wrappers.bibtex;
 
-import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
-import dev.idiom.wrappers.BibTeXTypes;
-import java.util.ArrayList;
+import dev.idiom.wrappers.BibTeXMapping;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jbibtex.BibTeXEntry;
 import org.jbibtex.Key;
 import org.jbibtex.LaTeXObject;
@@ -18,33 +14,41 @@ import org.jbibtex.LaTeXPrinter;
 import org.jbibtex.StringValue;
 import org.jbibtex.Value;
 
-/** Between a BibTeX entry's fields and canonical metadata. */
+/**
+ * Between a BibTeX file's entries and canonical metadata: the shared {@link BibTeXMapping} over
+ * jbibtex entries, plus what a file keeps that BibSonomy keeps elsewhere (tags in
+ * {@code keywords}, notes in {@code note}).
+ */
 final class BibTeXFields {
-    private static final Pattern YEAR = Pattern.compile("(\\d{4})");
-
     private BibTeXFields() {}
 
+    /** A jbibtex entry as the shared mapping sees it. */
+    private record View(BibTeXEntry e) implements BibTeXMapping.Entry {
+        @Override
+        public String type() {
+            return e.getType().getValue();
+        }
+
+        @Override
+        public void type(String entryType) {
+            // jbibtex entries cannot change type: the file adapter replaces the entry (see retyped)
+            throw new UnsupportedOperationException("retype through BibTeXFields.retyped");
+        }
+
+        @Override
+        public String get(String field) {
+            return text(e, field);
+        }
+
+        @Override
+        public void set(String field, String value) {
+            e.removeField(new Key(field));
+            put(e, field, value == null || value.isEmpty() ? null : value);
+        }
+    }
+
     static Metadata metadata(BibTeXEntry e) {
-        String type = BibTeXTypes.canonicalType(e.getType().getValue());
-        Metadata m = Metadata.EMPTY.with(Field.TYPE, type);
-        m = set(m, Field.TITLE, text(e, "title"));
-        String authors = text(e, "author");
-        if (authors != null) {
-            m = m.with(Field.AUTHORS, authors(authors));
-        }
-        String year = text(e, "year") != null ? text(e, "year") : text(e, "date");
-        if (year != null) {
-            Matcher y = YEAR.matcher(year);
-            if (y.find()) {
-                m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
-            }
-        }
-        m = set(m, Field.VENUE, text(e, BibTeXTypes.venueField(type)));
-        m = set(m, Field.VOLUME, text(e, "volume"));
-        m = set(m, Field.PAGES, text(e, "pages"));
-        m = set(m, Field.DOI, text(e, "doi"));
-        m = set(m, Field.URL, text(e, "url"));
-        m = set(m, Field.ABSTRACT, text(e, "abstract"));
+        Metadata m = BibTeXMapping.metadata(new View(e));
         m = set(m, Field.NOTES, text(e, "note"));
         String keywords = text(e, "keywords");
         if (keywords != null) {
@@ -63,32 +67,34 @@ final class BibTeXFields {
         return value == null ? m : m.with(f, f.fromText(value));
     }
 
-    /** Writes the modelled fields of {@code m} into {@code e}, leaving every other field alone. */
-    static void write(Metadata m, BibTeXEntry e) {
-        String type = m.type() == null ? "misc" : m.type();
-        // only the fields this type's mapping reads: a "journal" on a misc entry is not ours to drop
-        for (String f : List.of("title", "author", "year", "volume", "pages", "doi", "url", "abstract", "keywords", "note", BibTeXTypes.venueField(type))) {
-            e.removeField(new Key(f));
+    /**
+     * {@code e}, or a copy of it under a new entry type when the change of canonical type needs
+     * one (every field and the key carried over), with the fields that changed between
+     * {@code before} and {@code after} written and every other field left alone.
+     */
+    static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after) {
+        BibTeXEntry target = e;
+        if (!java.util.Objects.equals(before.type(), after.type()) && !BibTeXMapping.canonicalType(e.getType().getValue()).equals(after.type())) {
+            target = new BibTeXEntry(new Key(BibTeXMapping.entryType(after.type())), e.getKey());
+            for (var f : e.getFields().entrySet()) {
+                target.addField(f.getKey(), f.getValue());
+            }
+            String oldVenue = BibTeXMapping.venueField(e.getType().getValue());
+            String newVenue = BibTeXMapping.venueField(target.getType().getValue());
+            if (!oldVenue.equals(newVenue) && target.getField(new Key(oldVenue)) != null && java.util.Objects.equals(text(e, oldVenue), before.venue())) {
+                target.addField(new Key(newVenue), target.getField(new Key(oldVenue)));
+                target.removeField(new Key(oldVenue));
+            }
         }
-        put(e, "title", m.title());
-        if (!m.authors().isEmpty()) {
-            put(e, "author", String.join(" and ", m.authors().stream()
-                    .map(a -> a.given().isEmpty() ? a.family() : a.family() + ", " + a.given()).toList()));
+        Metadata typed = before.with(Field.TYPE, after.type()); // the type is settled above
+        BibTeXMapping.applyChanges(new View(target), typed, after);
+        if (!java.util.Objects.equals(before.notes(), after.notes())) {
+            new View(target).set("note", after.notes());
         }
-        if (m.year() != null) {
-            e.removeField(new Key("date"));
-            put(e, "year", m.year().toString());
+        if (!before.tags().equals(after.tags())) {
+            new View(target).set("keywords", after.tags().isEmpty() ? null : String.join(", ", after.tags()));
         }
-        put(e, BibTeXTypes.venueField(type), m.venue());
-        put(e, "volume", m.volume());
-        put(e, "pages", m.pages());
-        put(e, "doi", m.doi());
-        put(e, "url", m.url());
-        put(e, "abstract", m.abstractText());
-        put(e, "note", m.notes());
-        if (!m.tags().isEmpty()) {
-            put(e, "keywords", String.join(", ", m.tags()));
-        }
+        return target;
     }
 
     private static void put(BibTeXEntry e, String field, String value) {
@@ -128,23 +134,5 @@ final class BibTeXFields {
         }
         plain = plain.replaceAll("\\s+", " ").strip();
         return plain.isEmpty() ? null : plain;
-    }
-
-    static List<Author> authors(String bibtex) {
-        List<Author> authors = new ArrayList<>();
-        for (String name : bibtex.split("\\s+and\\s+")) {
-            String n = name.strip();
-            if (n.isEmpty() || n.equalsIgnoreCase("others")) {
-                continue;
-            }
-            int comma = n.indexOf(',');
-            if (comma >= 0) {
-                authors.add(new Author(n.substring(0, comma), n.substring(comma + 1)));
-            } else {
-                int space = n.lastIndexOf(' ');
-                authors.add(space < 0 ? new Author(n, "") : new Author(n.substring(space + 1), n.substring(0, space)));
-            }
-        }
-        return authors;
     }
 }

@@ -1,10 +1,11 @@
 package dev.idiom.wrappers.bibtex;
 
+import dev.idiom.events.Field;
 import dev.idiom.events.Fingerprint;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.Normalized;
 import dev.idiom.wrappers.AnnotationTool;
-import dev.idiom.wrappers.BibTeXTypes;
+import dev.idiom.wrappers.BibTeXMapping;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
@@ -194,15 +195,17 @@ public final class BibTeXFile implements AnnotationTool {
     @Override
     public synchronized RemoteRecord create(Metadata metadata) {
         Parsed p = read();
-        BibTeXEntry entry = new BibTeXEntry(new Key(BibTeXTypes.entryType(metadata.type())), new Key(newKey(p, metadata)));
-        BibTeXFields.write(metadata, entry);
+        BibTeXEntry blank = new BibTeXEntry(new Key(BibTeXMapping.entryType(metadata.type())), new Key(newKey(p, metadata)));
+        BibTeXEntry entry = BibTeXFields.withChanges(blank, Metadata.EMPTY.with(Field.TYPE, metadata.type()), metadata);
         p.segments().add(new Segment(null, new ArrayList<>(List.of(entry))));
         write(p);
         return record(entry);
     }
 
     @Override
-    public synchronized RemoteRecord update(String remoteId, Metadata metadata, String knownVersion) {
+    public synchronized RemoteRecord update(RemoteRecord known, Metadata wanted) {
+        String remoteId = known.remoteId();
+        String knownVersion = known.version();
         Parsed p = read();
         BibTeXEntry entry = p.entry(remoteId);
         if (entry == null) {
@@ -211,9 +214,16 @@ public final class BibTeXFile implements AnnotationTool {
         if (knownVersion != null && !version(entry).equals(knownVersion)) {
             throw new RemoteChangedException("entry " + remoteId + " in " + file.getFileName() + " was edited since version " + knownVersion);
         }
-        BibTeXFields.write(metadata, entry);
+        BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted);
+        if (changed != entry) {
+            p.segments().forEach(seg -> {
+                if (seg.objects() != null && seg.objects().indexOf(entry) >= 0) {
+                    seg.objects().set(seg.objects().indexOf(entry), changed);
+                }
+            });
+        }
         write(p);
-        return record(entry);
+        return record(changed);
     }
 
     @Override

@@ -153,7 +153,11 @@ public final class BookmarkFile implements AnnotationTool {
     }
 
     @Override
-    public synchronized RemoteRecord update(String remoteId, Metadata m, String knownVersion) {
+    public synchronized RemoteRecord update(RemoteRecord known, Metadata wanted) {
+        String remoteId = known.remoteId();
+        String knownVersion = known.version();
+        // a bookmark holds only these: the wanted state of each, the rest stays as the file has it
+        Metadata m = wanted;
         Parsed p = read();
         for (int i = 0; i < p.bookmarks().size(); i++) {
             Bookmark old = p.bookmarks().get(i);

@@ -109,10 +109,18 @@ public final class IdiomPeer implements AnnotationTool {
     }
 
     @Override
-    public RemoteRecord update(String id, Metadata m, String knownVersion) {
+    public RemoteRecord update(RemoteRecord known, Metadata m) {
+        String id = known.remoteId();
+        String knownVersion = known.version();
         ObjectNode metadata = JSON.createObjectNode();
         for (Field f : Field.values()) {
-            metadata.set(f.jsonName(), f.toJson(m.get(f))); // a merge patch: absent fields are sent as null, so cleared
+            if (!java.util.Objects.equals(known.metadata().get(f), m.get(f))) {
+                metadata.set(f.jsonName(), f.toJson(m.get(f))); // a merge patch of the changed fields; null clears
+            }
+        }
+        if (metadata.isEmpty()) {
+            return fetch(id).filter(r -> r.version().equals(knownVersion))
+                    .orElseThrow(() -> new RemoteChangedException("entity " + id + " on " + account() + " changed since version " + knownVersion));
         }
         ObjectNode body = JSON.createObjectNode();
         body.set("metadata", metadata);

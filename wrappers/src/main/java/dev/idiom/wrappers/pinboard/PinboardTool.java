@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -33,29 +34,57 @@ import java.util.TreeSet;
 /**
  * Pinboard API v1. Bookmarks are keyed by URL and carry a {@code meta} change signature (our
  * version). Sync asks {@code posts/update} first and reads {@code posts/all} only when it moved,
- * never more than once per five minutes; every call is at least three seconds after the last.
- * Pinboard has no preconditions: an update first re-reads the bookmark and refuses if its
- * {@code meta} moved.
+ * never more than once per five minutes (the time of the last posts/all travels in the cursor, so
+ * the gate survives restarts); posts/all is a full snapshot, so a bookmark Idiom knows that it no
+ * longer lists was deleted ({@link ChangePage#complete()}). Every call is at least three seconds
+ * after the last.
+ *
+ * <p>{@code posts/add} replaces every property of a bookmark and defaults the ones it is not sent
+ * ({@code shared=yes}, {@code toread=no}, {@code dt=now}): an update therefore re-reads the
+ * bookmark (Pinboard has no preconditions: a moved {@code meta} is a remote change) and re-sends
+ * what it had, changing only the fields Idiom changed. New bookmarks are private unless the account
+ * says otherwise. Tags: Pinboard separates tags by spaces, so a space inside an Idiom tag is
+ * written as "_" and "_" is read as a space; a tag with a comma, a tag over 255 characters, more
+ * than 100 tags, a title over 255 characters or a URL of a scheme Pinboard refuses is refused
+ * before anything is sent.
  */
 public final class PinboardTool implements AnnotationTool {
     public static final ToolLimits LIMITS = new ToolLimits(1, Duration.ofSeconds(3), 1);
     public static final Duration POSTS_ALL_INTERVAL = Duration.ofMinutes(5);
+    static final int MAX_TAGS = 100;
+    static final int MAX_TAG = 255;
+    static final int MAX_TITLE = 255;
+    static final int MAX_EXTENDED = 65_536;
+    static final java.util.Set<String> SCHEMES = java.util.Set.of("http", "https", "javascript", "mailto", "ftp", "file", "feed");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** When each account last called posts/all in this process (the cursor carries it across processes). */
+    private static final Map<String, Instant> LAST_POSTS_ALL = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final URI base;
     private final String authToken;
     private final ToolHttp http;
     private final Clock clock;
     private final Pacing pacing;
-    private Instant lastPostsAll = Instant.EPOCH;
+    private final boolean createPrivate;
+
+    /** Forgets when this process last called posts/all (tests: a restart; the cursor still knows). */
+    static void forgetGatesOfThisProcess() {
+        LAST_POSTS_ALL.clear();
+    }
 
     /** @param base the API root, e.g. https://api.pinboard.in/v1/ */
     public PinboardTool(URI base, String authToken, ToolHttp http, Clock clock, Pacing pacing) {
+        this(base, authToken, http, clock, pacing, true);
+    }
+
+    /** @param createPrivate whether bookmarks Idiom creates are private ({@code shared=no}) */
+    public PinboardTool(URI base, String authToken, ToolHttp http, Clock clock, Pacing pacing, boolean createPrivate) {
         this.base = base.toString().endsWith("/") ? base : URI.create(base + "/");
         this.authToken = authToken;
         this.http = http;
         this.clock = clock;
         this.pacing = pacing;
+        this.createPrivate = createPrivate;
     }
 
     @Override
@@ -88,13 +117,20 @@ public final class PinboardTool implements AnnotationTool {
         }
     }
 
+    /** Cursor: "update_time|epoch millis of the last posts/all" (an older cursor without the second part is read as never). */
     @Override
     public ChangePage changedSince(String cursor) {
+        String lastUpdate = cursor == null ? null : cursor.split("\\|", 2)[0];
+        Instant lastAll = cursor == null || !cursor.contains("|") ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(cursor.split("\\|", 2)[1]));
+        Instant known = LAST_POSTS_ALL.getOrDefault(account(), Instant.EPOCH);
+        if (known.isAfter(lastAll)) {
+            lastAll = known;
+        }
         String updated = call("posts/update", Map.of()).path("update_time").asText();
-        if (updated.equals(cursor)) {
+        if (updated.equals(lastUpdate)) {
             return new ChangePage(List.of(), List.of(), List.of(), cursor, false);
         }
-        Instant allowed = lastPostsAll.plus(POSTS_ALL_INTERVAL);
+        Instant allowed = lastAll.plus(POSTS_ALL_INTERVAL);
         if (clock.instant().isBefore(allowed)) {
             try {
                 pacing.pause(Duration.between(clock.instant(), allowed));
@@ -103,7 +139,8 @@ public final class PinboardTool implements AnnotationTool {
                 throw new ToolException("interrupted while waiting to call Pinboard posts/all", e);
             }
         }
-        lastPostsAll = clock.instant();
+        Instant calledAt = clock.instant();
+        LAST_POSTS_ALL.put(account(), calledAt);
         JsonNode all = call("posts/all", Map.of("meta", "yes"));
         List<RemoteRecord> records = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
@@ -114,36 +151,37 @@ public final class PinboardTool implements AnnotationTool {
                 skipped.add(new Skipped(post.path("href").asText(null), "unreadable Pinboard post: " + bad.getMessage()));
             }
         }
-        return new ChangePage(records, List.of(), skipped, updated, false);
+        // a snapshot with unreadable posts is not complete: their copies must not be taken for deleted
+        return new ChangePage(records, List.of(), skipped, updated + "|" + calledAt.toEpochMilli(), false, skipped.isEmpty());
     }
 
+    /** The shadow is the post exactly as Pinboard returned it. */
     private static RemoteRecord record(JsonNode post) {
         String href = post.path("href").asText();
         SortedSet<String> tags = new TreeSet<>();
         for (String t : post.path("tags").asText("").split(" ")) {
             if (!t.isBlank()) {
-                tags.add(t);
+                tags.add(t.replace('_', ' '));
             }
         }
         String title = post.path("description").asText("");
         Metadata m = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, href).with(Field.TITLE, title.isBlank() ? href : title)
                 .with(Field.TAGS, tags).with(Field.NOTES, Field.NOTES.fromText(post.path("extended").asText("")));
-        return new RemoteRecord(href, post.path("meta").asText(post.path("hash").asText()), m);
+        return new RemoteRecord(href, post.path("meta").asText(post.path("hash").asText()), m, null, post.toString());
     }
 
     @Override
     public Optional<RemoteRecord> fetch(String url) {
+        return post(url).map(PinboardTool::record);
+    }
+
+    private Optional<JsonNode> post(String url) {
         JsonNode posts = call("posts/get", Map.of("url", url, "meta", "yes")).path("posts");
-        return posts.isEmpty() ? Optional.empty() : Optional.of(record(posts.get(0)));
+        return posts.isEmpty() ? Optional.empty() : Optional.of(posts.get(0));
     }
 
     @Override
     public RemoteRecord create(Metadata m) {
-        add(m, false);
-        return fetch(m.url()).orElseThrow(() -> new ToolException("Pinboard did not keep " + m.url()));
-    }
-
-    private void add(Metadata m, boolean replace) {
         if (m.url() == null) {
             throw new ToolException("a Pinboard bookmark needs a URL; this entity has none");
         }
@@ -151,23 +189,96 @@ public final class PinboardTool implements AnnotationTool {
         p.put("url", m.url());
         p.put("description", m.title() == null ? m.url() : m.title());
         p.put("extended", m.notes() == null ? "" : m.notes());
-        // Pinboard tags are separated by spaces, so a space inside a tag becomes "_"
-        p.put("tags", String.join(" ", m.tags().stream().map(t -> t.replace(' ', '_')).toList()));
+        p.put("tags", tags(m.tags()));
+        p.put("shared", createPrivate ? "no" : "yes");
+        p.put("toread", "no");
+        add(p, false);
+        return fetch(m.url()).orElseThrow(() -> new ToolException("Pinboard did not keep " + m.url()));
+    }
+
+    /**
+     * Re-reads the bookmark, refuses if it moved since {@code known}, then re-sends every property
+     * it has with Idiom's changes applied. A changed URL is the same bookmark moved: added under
+     * the new URL with all its properties (its date included), then deleted under the old one.
+     */
+    @Override
+    public RemoteRecord update(RemoteRecord known, Metadata wanted) {
+        String url = known.remoteId();
+        JsonNode current = post(url).orElseThrow(() -> new RemoteChangedException("Pinboard no longer has " + url));
+        if (known.version() != null && !known.version().equals(current.path("meta").asText(current.path("hash").asText()))) {
+            throw new RemoteChangedException("Pinboard bookmark " + url + " changed since " + known.version());
+        }
+        Metadata before = known.metadata();
+        Map<String, String> p = new LinkedHashMap<>();
+        String newUrl = !Objects.equals(before.url(), wanted.url()) && wanted.url() != null ? wanted.url() : url;
+        p.put("url", newUrl);
+        p.put("description", !Objects.equals(before.title(), wanted.title()) ? (wanted.title() == null ? newUrl : wanted.title())
+                : current.path("description").asText(""));
+        p.put("extended", !Objects.equals(before.notes(), wanted.notes()) ? (wanted.notes() == null ? "" : wanted.notes())
+                : current.path("extended").asText(""));
+        p.put("tags", !before.tags().equals(wanted.tags()) ? tags(wanted.tags()) : current.path("tags").asText(""));
+        p.put("dt", current.path("time").asText());
+        p.put("shared", current.path("shared").asText("no")); // absent would mean "yes": never publish by omission
+        p.put("toread", current.path("toread").asText("no"));
+        if (newUrl.equals(url)) {
+            add(p, true);
+        } else {
+            add(p, false);
+            String result = call("posts/delete", Map.of("url", url)).path("result_code").asText();
+            if (!result.equals("done")) {
+                throw new ToolException("Pinboard kept the old URL " + url + " after the move to " + newUrl + ": " + result);
+            }
+        }
+        return fetch(newUrl).orElseThrow(() -> new ToolException("Pinboard did not keep " + newUrl));
+    }
+
+    private void add(Map<String, String> params, boolean replace) {
+        String url = params.get("url");
+        check(params);
+        Map<String, String> p = new LinkedHashMap<>(params);
         p.put("replace", replace ? "yes" : "no");
         String result = call("posts/add", p).path("result_code").asText();
         if (!result.equals("done")) {
-            throw new ToolException("Pinboard posts/add refused " + m.url() + ": " + result);
+            throw new ToolException("Pinboard posts/add refused " + url + ": " + result);
         }
     }
 
-    @Override
-    public RemoteRecord update(String url, Metadata m, String knownVersion) {
-        RemoteRecord current = fetch(url).orElseThrow(() -> new RemoteChangedException("Pinboard no longer has " + url));
-        if (knownVersion != null && !knownVersion.equals(current.version())) {
-            throw new RemoteChangedException("Pinboard bookmark " + url + " changed since " + knownVersion);
+    /** Pinboard's published limits, checked before sending so a refusal names the rule. */
+    private static void check(Map<String, String> p) {
+        URI u;
+        try {
+            u = URI.create(p.get("url"));
+        } catch (IllegalArgumentException e) {
+            throw new ToolException("Pinboard takes only RFC 3986 URLs; '" + p.get("url") + "' is not one");
         }
-        add(m.url() == null ? m.with(Field.URL, url) : m, true);
-        return fetch(m.url() == null ? url : m.url()).orElseThrow(() -> new ToolException("Pinboard did not keep " + url));
+        if (u.getScheme() == null || !SCHEMES.contains(u.getScheme().toLowerCase(java.util.Locale.ROOT))) {
+            throw new ToolException("Pinboard takes URLs of the schemes " + new TreeSet<>(SCHEMES) + " only; got " + p.get("url"));
+        }
+        if (p.get("description").length() > MAX_TITLE) {
+            throw new ToolException("Pinboard titles are at most " + MAX_TITLE + " characters; this one has " + p.get("description").length());
+        }
+        if (p.get("extended").length() > MAX_EXTENDED) {
+            throw new ToolException("Pinboard descriptions are at most " + MAX_EXTENDED + " characters");
+        }
+    }
+
+    /** Idiom tags as Pinboard's space-separated list: a space inside a tag becomes "_". */
+    static String tags(java.util.Collection<String> tags) {
+        if (tags.size() > MAX_TAGS) {
+            throw new ToolException("Pinboard keeps at most " + MAX_TAGS + " tags per bookmark; this one has " + tags.size());
+        }
+        List<String> out = new ArrayList<>();
+        for (String t : tags) {
+            if (t.indexOf(',') >= 0) {
+                throw new ToolException("Pinboard tags cannot contain commas: '" + t + "'");
+            }
+            String written = t.strip().replaceAll("\\s+", "_");
+            if (written.length() > MAX_TAG) {
+                throw new ToolException("Pinboard tags are at most " + MAX_TAG + " characters: '" + t.substring(0, 40) + "…'");
+            }
+            out.add(written);
+        }
+        return String.join(" ", out);
     }
 
     @Override

@@ -7,92 +7,50 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
+import dev.idiom.wrappers.zotero.ZoteroSchema.ItemType;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Between Zotero item data and canonical metadata. */
+/**
+ * Between Zotero item data and canonical metadata, by the published schema. Reading maps every
+ * item type to the nearest canonical type and reads each canonical field from the type's own form
+ * of its base field; writing changes only the fields Idiom changed, in the item's own type, and
+ * leaves the rest of the item (collections, relations, other creators, the full date, tag types,
+ * fields Idiom does not model, the trash flag) exactly as Zotero returned it.
+ */
 final class ZoteroItems {
-    private static final Pattern YEAR = Pattern.compile("(\\d{4})");
-    private static final Map<String, String> FROM_ZOTERO = Map.of("journalArticle", "article", "conferencePaper", "inproceedings",
-            "book", "book", "bookSection", "book", "thesis", "thesis", "report", "report", "webpage", "webpage", "blogPost", "webpage");
+    private static final ZoteroSchema SCHEMA = ZoteroSchema.published();
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final Pattern YEAR = Pattern.compile("(?<!\\d)(\\d{4})(?!\\d)");
+
+    /** Every Zotero item type that is not "misc": the canonical type it reads as. */
+    private static final Map<String, String> CANONICAL = Map.ofEntries(Map.entry("journalArticle", "article"),
+            Map.entry("magazineArticle", "article"), Map.entry("newspaperArticle", "article"), Map.entry("preprint", "article"),
+            Map.entry("conferencePaper", "inproceedings"), Map.entry("book", "book"), Map.entry("bookSection", "book"),
+            Map.entry("thesis", "thesis"), Map.entry("report", "report"), Map.entry("webpage", "webpage"), Map.entry("blogPost", "webpage"),
+            Map.entry("forumPost", "webpage"));
+
+    /** The canonical fields held in a plain string field: the base field each is read from and written to. */
+    private static final Map<Field, String> STRING_FIELDS = Map.of(Field.TITLE, "title", Field.VOLUME, "volume", Field.PAGES, "pages",
+            Field.DOI, "DOI", Field.URL, "url", Field.ABSTRACT, "abstractNote", Field.NOTES, "extra");
 
     private ZoteroItems() {}
 
-    static Metadata metadata(JsonNode data) {
-        String type = FROM_ZOTERO.getOrDefault(data.path("itemType").asText(), "misc");
-        Metadata m = Metadata.EMPTY.with(Field.TYPE, type);
-        m = set(m, Field.TITLE, data.path("title").asText(null));
-        List<Author> authors = new ArrayList<>();
-        for (JsonNode c : data.path("creators")) {
-            if (c.path("creatorType").asText("author").equals("author")) {
-                String family = c.has("lastName") ? c.path("lastName").asText() : c.path("name").asText();
-                if (!family.isBlank()) {
-                    authors.add(new Author(family, c.path("firstName").asText("")));
-                }
-            }
-        }
-        m = m.with(Field.AUTHORS, authors);
-        Matcher y = YEAR.matcher(data.path("date").asText(""));
-        if (y.find()) {
-            m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
-        }
-        m = set(m, Field.VENUE, data.path(venueField(type)).asText(null));
-        m = set(m, Field.VOLUME, data.path("volume").asText(null));
-        m = set(m, Field.PAGES, data.path("pages").asText(null));
-        m = set(m, Field.DOI, data.path("DOI").asText(null));
-        m = set(m, Field.URL, data.path("url").asText(null));
-        m = set(m, Field.ABSTRACT, data.path("abstractNote").asText(null));
-        m = set(m, Field.NOTES, data.path("extra").asText(null));
-        SortedSet<String> tags = new TreeSet<>();
-        for (JsonNode t : data.path("tags")) {
-            if (!t.path("tag").asText("").isBlank()) {
-                tags.add(t.path("tag").asText().strip());
-            }
-        }
-        return m.with(Field.TAGS, tags);
+    static String canonicalType(String itemType) {
+        return CANONICAL.getOrDefault(itemType, "misc");
     }
 
-    private static Metadata set(Metadata m, Field f, String v) {
-        return v == null || v.isBlank() ? m : m.with(f, f.fromText(v));
-    }
-
-    /** Item data for a write: every field this mapping knows, empty strings for absent ones. */
-    static ObjectNode data(Metadata m) {
-        JsonNodeFactory json = JsonNodeFactory.instance;
-        ObjectNode d = json.objectNode();
-        String type = m.type() == null ? "misc" : m.type();
-        d.put("itemType", itemType(type));
-        d.put("title", nz(m.title()));
-        ArrayNode creators = d.putArray("creators");
-        for (Author a : m.authors()) {
-            creators.addObject().put("creatorType", "author").put("firstName", a.given()).put("lastName", a.family());
-        }
-        d.put("date", m.year() == null ? "" : m.year().toString());
-        if (!venueField(type).isEmpty()) {
-            d.put(venueField(type), nz(m.venue()));
-        }
-        d.put("volume", nz(m.volume()));
-        d.put("pages", nz(m.pages()));
-        d.put("DOI", nz(m.doi()));
-        d.put("url", nz(m.url()));
-        d.put("abstractNote", nz(m.abstractText()));
-        d.put("extra", nz(m.notes()));
-        ArrayNode tags = d.putArray("tags");
-        m.tags().forEach(t -> tags.addObject().put("tag", t));
-        return d;
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
-    }
-
-    static String itemType(String type) {
-        return switch (type) {
+    /** The item type a canonical type is created as. */
+    static String itemType(String canonicalType) {
+        return switch (canonicalType == null ? "misc" : canonicalType) {
             case "article" -> "journalArticle";
             case "inproceedings" -> "conferencePaper";
             case "book" -> "book";
@@ -103,14 +61,217 @@ final class ZoteroItems {
         };
     }
 
-    static String venueField(String type) {
-        return switch (type) {
-            case "article" -> "publicationTitle";
-            case "inproceedings" -> "proceedingsTitle";
-            case "book", "report", "document", "misc" -> "publisher";
-            case "thesis" -> "university";
-            case "webpage" -> "websiteTitle";
-            default -> "publisher";
-        };
+    private static ItemType type(JsonNode data) {
+        ItemType t = SCHEMA.type(data.path("itemType").asText());
+        if (t == null) {
+            throw new IllegalArgumentException("item type '" + data.path("itemType").asText() + "' is not in Zotero's schema (" + SCHEMA.source() + ")");
+        }
+        return t;
+    }
+
+    /** This type's venue field: its form of publicationTitle, else of publisher; null if it has neither. */
+    static String venueField(ItemType t) {
+        String f = t.fieldFor("publicationTitle");
+        return f != null ? f : t.fieldFor("publisher");
+    }
+
+    static Metadata metadata(JsonNode data) {
+        ItemType t = type(data);
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, canonicalType(t.name()));
+        for (Map.Entry<Field, String> f : STRING_FIELDS.entrySet()) {
+            String name = t.fieldFor(f.getValue());
+            if (name != null) {
+                m = set(m, f.getKey(), data.path(name).asText(null));
+            }
+        }
+        String venue = venueField(t);
+        if (venue != null) {
+            m = set(m, Field.VENUE, data.path(venue).asText(null));
+        }
+        String date = t.fieldFor("date");
+        if (date != null) {
+            Matcher y = YEAR.matcher(data.path(date).asText(""));
+            if (y.find()) {
+                m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
+            }
+        }
+        List<Author> authors = new ArrayList<>();
+        for (JsonNode c : data.path("creators")) {
+            if (c.path("creatorType").asText().equals(t.primaryCreatorType())) {
+                Author a = author(c);
+                if (a != null) {
+                    authors.add(a);
+                }
+            }
+        }
+        m = m.with(Field.AUTHORS, authors);
+        SortedSet<String> tags = new TreeSet<>();
+        for (JsonNode tag : data.path("tags")) {
+            if (!tag.path("tag").asText("").isBlank()) {
+                tags.add(tag.path("tag").asText().strip());
+            }
+        }
+        return m.with(Field.TAGS, tags);
+    }
+
+    /** A creator as an author: a single-field {@code name} creator is a family name alone. */
+    private static Author author(JsonNode c) {
+        String family = c.has("name") ? c.path("name").asText() : c.path("lastName").asText();
+        return family.isBlank() ? null : new Author(family, c.has("name") ? "" : c.path("firstName").asText(""));
+    }
+
+    private static Metadata set(Metadata m, Field f, String v) {
+        return v == null || v.isBlank() ? m : m.with(f, f.fromText(v));
+    }
+
+    /** Item data for a new item: the canonical type's item type, holding only fields it has. */
+    static ObjectNode newItem(Metadata m) {
+        ObjectNode base = JSON.objectNode().put("itemType", itemType(m.type()));
+        base.putArray("creators");
+        base.putArray("tags");
+        return withChanges(base, Metadata.EMPTY.with(Field.TYPE, m.type()), m);
+    }
+
+    /**
+     * The whole item {@code data} with the fields that differ between {@code before} and
+     * {@code after} applied, and nothing else touched. A changed type changes the item type only
+     * when the item's type does not already read as the new canonical type, and carries the values
+     * of base-mapped fields across (a bookTitle becomes a publicationTitle); a field the type
+     * cannot hold is not written.
+     */
+    static ObjectNode withChanges(ObjectNode data, Metadata before, Metadata after) {
+        ItemType t = type(data);
+        ObjectNode out = data.deepCopy();
+        if (!Objects.equals(before.type(), after.type()) && !canonicalType(t.name()).equals(after.type())) {
+            ItemType to = SCHEMA.type(itemType(after.type()));
+            out = convert(data, t, to);
+            t = to;
+        }
+        for (Map.Entry<Field, String> f : STRING_FIELDS.entrySet()) {
+            String name = t.fieldFor(f.getValue());
+            if (name != null && changed(before, after, f.getKey())) {
+                out.put(name, text(after.get(f.getKey())));
+            }
+        }
+        String venue = venueField(t);
+        if (venue != null && changed(before, after, Field.VENUE)) {
+            out.put(venue, text(after.venue()));
+        }
+        String date = t.fieldFor("date");
+        if (date != null && changed(before, after, Field.YEAR)) {
+            out.put(date, date(out.path(date).asText(""), before.year(), after.year()));
+        }
+        if (changed(before, after, Field.AUTHORS)) {
+            out.set("creators", creators(out.path("creators"), t, after.authors()));
+        }
+        if (changed(before, after, Field.TAGS)) {
+            out.set("tags", tags(out.path("tags"), after.tags()));
+        }
+        return out;
+    }
+
+    /** The properties of {@code updated} that differ from {@code data}: a PATCH body (null if the item type changed). */
+    static ObjectNode patch(ObjectNode data, ObjectNode updated) {
+        if (!data.path("itemType").equals(updated.path("itemType"))) {
+            return null;
+        }
+        ObjectNode out = JSON.objectNode();
+        updated.properties().forEach(p -> {
+            if (!p.getValue().equals(data.get(p.getKey()))) {
+                out.set(p.getKey(), p.getValue());
+            }
+        });
+        return out;
+    }
+
+    private static boolean changed(Metadata before, Metadata after, Field f) {
+        return !Objects.equals(before.get(f), after.get(f));
+    }
+
+    private static String text(Object v) {
+        return v == null ? "" : v.toString();
+    }
+
+    /** The item moved to another type: base-mapped fields carried across, fields the new type lacks dropped. */
+    private static ObjectNode convert(ObjectNode data, ItemType from, ItemType to) {
+        ObjectNode out = data.deepCopy();
+        out.put("itemType", to.name());
+        for (Map.Entry<String, String> f : from.fields().entrySet()) {
+            String value = data.path(f.getKey()).asText("");
+            out.remove(f.getKey());
+            String base = f.getValue() == null ? f.getKey() : f.getValue();
+            String target = to.fieldFor(base);
+            if (target != null && !value.isEmpty()) {
+                out.put(target, value);
+            }
+        }
+        ArrayNode creators = JSON.arrayNode();
+        for (JsonNode c : data.path("creators")) {
+            String type = c.path("creatorType").asText();
+            ObjectNode copy = (ObjectNode) c.deepCopy();
+            if (type.equals(from.primaryCreatorType())) {
+                copy.put("creatorType", to.primaryCreatorType());
+            } else if (!to.creatorTypes().contains(type)) {
+                copy.put("creatorType", to.creatorTypes().contains("contributor") ? "contributor" : to.primaryCreatorType());
+            }
+            creators.add(copy);
+        }
+        out.set("creators", creators);
+        return out;
+    }
+
+    /** The date with its year replaced (keeping month and day), or the year alone if it had none. */
+    private static String date(String current, Integer oldYear, Integer newYear) {
+        if (newYear == null) {
+            return "";
+        }
+        Matcher y = YEAR.matcher(current);
+        if (oldYear != null && y.find() && y.group(1).equals(oldYear.toString())) {
+            return current.substring(0, y.start(1)) + newYear + current.substring(y.end(1));
+        }
+        return newYear.toString();
+    }
+
+    /**
+     * The type's primary creators as {@code authors} say, each kept in its original form when
+     * unchanged (a single-field name stays one field), followed by every other creator as it was.
+     */
+    private static ArrayNode creators(JsonNode current, ItemType t, List<Author> authors) {
+        List<JsonNode> primary = new ArrayList<>();
+        List<JsonNode> others = new ArrayList<>();
+        for (JsonNode c : current) {
+            (c.path("creatorType").asText().equals(t.primaryCreatorType()) ? primary : others).add(c);
+        }
+        ArrayNode out = JSON.arrayNode();
+        for (Author a : authors) {
+            JsonNode same = primary.stream().filter(c -> a.equals(author(c))).findFirst().orElse(null);
+            if (same != null) {
+                primary.remove(same);
+                out.add(same);
+            } else {
+                out.addObject().put("creatorType", t.primaryCreatorType()).put("firstName", a.given()).put("lastName", a.family());
+            }
+        }
+        others.forEach(out::add);
+        return out;
+    }
+
+    /** The tags as {@code wanted} says, each kept tag with its type (automatic or manual) as it was. */
+    private static ArrayNode tags(JsonNode current, Set<String> wanted) {
+        ArrayNode out = JSON.arrayNode();
+        Set<String> left = new LinkedHashSet<>(wanted);
+        for (JsonNode t : current) {
+            if (left.remove(t.path("tag").asText("").strip())) {
+                out.add(t);
+            }
+        }
+        left.forEach(t -> out.addObject().put("tag", t));
+        return out;
+    }
+
+    /** True if the item is in the trash. */
+    static boolean trashed(JsonNode data) {
+        JsonNode d = data.path("deleted");
+        return d.asBoolean(false) || d.asInt(0) == 1;
     }
 }

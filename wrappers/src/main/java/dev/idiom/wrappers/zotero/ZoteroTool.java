@@ -27,10 +27,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Zotero Web API v3 (api.zotero.org or a compatible server). Sync: {@code items/top?since=V&format=versions},
+ * Zotero Web API v3 (api.zotero.org or a compatible server). Sync: {@code items/top?since=V&format=versions&includeTrashed=1},
  * then the changed items 50 keys at a time, then {@code deleted?since=V}; the cursor is the
- * library version. Writes carry {@code If-Unmodified-Since-Version} (412 → {@link RemoteChangedException})
- * and creations a {@code Zotero-Write-Token}, so a retried POST cannot create twice.
+ * library version. An item moved to the trash is reported as deleted. Writes carry
+ * {@code If-Unmodified-Since-Version} (412 → {@link RemoteChangedException}) and creations a
+ * {@code Zotero-Write-Token}, so a retried POST cannot create twice. An update is a PATCH of the
+ * changed properties only (a PUT replaces the whole item: collections, relations and the trash
+ * flag would be lost); only a change of item type is a PUT, of the whole item as Zotero returned it.
  */
 public final class ZoteroTool implements AnnotationTool {
     public static final ToolLimits LIMITS = new ToolLimits(50, Duration.ZERO, 4);
@@ -76,7 +79,7 @@ public final class ZoteroTool implements AnnotationTool {
     @Override
     public ChangePage changedSince(String cursor) {
         String since = cursor == null ? "0" : cursor;
-        HttpResponse<String> versions = http.send(request("items/top?since=" + since + "&format=versions")
+        HttpResponse<String> versions = http.send(request("items/top?since=" + since + "&format=versions&includeTrashed=1")
                 .header("If-Modified-Since-Version", since).GET().build());
         if (versions.statusCode() == 304) {
             return new ChangePage(List.of(), List.of(), List.of(), since, false);
@@ -89,19 +92,25 @@ public final class ZoteroTool implements AnnotationTool {
 
         List<RemoteRecord> records = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
+        List<String> trashed = new ArrayList<>();
         for (int i = 0; i < keys.size(); i += LIMITS.maxBatch()) {
             String batch = String.join(",", keys.subList(i, Math.min(keys.size(), i + LIMITS.maxBatch())));
-            HttpResponse<String> items = http.send(request("items?itemKey=" + URLEncoder.encode(batch, StandardCharsets.UTF_8)).GET().build());
+            HttpResponse<String> items = http.send(request("items?itemKey=" + URLEncoder.encode(batch, StandardCharsets.UTF_8)
+                    + "&includeTrashed=1").GET().build());
             expect(items, 200, "fetch changed items");
             for (JsonNode item : json(items)) {
                 try {
+                    if (ZoteroItems.trashed(item.path("data"))) {
+                        trashed.add(item.path("key").asText());
+                        continue;
+                    }
                     records.add(record(item));
                 } catch (RuntimeException bad) {
                     skipped.add(new Skipped(item.path("key").asText(null), "unreadable Zotero item: " + bad.getMessage()));
                 }
             }
         }
-        List<String> deleted = new ArrayList<>();
+        List<String> deleted = new ArrayList<>(trashed);
         if (cursor != null) {
             HttpResponse<String> gone = http.send(request("deleted?since=" + since).GET().build());
             expect(gone, 200, "list deletions");
@@ -114,7 +123,12 @@ public final class ZoteroTool implements AnnotationTool {
         JsonNode data = item.has("data") ? item.get("data") : item;
         String key = item.path("key").asText(data.path("key").asText());
         String version = Long.toString(item.has("version") ? item.path("version").asLong() : data.path("version").asLong());
-        return new RemoteRecord(key, version, ZoteroItems.metadata(data));
+        return record(key, version, (ObjectNode) data);
+    }
+
+    /** The shadow is the item's {@code data} object exactly as Zotero returned it. */
+    private static RemoteRecord record(String key, String version, ObjectNode data) {
+        return new RemoteRecord(key, version, ZoteroItems.metadata(data), null, data.toString());
     }
 
     @Override
@@ -129,7 +143,7 @@ public final class ZoteroTool implements AnnotationTool {
 
     @Override
     public RemoteRecord create(Metadata metadata) {
-        ArrayNode body = JSON.createArrayNode().add(ZoteroItems.data(metadata));
+        ArrayNode body = JSON.createArrayNode().add(ZoteroItems.newItem(metadata));
         byte[] token = new byte[16];
         random.nextBytes(token);
         HttpResponse<String> r = http.send(request("items").header("Content-Type", "application/json")
@@ -149,19 +163,43 @@ public final class ZoteroTool implements AnnotationTool {
     }
 
     @Override
-    public RemoteRecord update(String key, Metadata metadata, String knownVersion) {
-        ObjectNode data = ZoteroItems.data(metadata);
-        data.put("key", key);
-        HttpResponse<String> r = http.send(request("items/" + enc(key)).header("Content-Type", "application/json")
-                .header("If-Unmodified-Since-Version", knownVersion)
-                .PUT(HttpRequest.BodyPublishers.ofString(data.toString())).build());
+    public RemoteRecord update(RemoteRecord known, Metadata wanted) {
+        String key = known.remoteId();
+        ObjectNode data = shadow(known);
+        ObjectNode updated = ZoteroItems.withChanges(data, known.metadata(), wanted);
+        ObjectNode patch = ZoteroItems.patch(data, updated);
+        if (patch != null && patch.isEmpty()) {
+            return record(key, known.version(), data); // nothing Zotero holds differs
+        }
+        HttpRequest.Builder b = request("items/" + enc(key)).header("Content-Type", "application/json")
+                .header("If-Unmodified-Since-Version", known.version());
+        HttpResponse<String> r = http.send(patch != null ? b.method("PATCH", HttpRequest.BodyPublishers.ofString(patch.toString())).build()
+                : b.PUT(HttpRequest.BodyPublishers.ofString(updated.toString())).build());
         if (r.statusCode() == 412) {
-            throw new RemoteChangedException("Zotero item " + key + " changed since version " + knownVersion);
+            throw new RemoteChangedException("Zotero item " + key + " changed since version " + known.version());
         }
         expect(r, 204, "update item " + key);
         String version = r.headers().firstValue("Last-Modified-Version")
                 .orElseThrow(() -> new ToolException("Zotero answered the update without Last-Modified-Version"));
-        return new RemoteRecord(key, version, metadata);
+        updated.put("version", Long.parseLong(version));
+        return record(key, version, updated);
+    }
+
+    /** The item as last synced; read from Zotero when Idiom has no shadow of it (a replica from before shadows). */
+    private ObjectNode shadow(RemoteRecord known) {
+        if (known.shadow() != null) {
+            try {
+                return (ObjectNode) JSON.readTree(known.shadow());
+            } catch (IOException | ClassCastException e) {
+                throw new ToolException("the stored copy of Zotero item " + known.remoteId() + " is not an item's JSON: " + e.getMessage());
+            }
+        }
+        RemoteRecord current = fetch(known.remoteId())
+                .orElseThrow(() -> new RemoteChangedException("Zotero no longer has item " + known.remoteId()));
+        if (!current.version().equals(known.version())) {
+            throw new RemoteChangedException("Zotero item " + known.remoteId() + " changed since version " + known.version());
+        }
+        return shadow(current);
     }
 
     @Override

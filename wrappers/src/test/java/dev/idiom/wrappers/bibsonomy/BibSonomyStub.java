@@ -1,9 +1,7 @@
 package dev.idiom.wrappers.bibsonomy;
 
-import dev.idiom.events.Fingerprint;
 import dev.idiom.wrappers.SafeXml;
 import dev.idiom.wrappers.StubServer;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,10 +9,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.xml.transform.OutputKeys;
-import javax.xml.transform.TransformerFactory;
-import javax.xml.transform.dom.DOMSource;
-import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -24,6 +18,15 @@ import org.w3c.dom.NodeList;
  * {@code /users/{u}/posts?resourcetype=&start=&end=} with a {@code next} link while more remain,
  * POST → 201 + resourcehash, PUT → the post's new hash (content-derived), DELETE, and
  * {@code <bibsonomy stat="fail"><error>…</error></bibsonomy>} on errors.
+ *
+ * <p>As strict as the service: a PUT replaces the whole post (groups, key, every attribute are
+ * what was sent); publications need title, year, bibtexKey, entrytype and author or editor,
+ * bookmarks url and title (400 otherwise). Hashes as BibSonomy computes them: a bookmark's is the
+ * MD5 of its URL; a publication's intrahash the MD5 of its identifying fields (title, author,
+ * editor, year, entrytype, journal, booktitle, volume, number), its interhash of title, persons and
+ * year — so editing pages, abstract, misc, description or tags keeps the hash. The exact
+ * normalisation of those fields before hashing (case, whitespace) is inferred from BibSonomy's
+ * help pages on hashes, not taken from its source; error wording is inferred too.
  */
 public final class BibSonomyStub extends StubServer {
     public static final String USER = "curator";
@@ -106,22 +109,37 @@ public final class BibSonomyStub extends StubServer {
         if (resource == null) {
             return fail(400, "a post needs a resource");
         }
-        String hash = Fingerprint.of(resource.getAttribute("title") + "|" + resource.getAttribute("author") + "|" + resource.getAttribute("year")
-                + "|" + resource.getAttribute("url") + "|" + resource.getAttribute("journal") + resource.getAttribute("booktitle")
-                + resource.getAttribute("volume") + resource.getAttribute("pages") + resource.getAttribute("misc")
-                + resource.getAttribute("bibtexAbstract") + resource.getAttribute("entrytype"));
+        boolean publication = resource.getTagName().equals("bibtex");
+        for (String required : publication ? List.of("title", "year", "bibtexKey", "entrytype") : List.of("url", "title")) {
+            if (resource.getAttribute(required).isBlank()) {
+                return fail(400, "Error: The field '" + required + "' is required.");
+            }
+        }
+        if (publication && resource.getAttribute("author").isBlank() && resource.getAttribute("editor").isBlank()) {
+            return fail(400, "Error: A publication needs an author or an editor.");
+        }
+        if (post.getElementsByTagName("group").getLength() == 0) {
+            Element group = doc.createElement("group");
+            group.setAttribute("name", "public"); // the site's default visibility
+            post.appendChild(group);
+        }
+        String hash = intrahash(resource);
         if (oldHash == null && posts.containsKey(hash)) {
             return fail(400, "This post already exists.");
         }
         resource.setAttribute("intrahash", hash);
-        resource.setAttribute("interhash", Fingerprint.of(resource.getAttribute("title") + resource.getAttribute("year")));
+        if (publication) {
+            resource.setAttribute("interhash", md5(norm(resource.getAttribute("title")) + " "
+                    + norm(resource.getAttribute("author").isBlank() ? resource.getAttribute("editor") : resource.getAttribute("author"))
+                    + " " + norm(resource.getAttribute("year"))));
+        }
         clock = clock.plusSeconds(60);
         post.setAttribute("postingdate", clock.toString());
         post.setAttribute("changedate", clock.toString());
         if (oldHash != null) {
             posts.remove(oldHash);
         }
-        posts.put(hash, serialise(post));
+        posts.put(hash, SafeXml.serialise(post));
         return Reply.of(status, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><bibsonomy stat=\"ok\"><resourcehash>" + hash + "</resourcehash></bibsonomy>",
                 "Content-Type", "application/xml");
     }
@@ -132,15 +150,50 @@ public final class BibSonomyStub extends StubServer {
         posts.put(hash, posts.get(hash).replaceFirst("changedate=\"[^\"]*\"", "changedate=\"" + clock + "\""));
     }
 
-    private static String serialise(Element e) {
-        try {
-            var t = TransformerFactory.newInstance().newTransformer();
-            t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
-            StringWriter w = new StringWriter();
-            t.transform(new DOMSource(e), new StreamResult(w));
-            return w.toString();
-        } catch (Exception ex) {
-            throw new IllegalStateException(ex);
+    /** A bookmark's hash is the MD5 of its URL; a publication's, of its identifying fields. */
+    private static String intrahash(Element resource) {
+        if (resource.getTagName().equals("bookmark")) {
+            return md5(resource.getAttribute("url"));
         }
+        StringBuilder b = new StringBuilder();
+        for (String f : List.of("title", "author", "editor", "year", "entrytype", "journal", "booktitle", "volume", "number")) {
+            b.append(norm(resource.getAttribute(f))).append(' ');
+        }
+        return md5(b.toString());
+    }
+
+    private static String norm(String s) {
+        return s.toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ").strip();
+    }
+
+
+    /** Someone edits the post on the site: sets one attribute of its resource; the hash follows the content. Returns the new hash. */
+    String editOnSite(String hash, String attribute, String value) {
+        Document doc = SafeXml.parse(posts.get(hash), "stub");
+        Element post = doc.getDocumentElement();
+        Element resource = (Element) (post.getElementsByTagName("bibtex").getLength() > 0 ? post.getElementsByTagName("bibtex").item(0)
+                : post.getElementsByTagName("bookmark").item(0));
+        resource.setAttribute(attribute, value);
+        String next = intrahash(resource);
+        resource.setAttribute("intrahash", next);
+        clock = clock.plusSeconds(60);
+        post.setAttribute("changedate", clock.toString());
+        posts.remove(hash);
+        posts.put(next, SafeXml.serialise(post));
+        return next;
+    }
+
+    /** Someone posts a publication on the site (the post's XML, without hashes); returns its hash. */
+    String postOnSite(String postXml) {
+        Reply r = save(null, "<bibsonomy>" + postXml + "</bibsonomy>", 201);
+        if (r.status() != 201) {
+            throw new IllegalArgumentException(r.body());
+        }
+        return r.body().replaceAll(".*<resourcehash>([^<]*)</resourcehash>.*", "$1");
+    }
+
+    /** The post as the stub holds it (XML). */
+    String post(String hash) {
+        return posts.get(hash);
     }
 }

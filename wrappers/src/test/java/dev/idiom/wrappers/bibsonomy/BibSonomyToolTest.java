@@ -1,6 +1,7 @@
 package dev.idiom.wrappers.bibsonomy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +14,8 @@ import dev.idiom.wrappers.FakeTime;
 import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.ToolAuthException;
+import dev.idiom.wrappers.ToolException;
+import java.util.List;
 import dev.idiom.wrappers.http.ToolHttp;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -52,10 +55,10 @@ class BibSonomyToolTest extends AnnotationToolContract {
     void anEditGivesThePostANewHashAndTheOldOneIsGone() {
         BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
         RemoteRecord r = b.create(sample(1));
-        RemoteRecord updated = b.update(r.remoteId(), sample(1).with(Field.TITLE, "Renamed"), r.version());
+        RemoteRecord updated = b.update(r, sample(1).with(Field.TITLE, "Renamed"));
         assertNotEquals(r.remoteId(), updated.remoteId(), "re-keyed");
         assertTrue(b.fetch(r.remoteId()).isEmpty());
-        assertThrows(RemoteChangedException.class, () -> b.update(r.remoteId(), sample(1), r.version()));
+        assertThrows(RemoteChangedException.class, () -> b.update(r, sample(1)));
     }
 
     @Test
@@ -63,7 +66,7 @@ class BibSonomyToolTest extends AnnotationToolContract {
         BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
         RemoteRecord r = b.create(sample(1));
         stub.touch(r.remoteId());
-        assertThrows(RemoteChangedException.class, () -> b.update(r.remoteId(), sample(1), r.version()));
+        assertThrows(RemoteChangedException.class, () -> b.update(r, sample(1)));
     }
 
     @Test
@@ -90,5 +93,66 @@ class BibSonomyToolTest extends AnnotationToolContract {
     @Test
     void wrongCredentialsStopWithAClearMessage() {
         assertThrows(ToolAuthException.class, () -> bibsonomy("wrong").changedSince(null));
+    }
+
+    private static final String RICH_POST = """
+            <post description="read for the seminar"><user name="curator"/><tag name="replication"/><group name="private"/><group name="kde"/>
+            <bibtex entrytype="incollection" bibtexKey="saito2005optimistic" title="Optimistic replication" author="Saito, Yasushi and Shapiro, Marc"
+             editor="Mullender, Sape" year="2005" booktitle="Replication: Theory and Practice" publisher="Springer" series="LNCS"
+             number="5959" month="mar" edition="2" pages="42--81" misc="isbn = {978-3-642-11293-5}, issn = {0302-9743}, doi = {10.1007/978-3-642-11294-2_1}"/>
+            </post>
+            """;
+
+    @Test
+    void anUpdateKeepsGroupsKeyMiscAndEveryAttributeIdiomDoesNotModel() {
+        BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
+        String hash = stub.postOnSite(RICH_POST);
+        RemoteRecord read = b.fetch(hash).orElseThrow();
+        assertEquals("book", read.metadata().type());
+        assertEquals("Replication: Theory and Practice", read.metadata().venue(), "an incollection's venue is its booktitle");
+        assertEquals("10.1007/978-3-642-11294-2_1", read.metadata().doi());
+
+        RemoteRecord updated = b.update(read, read.metadata().with(Field.PAGES, "43--82").with(Field.DOI, "10.1007/978-3-642-11294-2_2"));
+        String post = stub.post(updated.remoteId());
+        assertEquals(hash, updated.remoteId(), "pages and misc are not part of the hash");
+        for (String kept : List.of("<group name=\"private\"/>", "<group name=\"kde\"/>", "bibtexKey=\"saito2005optimistic\"",
+                "entrytype=\"incollection\"", "editor=\"Mullender, Sape\"", "series=\"LNCS\"", "number=\"5959\"", "month=\"mar\"",
+                "edition=\"2\"", "publisher=\"Springer\"", "isbn = {978-3-642-11293-5}", "issn = {0302-9743}")) {
+            assertTrue(post.contains(kept), kept + " kept in " + post);
+        }
+        assertTrue(post.contains("doi = {10.1007/978-3-642-11294-2_2}"), post);
+        assertTrue(post.contains("pages=\"43--82\""), post);
+        assertFalse(post.contains("group name=\"public\""), "not made public: " + post);
+    }
+
+    @Test
+    void newPostsArePrivateAndCarryEveryRequiredField() {
+        BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
+        RemoteRecord r = b.create(sample(1));
+        String post = stub.post(r.remoteId());
+        assertTrue(post.contains("<group name=\"private\"/>"), post);
+        assertTrue(post.contains("bibtexKey=\"saito2005optimistic\""), post);
+        ToolException noYear = assertThrows(ToolException.class, () -> b.create(sample(2).with(Field.YEAR, null)));
+        assertTrue(noYear.getMessage().contains("year"), noYear.getMessage());
+    }
+
+    @Test
+    void aPostEditedOnTheSiteUnderANewHashIsTheSameCopyByItsKey() {
+        BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
+        RemoteRecord r = b.create(sample(1));
+        String moved = stub.editOnSite(r.remoteId(), "title", "Optimistic replication (extended)");
+        RemoteRecord now = b.fetch(moved).orElseThrow();
+        assertTrue(b.succeeds(now, r));
+        RemoteRecord other = b.create(sample(2).with(Field.AUTHORS, List.of(new dev.idiom.events.Author("Lamport", "Leslie"))));
+        assertFalse(b.succeeds(other, r), "another key is another post");
+    }
+
+    @Test
+    void theStubHashesAsBibSonomyDoesAndRefusesMissingRequiredFields() {
+        String bookmark = stub.postOnSite("<post><user name=\"curator\"/><bookmark url=\"https://example.org/x\" title=\"X\"/></post>");
+        assertEquals(dev.idiom.wrappers.StubServer.md5("https://example.org/x"), bookmark, "a bookmark's hash is the MD5 of its URL");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> stub.postOnSite(
+                "<post><user name=\"curator\"/><bibtex entrytype=\"article\" bibtexKey=\"k\" title=\"T\" author=\"A\"/></post>"));
+        assertTrue(e.getMessage().contains("year"), e.getMessage());
     }
 }

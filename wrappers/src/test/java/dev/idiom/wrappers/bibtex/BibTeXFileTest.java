@@ -75,7 +75,7 @@ class BibTeXFileTest extends AnnotationToolContract {
         Path file = jabref();
         BibTeXFile bib = new BibTeXFile(file);
         RemoteRecord saito = bib.fetch("saito2005").orElseThrow();
-        bib.update("saito2005", saito.metadata().with(Field.NOTES, "annotated in Idiom"), saito.version());
+        bib.update(saito, saito.metadata().with(Field.NOTES, "annotated in Idiom"));
 
         String written = Files.readString(file);
         assertTrue(written.contains(":saito2005.pdf:PDF"), "file field kept");

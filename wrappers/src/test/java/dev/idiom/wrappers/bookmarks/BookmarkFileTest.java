@@ -75,7 +75,7 @@ class BookmarkFileTest extends AnnotationToolContract {
         BookmarkFile bookmarks = new BookmarkFile(file, Clock.systemUTC());
         RemoteRecord saito = bookmarks.fetch("https://example.org/saito").orElseThrow();
         Metadata edited = saito.metadata().with(Field.NOTES, "Re-read in 2026");
-        bookmarks.update(saito.remoteId(), edited, saito.version());
+        bookmarks.update(saito, edited);
 
         BookmarkFile again = new BookmarkFile(file, Clock.systemUTC());
         assertEquals(edited, again.fetch("https://example.org/saito").orElseThrow().metadata());

@@ -1,5 +1,6 @@
 package dev.idiom.wrappers.pinboard;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +13,11 @@ import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.StubServer.Reply;
 import dev.idiom.wrappers.ToolAuthException;
+import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.http.ToolHttp;
+import java.time.Instant;
+import java.util.TreeSet;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -21,8 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class PinboardToolTest extends AnnotationToolContract {
-    private final PinboardStub stub = new PinboardStub();
     private final FakeTime time = new FakeTime();
+    private final PinboardStub stub = new PinboardStub(time);
     private final List<Duration> waits = time.waits;
 
     @AfterEach
@@ -71,8 +76,8 @@ class PinboardToolTest extends AnnotationToolContract {
     void aRemoteEditIsDetectedBeforeOverwriting() {
         PinboardTool p = pinboard(PinboardStub.TOKEN);
         RemoteRecord r = p.create(sample(1));
-        stub.put(r.remoteId(), "Edited on Pinboard", "", "");
-        assertThrows(RemoteChangedException.class, () -> p.update(r.remoteId(), sample(1), r.version()));
+        stub.retitle(r.remoteId(), "Edited on Pinboard");
+        assertThrows(RemoteChangedException.class, () -> p.update(r, sample(1)));
     }
 
     @Test
@@ -81,5 +86,108 @@ class PinboardToolTest extends AnnotationToolContract {
         assertTrue(pinboard(PinboardStub.TOKEN).fetch("https://example.org/none").isEmpty());
         assertTrue(waits.stream().anyMatch(w -> w.toMillis() >= 1_000), "backed off: " + waits);
         assertThrows(ToolAuthException.class, () -> pinboard("curator:WRONG").changedSince(null));
+    }
+
+    private static final String URL = "https://example.org/crdt";
+
+    @Test
+    void aPrivateBookmarkMarkedToReadKeepsPrivacyToReadAndDateThroughAnUpdate() {
+        PinboardTool p = pinboard(PinboardStub.TOKEN);
+        stub.put(URL, "CRDTs", "", "crdt", Instant.parse("2019-05-04T10:00:00Z"), "no", "yes");
+        RemoteRecord read = p.fetch(URL).orElseThrow();
+        p.update(read, read.metadata().with(Field.TITLE, "CRDTs, annotated").withTag("replication"));
+        var post = stub.post(URL);
+        assertEquals("CRDTs, annotated", post.path("description").asText());
+        assertEquals("no", post.path("shared").asText(), "still private");
+        assertEquals("yes", post.path("toread").asText(), "still to read");
+        assertEquals("2019-05-04T10:00:00Z", post.path("time").asText(), "its date kept");
+        assertEquals("crdt replication", post.path("tags").asText());
+    }
+
+    @Test
+    void newBookmarksArePrivateUnlessTheAccountSaysOtherwise() {
+        pinboard(PinboardStub.TOKEN).create(sample(1));
+        assertEquals("no", stub.post(sample(1).url()).path("shared").asText());
+        new PinboardTool(stub.uri().resolve("/v1/"), PinboardStub.TOKEN, new ToolHttp("Pinboard", PinboardTool.LIMITS, time, time, 4), time, time,
+                false).create(sample(2));
+        assertEquals("yes", stub.post(sample(2).url()).path("shared").asText());
+    }
+
+    @Test
+    void aSpaceInATagTravelsAsAnUnderscoreAndComesBackAsASpace() {
+        PinboardTool p = pinboard(PinboardStub.TOKEN);
+        RemoteRecord r = p.create(sample(1).with(Field.TAGS, new TreeSet<>(Set.of("machine learning", ".private"))));
+        assertEquals(".private machine_learning", stub.post(r.remoteId()).path("tags").asText());
+        assertEquals(new TreeSet<>(Set.of("machine learning", ".private")), p.fetch(r.remoteId()).orElseThrow().metadata().tags());
+    }
+
+    @Test
+    void whatPinboardWouldRefuseIsRefusedBeforeSendingWithTheRule() {
+        PinboardTool p = pinboard(PinboardStub.TOKEN);
+        assertTrue(assertThrows(ToolException.class, () -> p.create(sample(1).withTag("a,b"))).getMessage().contains("commas"));
+        assertTrue(assertThrows(ToolException.class, () -> p.create(sample(1).with(Field.TITLE, "t".repeat(256)))).getMessage().contains("255"));
+        TreeSet<String> many = new TreeSet<>();
+        for (int i = 0; i < 101; i++) {
+            many.add("tag" + i);
+        }
+        assertTrue(assertThrows(ToolException.class, () -> p.create(sample(1).with(Field.TAGS, many))).getMessage().contains("100"));
+        assertTrue(assertThrows(ToolException.class, () -> p.create(sample(1).with(Field.URL, "gopher://old.example/"))).getMessage().contains("schemes"));
+        assertTrue(p.fetch(sample(1).url()).isEmpty(), "nothing was sent");
+    }
+
+    @Test
+    void aChangedUrlMovesTheBookmarkKeepingItsDateAndPrivacy() {
+        PinboardTool p = pinboard(PinboardStub.TOKEN);
+        stub.put(URL, "CRDTs", "notes", "crdt", Instant.parse("2019-05-04T10:00:00Z"), "no", "no");
+        RemoteRecord read = p.fetch(URL).orElseThrow();
+        RemoteRecord moved = p.update(read, read.metadata().with(Field.URL, "https://example.org/crdt-v2"));
+        assertEquals("https://example.org/crdt-v2", moved.remoteId());
+        assertTrue(p.fetch(URL).isEmpty(), "the old URL is gone, not left behind");
+        var post = stub.post("https://example.org/crdt-v2");
+        assertEquals("2019-05-04T10:00:00Z", post.path("time").asText());
+        assertEquals("no", post.path("shared").asText());
+        assertEquals("notes", post.path("extended").asText());
+    }
+
+    @Test
+    void postsAllIsAFullSnapshotSoADeletedBookmarkIsMissingFromACompletePage() {
+        PinboardTool p = pinboard(PinboardStub.TOKEN);
+        p.create(sample(1));
+        p.create(sample(2));
+        ChangePage first = p.changedSince(null);
+        assertTrue(first.complete());
+        stub.remove(sample(1).url());
+        ChangePage second = p.changedSince(first.cursor());
+        assertTrue(second.complete());
+        assertEquals(List.of(sample(2).url()), second.records().stream().map(RemoteRecord::remoteId).toList());
+    }
+
+    @Test
+    void theFiveMinuteGateTravelsInTheCursorAcrossRestarts() {
+        PinboardTool p = pinboard(PinboardStub.TOKEN);
+        p.create(sample(1));
+        String cursor = p.changedSince(null).cursor();
+        p.create(sample(2));
+        PinboardTool.forgetGatesOfThisProcess(); // as after a restart
+        waits.clear();
+        pinboard(PinboardStub.TOKEN).changedSince(cursor);
+        assertTrue(waits.stream().anyMatch(w -> w.toSeconds() > 200), "the gate was kept: " + waits);
+    }
+
+    @Test
+    void theStubAppliesPinboardsDefaultsAndLimits() throws Exception {
+        var http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.Function<String, String> get = q -> {
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(stub.uri().resolve("/v1/" + q + "&format=json&auth_token="
+                        + PinboardStub.TOKEN)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode() + "";
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        get.apply("posts/add?url=https%3A%2F%2Fexample.org%2Fa&description=A");
+        assertEquals("yes", stub.post("https://example.org/a").path("shared").asText(), "Pinboard's default is public");
+        assertEquals("200", get.apply("posts/all?meta=yes"));
+        assertEquals("429", get.apply("posts/all?meta=yes"), "posts/all once per five minutes");
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.wrappers.StubServer;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,6 +17,15 @@ import java.util.Set;
  * answer, {@code If-Modified-Since-Version} → 304, {@code If-Unmodified-Since-Version} → 412 when
  * stale, write tokens (a reused one → 412), at most 50 keys or objects per call (413), deletions
  * with {@code deleted?since=}.
+ *
+ * <p>Writes are validated as the API does (zotero.org/support/dev/web_api/v3/write_requests and
+ * the dataserver's item validation): an item type must be in the published schema, a non-empty
+ * field the type does not have is a 400, so is a creator type the item type does not take; a PUT
+ * replaces the whole item and must carry {@code collections} and {@code relations} (400 "'relations'
+ * property not provided"); a PATCH changes only the properties it carries (arrays and objects it
+ * carries replace the old ones whole). A PUT without {@code deleted} takes the item out of the
+ * trash. Trashed items are left out of item lists unless {@code includeTrashed=1}. The exact
+ * wording of the 400 messages is inferred from the dataserver's source, not from the docs.
  */
 public final class ZoteroStub extends StubServer {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -47,7 +57,8 @@ public final class ZoteroStub extends StubServer {
             case "GET items/{key}" -> one(rest.substring(6));
             case "GET deleted" -> deleted(r);
             case "POST items" -> create(r);
-            case "PUT items/{key}" -> update(rest.substring(6), r);
+            case "PUT items/{key}" -> update(rest.substring(6), r, false);
+            case "PATCH items/{key}" -> update(rest.substring(6), r, true);
             case "DELETE items/{key}" -> delete(rest.substring(6), r);
             default -> Reply.of(405, "Method not allowed");
         };
@@ -67,8 +78,9 @@ public final class ZoteroStub extends StubServer {
         }
         long since = Long.parseLong(r.query().getOrDefault("since", "0"));
         ObjectNode out = JSON.createObjectNode();
+        boolean trash = "1".equals(r.query().get("includeTrashed"));
         items.forEach((k, v) -> {
-            if (v.path("version").asLong() > since) {
+            if (v.path("version").asLong() > since && (trash || !trashed(v))) {
                 out.put(k, v.path("version").asLong());
             }
         });
@@ -81,8 +93,9 @@ public final class ZoteroStub extends StubServer {
             return Reply.of(400, "Too many keys (max 50)");
         }
         ArrayNode out = JSON.createArrayNode();
+        boolean trash = "1".equals(r.query().get("includeTrashed"));
         for (String k : keys) {
-            if (items.containsKey(k)) {
+            if (items.containsKey(k) && (trash || !trashed(items.get(k)))) {
                 out.add(items.get(k));
             }
         }
@@ -138,13 +151,24 @@ public final class ZoteroStub extends StubServer {
         ObjectNode failed = result.putObject("failed");
         for (int i = 0; i < body.size(); i++) {
             JsonNode data = body.get(i);
-            if (!data.has("itemType")) {
-                failed.putObject(Integer.toString(i)).put("code", 400).put("message", "'itemType' property not provided");
+            String invalid = invalid(data);
+            if (invalid != null) {
+                failed.putObject(Integer.toString(i)).put("key", "").put("code", 400).put("message", invalid);
                 continue;
             }
             // Zotero keys are 8 random characters from its alphabet, unique across libraries
             String key = randomKey();
-            ObjectNode item = item(key, (ObjectNode) data.deepCopy());
+            ObjectNode created = (ObjectNode) data.deepCopy();
+            // Zotero answers (and later returns) a new item with every property present
+            for (String array : List.of("creators", "tags", "collections")) {
+                if (!created.has(array)) {
+                    created.putArray(array);
+                }
+            }
+            if (!created.has("relations")) {
+                created.putObject("relations");
+            }
+            ObjectNode item = item(key, created);
             items.put(key, item);
             successful.set(Integer.toString(i), item);
             success.put(Integer.toString(i), key);
@@ -175,7 +199,7 @@ public final class ZoteroStub extends StubServer {
         return item;
     }
 
-    private Reply update(String key, Request r) {
+    private Reply update(String key, Request r, boolean partial) {
         ObjectNode current = items.get(key);
         if (current == null) {
             return Reply.of(404, "Not found");
@@ -186,6 +210,9 @@ public final class ZoteroStub extends StubServer {
         } catch (Exception e) {
             return Reply.of(400, "Invalid JSON");
         }
+        if (!data.isObject()) {
+            return Reply.of(400, "Uploaded data must be a JSON object");
+        }
         String iusv = r.header("If-Unmodified-Since-Version");
         long expected = iusv != null ? Long.parseLong(iusv) : data.path("version").asLong(-1);
         if (expected < 0) {
@@ -194,9 +221,101 @@ public final class ZoteroStub extends StubServer {
         if (expected != current.path("version").asLong()) {
             return Reply.of(412, "Item has been modified since specified version");
         }
+        ObjectNode next;
+        if (partial) {
+            next = (ObjectNode) current.get("data").deepCopy();
+            data.properties().forEach(p -> next.set(p.getKey(), p.getValue()));
+        } else {
+            for (String required : List.of("collections", "relations")) {
+                if (!data.has(required)) {
+                    return Reply.of(400, "'" + required + "' property not provided");
+                }
+            }
+            next = (ObjectNode) data.deepCopy();
+        }
+        String invalid = invalid(next);
+        if (invalid != null) {
+            return Reply.of(400, invalid);
+        }
         libraryVersion++;
-        items.put(key, item(key, (ObjectNode) data.deepCopy()));
+        items.put(key, item(key, next));
         return Reply.of(204, null, "Last-Modified-Version", Long.toString(libraryVersion));
+    }
+
+    /** Why Zotero would refuse this item data, or null: the item type, its fields and creator types by the published schema. */
+    static String invalid(JsonNode data) {
+        if (!data.has("itemType")) {
+            return "'itemType' property not provided";
+        }
+        ZoteroSchema.ItemType type = ZoteroSchema.published().type(data.path("itemType").asText());
+        if (type == null) {
+            return "'" + data.path("itemType").asText() + "' is not a valid itemType";
+        }
+        Set<String> properties = Set.of("key", "version", "itemType", "creators", "tags", "collections", "relations", "deleted", "dateAdded",
+                "dateModified", "parentItem", "note", "inPublications");
+        for (var p : (Iterable<Map.Entry<String, JsonNode>>) data::fields) {
+            boolean empty = p.getValue().isTextual() && p.getValue().asText().isEmpty();
+            if (!properties.contains(p.getKey()) && !type.has(p.getKey()) && !empty) {
+                return "'" + p.getKey() + "' is not a valid field for type '" + type.name() + "'";
+            }
+        }
+        for (JsonNode c : data.path("creators")) {
+            String ct = c.path("creatorType").asText();
+            if (!type.creatorTypes().contains(ct)) {
+                return "'" + ct + "' is not a valid creator type for item type '" + type.name() + "'";
+            }
+            if (c.has("name") && (c.has("firstName") || c.has("lastName"))) {
+                return "'name' and 'firstName'/'lastName' cannot both be set on a creator";
+            }
+        }
+        return null;
+    }
+
+    private static boolean trashed(ObjectNode item) {
+        JsonNode d = item.path("data").path("deleted");
+        return d.asBoolean(false) || d.asInt(0) == 1;
+    }
+
+    /** Someone moves the item to the trash in Zotero. */
+    public void trash(String key) {
+        ObjectNode data = (ObjectNode) items.get(key).get("data").deepCopy();
+        data.put("deleted", 1);
+        libraryVersion++;
+        items.put(key, item(key, data));
+    }
+
+    /** Someone edits the item in Zotero itself: sets properties of its data as given (JSON object). */
+    public void editData(String key, String json) {
+        ObjectNode data = (ObjectNode) items.get(key).get("data").deepCopy();
+        try {
+            JSON.readTree(json).properties().forEach(p -> data.set(p.getKey(), p.getValue()));
+        } catch (Exception e) {
+            throw new IllegalArgumentException(e);
+        }
+        libraryVersion++;
+        items.put(key, item(key, data));
+    }
+
+    /** Someone creates an item in Zotero itself (data as JSON); returns its key. */
+    public String addRemotely(String json) {
+        try {
+            ObjectNode data = (ObjectNode) JSON.readTree(json);
+            String problem = invalid(data);
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+            libraryVersion++;
+            String key = randomKey();
+            items.put(key, item(key, data));
+            return key;
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    /** The item's data as the stub holds it. */
+    public ObjectNode data(String key) {
+        return (ObjectNode) items.get(key).get("data").deepCopy();
     }
 
     private Reply delete(String key, Request r) {

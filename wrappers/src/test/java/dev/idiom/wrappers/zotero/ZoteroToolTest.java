@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.AnnotationToolContract;
@@ -50,7 +51,7 @@ class ZoteroToolTest extends AnnotationToolContract {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         RemoteRecord r = z.create(sample(1));
         stub.editRemotely(r.remoteId(), "Edited in Zotero");
-        assertThrows(dev.idiom.wrappers.RemoteChangedException.class, () -> z.update(r.remoteId(), sample(1), r.version()));
+        assertThrows(dev.idiom.wrappers.RemoteChangedException.class, () -> z.update(r, sample(1).with(Field.TITLE, "Edited in Idiom")));
         assertEquals("Edited in Zotero", z.fetch(r.remoteId()).orElseThrow().metadata().title());
     }
 
@@ -84,7 +85,7 @@ class ZoteroToolTest extends AnnotationToolContract {
     @Test
     void aBackoffHeaderDelaysTheNextRequest() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
-        stub.failNext(Reply.of(200, "{}", "Backoff", "30", "Last-Modified-Version", "0"));
+        stub.failNext(Reply.of(404, "Not found", "Backoff", "30", "Last-Modified-Version", "0"));
         z.fetch("ANY").isPresent();
         z.fetch("ANY");
         assertTrue(waits.stream().anyMatch(w -> w.toSeconds() >= 28), "waited out Backoff: " + waits);
@@ -103,5 +104,139 @@ class ZoteroToolTest extends AnnotationToolContract {
         }
         ToolException e = assertThrows(ToolException.class, () -> zotero(ZoteroStub.KEY).changedSince(null));
         assertTrue(e.getMessage().contains("500"), e.getMessage());
+    }
+
+    private static final String RICH_BOOK_SECTION = """
+            {"itemType": "bookSection", "title": "Replication in practice", "bookTitle": "Distributed Systems, 3rd ed.",
+             "creators": [{"creatorType": "author", "firstName": "Marc", "lastName": "Shapiro"},
+                          {"creatorType": "editor", "firstName": "Sape", "lastName": "Mullender"},
+                          {"creatorType": "author", "name": "The Replication Group"}],
+             "date": "1993-03-14", "pages": "1--22", "publisher": "Addison-Wesley", "ISBN": "0-201-62427-3", "language": "en",
+             "tags": [{"tag": "replication", "type": 1}, {"tag": "classic"}],
+             "collections": ["BCDE2345"], "relations": {"owl:sameAs": "http://zotero.org/groups/1/items/ABCD2345"}}
+            """;
+
+    @Test
+    void anUpdateThroughIdiomLeavesEveryPropertyIdiomDoesNotModelAsItWas() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String key = stub.addRemotely(RICH_BOOK_SECTION);
+        RemoteRecord read = z.fetch(key).orElseThrow();
+        assertEquals("book", read.metadata().type());
+        assertEquals("Distributed Systems, 3rd ed.", read.metadata().venue(), "bookTitle is the venue of a book section");
+        assertEquals(List.of(new Author("Shapiro", "Marc"), new Author("The Replication Group", "")), read.metadata().authors(),
+                "editors are not authors; a single-field name is one family name");
+
+        z.update(read, read.metadata().with(Field.TITLE, "Replication in practice, revised").with(Field.YEAR, 1994).withTag("cfdar"));
+        RemoteRecord reread = z.fetch(key).orElseThrow();
+        z.update(reread, reread.metadata().with(Field.AUTHORS, List.of(new Author("Shapiro", "Marc"), new Author("The Replication Group", ""),
+                new Author("Saito", "Yasushi"))));
+
+        var data = stub.data(key);
+        assertEquals("Replication in practice, revised", data.path("title").asText());
+        assertEquals("bookSection", data.path("itemType").asText(), "the item type is not collapsed to book");
+        assertEquals("1994-03-14", data.path("date").asText(), "only the year of the full date changed");
+        assertEquals("[\"BCDE2345\"]", data.path("collections").toString());
+        assertEquals("http://zotero.org/groups/1/items/ABCD2345", data.path("relations").path("owl:sameAs").asText());
+        assertEquals("0-201-62427-3", data.path("ISBN").asText());
+        assertEquals("en", data.path("language").asText());
+        assertEquals("Addison-Wesley", data.path("publisher").asText());
+        assertEquals(4, data.path("creators").size());
+        assertEquals("Saito", data.path("creators").get(2).path("lastName").asText(), "a new author joins the authors");
+        assertEquals("editor", data.path("creators").get(3).path("creatorType").asText(), "the editor is kept, after the authors");
+        assertEquals("The Replication Group", data.path("creators").get(1).path("name").asText(), "a name creator stays one field");
+        assertEquals(1, data.path("tags").get(0).path("type").asInt(), "an automatic tag stays automatic");
+        assertEquals(3, data.path("tags").size());
+    }
+
+    @Test
+    void aFieldTheItemTypeCannotHoldIsNotSent() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String key = stub.addRemotely("""
+                {"itemType": "book", "title": "Replicated Data Management", "creators": [], "tags": [], "collections": [], "relations": {}}
+                """);
+        RemoteRecord read = z.fetch(key).orElseThrow();
+        RemoteRecord updated = z.update(read, read.metadata().with(Field.PAGES, "1--300").with(Field.VOLUME, "2"));
+        assertTrue(stub.data(key).path("pages").isMissingNode(), "a book has no pages field in Zotero's schema");
+        assertEquals("2", stub.data(key).path("volume").asText());
+        assertEquals(null, updated.metadata().pages(), "the answer says what Zotero holds");
+    }
+
+    @Test
+    void aChangedTypeMovesTheItemToTheNewTypeCarryingBaseFieldsAcross() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        RemoteRecord r = z.create(sample(1));
+        assertEquals("journalArticle", stub.data(r.remoteId()).path("itemType").asText());
+        RemoteRecord moved = z.update(r, r.metadata().with(Field.TYPE, "inproceedings"));
+        var data = stub.data(moved.remoteId());
+        assertEquals("conferencePaper", data.path("itemType").asText());
+        assertEquals("ACM Computing Surveys", data.path("proceedingsTitle").asText(), "publicationTitle became proceedingsTitle");
+        assertEquals("inproceedings", z.fetch(r.remoteId()).orElseThrow().metadata().type());
+    }
+
+    @Test
+    void aTrashedItemIsReportedDeletedAndAnUpdateLeavesItInTheTrash() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        RemoteRecord r = z.create(sample(1));
+        String cursor = z.changedSince(null).cursor();
+        stub.trash(r.remoteId());
+        ChangePage page = z.changedSince(cursor);
+        assertEquals(List.of(r.remoteId()), page.deleted());
+        assertTrue(page.records().isEmpty());
+
+        RemoteRecord inTrash = z.fetch(r.remoteId()).orElseThrow();
+        z.update(inTrash, inTrash.metadata().with(Field.NOTES, "edited while trashed"));
+        assertEquals(1, stub.data(r.remoteId()).path("deleted").asInt(), "still in the trash");
+    }
+
+    @Test
+    void everyItemTypeOfTheSchemaIsReadAndPreprintsAreArticles() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String preprint = stub.addRemotely("""
+                {"itemType": "preprint", "title": "CRDTs", "repository": "arXiv", "date": "March 2019", "creators": [], "tags": []}
+                """);
+        String thesis = stub.addRemotely("""
+                {"itemType": "thesis", "title": "Consistency", "university": "EPFL", "creators": [], "tags": []}
+                """);
+        assertEquals("article", z.fetch(preprint).orElseThrow().metadata().type());
+        assertEquals(2019, z.fetch(preprint).orElseThrow().metadata().year());
+        assertEquals("EPFL", z.fetch(thesis).orElseThrow().metadata().venue(), "university is the venue of a thesis");
+    }
+
+    @Test
+    void theStubRefusesWhatZoteroRefuses() {
+        String key = stub.addRemotely("""
+                {"itemType": "book", "title": "B", "creators": [], "tags": [], "collections": [], "relations": {}}
+                """);
+        assertEquals("400 'relations' property not provided", put(key, """
+                {"itemType": "book", "title": "B", "collections": []}"""), "a PUT replaces the item: it must carry them");
+        assertEquals("'pages' is not a valid field for type 'book'", ZoteroStub.invalid(json("""
+                {"itemType": "book", "pages": "12"}""")));
+        assertEquals(null, ZoteroStub.invalid(json("""
+                {"itemType": "book", "pages": ""}""")), "an empty value of a missing field is accepted");
+        assertEquals("'editor' is not a valid creator type for item type 'webpage'", ZoteroStub.invalid(json("""
+                {"itemType": "webpage", "creators": [{"creatorType": "editor", "lastName": "X"}]}""")));
+        assertEquals("'recording' is not a valid itemType", ZoteroStub.invalid(json("""
+                {"itemType": "recording"}""")));
+    }
+
+    /** A raw PUT to the stub, as a client that forgets the rules would send it: "status body". */
+    private String put(String key, String body) {
+        try {
+            var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    stub.uri().resolve("/" + ZoteroStub.LIBRARY + "/items/" + key)).header("Zotero-API-Version", "3")
+                    .header("Zotero-API-Key", ZoteroStub.KEY).header("If-Unmodified-Since-Version", stub.data(key).path("version").asText())
+                    .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() + " " + r.body();
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode json(String s) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(s);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 }

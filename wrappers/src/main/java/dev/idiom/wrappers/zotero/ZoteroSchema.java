@@ -1,0 +1,90 @@
+package dev.idiom.wrappers.zotero;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Zotero's item types as its published schema defines them (zotero/zotero-schema, schema.json,
+ * trimmed to item types, their fields with base fields, and creator types; the resource names its
+ * version): which fields a type has, which of them is the type's form of a base field
+ * ({@code bookTitle}, {@code blogTitle} … are {@code publicationTitle}; {@code university},
+ * {@code institution} … are {@code publisher}), and which creator types it takes, primary first.
+ */
+public final class ZoteroSchema {
+    /** One item type: its fields (field → base field or null) and creator types, primary first. */
+    public record ItemType(String name, Map<String, String> fields, List<String> creatorTypes) {
+        public boolean has(String field) {
+            return fields.containsKey(field);
+        }
+
+        /** This type's field for {@code base} (the field itself or one mapped to it), or null. */
+        public String fieldFor(String base) {
+            if (fields.containsKey(base)) {
+                return base;
+            }
+            for (Map.Entry<String, String> f : fields.entrySet()) {
+                if (base.equals(f.getValue())) {
+                    return f.getKey();
+                }
+            }
+            return null;
+        }
+
+        /** The creator type the type lists first (author, or artist, director … for some types). */
+        public String primaryCreatorType() {
+            return creatorTypes.isEmpty() ? "author" : creatorTypes.getFirst();
+        }
+    }
+
+    private static final ZoteroSchema PUBLISHED = load("item-types.json");
+
+    private final String source;
+    private final Map<String, ItemType> types;
+
+    private ZoteroSchema(String source, Map<String, ItemType> types) {
+        this.source = source;
+        this.types = Collections.unmodifiableMap(types);
+    }
+
+    /** The schema Idiom ships: the published one, at the version the resource names. */
+    public static ZoteroSchema published() {
+        return PUBLISHED;
+    }
+
+    private static ZoteroSchema load(String resource) {
+        try (InputStream in = ZoteroSchema.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the Zotero schema resource " + resource + " is missing from the build");
+            }
+            JsonNode root = new ObjectMapper().readTree(in);
+            Map<String, ItemType> types = new LinkedHashMap<>();
+            root.path("itemTypes").properties().forEach(t -> {
+                Map<String, String> fields = new LinkedHashMap<>();
+                t.getValue().path("fields").properties().forEach(f -> fields.put(f.getKey(), f.getValue().isNull() ? null : f.getValue().asText()));
+                List<String> creators = new ArrayList<>();
+                t.getValue().path("creatorTypes").forEach(c -> creators.add(c.asText()));
+                types.put(t.getKey(), new ItemType(t.getKey(), Collections.unmodifiableMap(fields), List.copyOf(creators)));
+            });
+            return new ZoteroSchema(root.path("source").asText(), types);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the Zotero schema resource " + resource + " is unreadable", e);
+        }
+    }
+
+    /** The item type called {@code name}, or null for a type the schema does not define. */
+    public ItemType type(String name) {
+        return name == null ? null : types.get(name);
+    }
+
+    public String source() {
+        return source;
+    }
+}
