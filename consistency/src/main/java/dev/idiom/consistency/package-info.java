@@ -1,5 +1,5 @@
 /**
- * The optimistic-replication engine (CFDAR): outbox workers, pushes with preconditions, three-way
- * merge, anti-entropy. Not built yet; the module exists so the build's layout matches DESIGN.md.
+ * The consistency engine (CFDAR, DESIGN.md § Consistency): how a replica's changes and Idiom's
+ * are merged. Never sees HTTP or SOAP; called by the application layer.
  */
 package dev.idiom.consistency;

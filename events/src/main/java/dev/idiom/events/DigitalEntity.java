@@ -51,6 +51,7 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case FieldChanged changed -> metadata.with(changed.field(), changed.value());
             case TagAdded added -> metadata.withTag(added.tag());
             case TagRemoved removed -> metadata.withoutTag(removed.tag());
+            case ConflictResolved conflict -> metadata.with(conflict.field(), conflict.winner());
         };
         List<Replica> nextReplicas = switch (event) {
             case RecordImported i when i.fromTool() -> linked(new Replica(i.tool(), i.account(), i.remoteId(), i.remoteVersion(), i.metadata(),

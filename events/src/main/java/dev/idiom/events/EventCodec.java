@@ -49,6 +49,16 @@ public final class EventCodec {
             }
             case TagAdded e -> n.put("tag", e.tag());
             case TagRemoved e -> n.put("tag", e.tag());
+            case ConflictResolved e -> {
+                n.put("field", e.field().jsonName());
+                n.set("base", e.field().toJson(e.base()));
+                n.set("idiomValue", e.field().toJson(e.idiomValue()));
+                n.set("remoteValue", e.field().toJson(e.remoteValue()));
+                n.set("winner", e.field().toJson(e.winner()));
+                n.put("policy", e.policy());
+                n.put("tool", e.tool());
+                n.put("account", e.account());
+            }
         }
         return write(n);
     }
@@ -68,6 +78,11 @@ public final class EventCodec {
             }
             case "TagAdded" -> new TagAdded(n.path("tag").asText());
             case "TagRemoved" -> new TagRemoved(n.path("tag").asText());
+            case "ConflictResolved" -> {
+                Field f = Field.named(n.path("field").asText());
+                yield new ConflictResolved(f, f.fromJson(n.get("base")), f.fromJson(n.get("idiomValue")), f.fromJson(n.get("remoteValue")),
+                        f.fromJson(n.get("winner")), n.path("policy").asText(), n.path("tool").asText(), text(n, "account"));
+            }
             default -> throw new IllegalStateException("unknown stored event type " + type);
         };
     }

@@ -60,43 +60,7 @@ class DecisionRulesTest {
         assertEquals("misc", Changes.forNewRecord(paper("T")).type());
     }
 
-    // the three-way merge (ThreeWayMerge)
-
-    @Test
-    void aFieldOnlyTheRemoteChangedComesIn() {
-        Metadata base = paper("T").with(Field.VENUE, "old");
-        given(created(base)).when(m -> ThreeWayMerge.remoteChanges(base, base.with(Field.VENUE, "new"), m))
-                .expect(new FieldChanged(Field.VENUE, "new"));
-    }
-
-    @Test
-    void aFieldIdiomChangedTooKeepsIdiomsValue() {
-        Metadata base = paper("T").with(Field.VENUE, "old");
-        given(created(base), new FieldChanged(Field.VENUE, "mine")).when(m -> ThreeWayMerge.remoteChanges(base, base.with(Field.VENUE, "theirs"), m))
-                .expectNothing();
-    }
-
-    @Test
-    void differentFieldsChangedOnBothSidesBothSurvive() {
-        Metadata base = paper("T").with(Field.VENUE, "v").with(Field.YEAR, 2000);
-        DecisionFixture f = given(created(base), new FieldChanged(Field.VENUE, "mine"))
-                .when(m -> ThreeWayMerge.remoteChanges(base, base.with(Field.YEAR, 2001), m));
-        f.expect(new FieldChanged(Field.YEAR, 2001));
-        assertEquals("mine", f.then().venue());
-    }
-
-    @Test
-    void tagsMergeAsSets() {
-        Metadata base = paper("T").with(Field.TAGS, tags("shared", "dropped"));
-        given(created(base), new TagAdded("mine")).when(m -> ThreeWayMerge.remoteChanges(base, base.with(Field.TAGS, tags("shared", "theirs")), m))
-                .expect(new TagRemoved("dropped"), new TagAdded("theirs"));
-    }
-
-    @Test
-    void aRemoteThatChangedNothingDecidesNothing() {
-        Metadata base = paper("T").with(Field.VENUE, "v");
-        given(created(base), new FieldChanged(Field.NOTES, "mine")).when(m -> ThreeWayMerge.remoteChanges(base, base, m)).expectNothing();
-    }
+    // the three-way merge lives in the consistency module (ReplicaMergeTest)
 
     // match keys and normalisation (MatchKeys, Normalized)
 

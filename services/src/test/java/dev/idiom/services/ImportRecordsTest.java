@@ -3,6 +3,7 @@ package dev.idiom.services;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idiom.db.TestDatabase;
+import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.services.app.ImportOutcome;
@@ -110,7 +111,11 @@ class ImportRecordsTest {
             ImportOutcome updated = idiom.application().imports().importOne(tool, new RemoteRecord("K1", "2", v2));
             assertEquals(ImportOutcome.Kind.UPDATED, updated.kind());
             Metadata now = idiom.store().load(id).orElseThrow().metadata();
-            assertEquals("Gossip (Idiom)", now.title(), "both changed it: Idiom's value stays");
+            assertEquals("Gossip (Idiom)", now.title(), "both changed it: the default policy keeps Idiom's value");
+            ConflictResolved conflict = idiom.store().history(id).stream().map(e -> e.event()).filter(ConflictResolved.class::isInstance)
+                    .map(ConflictResolved.class::cast).findFirst().orElseThrow();
+            assertEquals(new ConflictResolved(Field.TITLE, "Gossip", "Gossip (Idiom)", "Gossip (tool)", "Gossip (Idiom)", "prefer-idiom", "zotero",
+                    "users/1"), conflict, "both values, the base, the winner and the policy are kept");
             assertEquals(1988, now.year(), "only the tool changed it: taken");
             assertEquals(new TreeSet<>(Set.of("a", "c", "d")), now.tags(), "tags merge as sets");
             assertEquals(ImportOutcome.Kind.UNCHANGED, idiom.application().imports().importOne(tool, new RemoteRecord("K1", "2", v2)).kind());
@@ -150,6 +155,20 @@ class ImportRecordsTest {
             var de = idiom.store().load(first.entityId()).orElseThrow();
             assertEquals(List.of("hash2"), de.replicas().stream().map(r -> r.remoteId()).toList(), "re-keyed, the old id gone");
             assertEquals("PODC", de.metadata().venue());
+        }
+    }
+
+    @Test
+    void theAccountsConflictPolicyDecidesWhichValueWins() {
+        try (Idiom idiom = idiom()) {
+            idiom.application().tools().accounts().put("lib", "zotero", "http://127.0.0.1:9/", "users/7", null, null, "prefer-remote");
+            FixedTool tool = new FixedTool("zotero", "users/7", List.of());
+            Metadata v1 = Metadata.EMPTY.with(Field.TITLE, "Gossip").with(Field.VENUE, "PODC");
+            var id = idiom.application().imports().importOne(tool, new RemoteRecord("K1", "1", v1)).entityId();
+            idiom.application().writes().patch(id, Map.of(Field.VENUE, "PODC '87"), 1, "test");
+            idiom.application().imports().importOne(tool, new RemoteRecord("K1", "2", v1.with(Field.VENUE, "Proc. PODC")));
+            assertEquals("Proc. PODC", idiom.store().load(id).orElseThrow().metadata().venue(), "prefer-remote: the replica's value wins");
+            assertEquals(1, idiom.store().history(id).stream().filter(e -> e.event() instanceof ConflictResolved).count());
         }
     }
 }

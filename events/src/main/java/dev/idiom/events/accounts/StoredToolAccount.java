@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * A tool account as stored: where the tool is, which account, its secret sealed (never in
- * clear; null when there is none), and whether records Idiom creates there are "private" or "public".
+ * clear; null when there is none), whether records Idiom creates there are "private" or "public", and
+ * which side wins a conflict with its replicas (a policy name, see the consistency module).
  */
 public record StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
-        Instant updatedAt) {}
+        String conflictPolicy, Instant updatedAt) {}

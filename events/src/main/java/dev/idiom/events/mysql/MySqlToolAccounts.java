@@ -18,7 +18,7 @@ import javax.sql.DataSource;
 
 /** Tool accounts and import cursors in MySQL/MariaDB ({@code tool_account}, {@code tool_cursor}), bound parameters only. */
 public final class MySqlToolAccounts implements ToolAccountRepository {
-    private static final String COLUMNS = "name, kind, base_url, account, secret, new_records, updated_at";
+    private static final String COLUMNS = "name, kind, base_url, account, secret, new_records, conflict_policy, updated_at";
 
     private final DataSource db;
 
@@ -29,8 +29,8 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     @Override
     public void save(StoredToolAccount a) {
         run(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_account (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?) "
-                    + "ON DUPLICATE KEY UPDATE kind = VALUES(kind), base_url = VALUES(base_url), account = VALUES(account), secret = VALUES(secret), new_records = VALUES(new_records), "
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_account (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                    + "ON DUPLICATE KEY UPDATE kind = VALUES(kind), base_url = VALUES(base_url), account = VALUES(account), secret = VALUES(secret), new_records = VALUES(new_records), conflict_policy = VALUES(conflict_policy), "
                     + "updated_at = VALUES(updated_at)")) {
                 ps.setString(1, a.name());
                 ps.setString(2, a.kind());
@@ -38,7 +38,8 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
                 ps.setString(4, a.account());
                 ps.setString(5, a.sealedSecret());
                 ps.setString(6, a.newRecords());
-                ps.setObject(7, SqlProjection.utc(a.updatedAt()));
+                ps.setString(7, a.conflictPolicy());
+                ps.setObject(8, SqlProjection.utc(a.updatedAt()));
                 ps.executeUpdate();
             }
             return null;
@@ -71,8 +72,8 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     }
 
     private static StoredToolAccount account(ResultSet rs) throws SQLException {
-        return new StoredToolAccount(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                rs.getObject(7, LocalDateTime.class).toInstant(ZoneOffset.UTC));
+        return new StoredToolAccount(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
+                rs.getObject(8, LocalDateTime.class).toInstant(ZoneOffset.UTC));
     }
 
     @Override

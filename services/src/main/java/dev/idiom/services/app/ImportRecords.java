@@ -1,5 +1,7 @@
 package dev.idiom.services.app;
 
+import dev.idiom.consistency.ConflictPolicy;
+import dev.idiom.consistency.ReplicaMerge;
 import dev.idiom.events.Append;
 import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.DigitalEntity;
@@ -14,7 +16,6 @@ import dev.idiom.events.RecordImported;
 import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
 import dev.idiom.events.StaleVersionException;
-import dev.idiom.events.ThreeWayMerge;
 import dev.idiom.events.UnknownEntityException;
 import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.AnnotationTool;
@@ -139,7 +140,7 @@ public final class ImportRecords {
      * is imported again on its own.
      */
     List<ImportOutcome> importBatch(AnnotationTool tool, List<RemoteRecord> records) {
-        PendingView view = new PendingView(tool, records);
+        PendingView view = new PendingView(tool, records, tools.accounts().conflictPolicy(tool.kind(), tool.account()));
         List<ImportOutcome> outcomes = new ArrayList<>();
         List<Append> appends = new ArrayList<>();
         List<Integer> appendOf = new ArrayList<>(); // record index → its append's index, or -1
@@ -164,7 +165,7 @@ public final class ImportRecords {
 
     public ImportOutcome importOne(AnnotationTool tool, RemoteRecord r) {
         for (int attempt = 0; ; attempt++) {
-            Decision d = decideOrSkip(tool, r, new PendingView());
+            Decision d = decideOrSkip(tool, r, new PendingView(tools.accounts().conflictPolicy(tool.kind(), tool.account())));
             if (d.append() == null) {
                 return d.outcome();
             }
@@ -205,7 +206,8 @@ public final class ImportRecords {
             if (Objects.equals(replica.remoteVersion(), r.version())) {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
-            List<EntityEvent> events = new ArrayList<>(ThreeWayMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata()));
+            List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata(), view.policy,
+                    tool.kind(), tool.account()));
             events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), null));
             return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                     new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));
@@ -222,7 +224,7 @@ public final class ImportRecords {
         }
         if (match.isPresent()) {
             DigitalEntity de = view.load(match.get());
-            Optional<Decision> moved = relinked(tool, r, de, source);
+            Optional<Decision> moved = relinked(tool, r, de, source, view);
             if (moved.isPresent()) {
                 return moved.get();
             }
@@ -237,11 +239,12 @@ public final class ImportRecords {
      * id (a BibSonomy post edited on the site gets a new hash): the remote change is merged and the
      * replica re-keyed, rather than a second replica linked and the old one left behind.
      */
-    private Optional<Decision> relinked(AnnotationTool tool, RemoteRecord r, DigitalEntity de, String source) {
+    private Optional<Decision> relinked(AnnotationTool tool, RemoteRecord r, DigitalEntity de, String source, PendingView view) {
         for (Replica former : de.replicas()) {
             if (former.tool().equals(tool.kind()) && Objects.equals(former.account(), tool.account()) && !former.remoteId().equals(r.remoteId())
                     && tool.succeeds(r, new RemoteRecord(former.remoteId(), former.remoteVersion(), former.synced(), former.identityHint(), former.shadow()))) {
-                List<EntityEvent> events = new ArrayList<>(ThreeWayMerge.remoteChanges(former.synced(), r.metadata(), de.metadata()));
+                List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(former.synced(), r.metadata(), de.metadata(),
+                        view.policy, tool.kind(), tool.account()));
                 events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), former.remoteId()));
                 return Optional.of(new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                         new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList())));
@@ -258,12 +261,17 @@ public final class ImportRecords {
     private final class PendingView {
         private final Map<UUID, DigitalEntity> states = new HashMap<>();
         private final Map<MatchKeys.Key, List<UUID>> holders = new HashMap<>();
+        /** The account's conflict policy, read once per batch. */
+        final ConflictPolicy policy;
 
         /** A view for one record, reading the store as it goes. */
-        PendingView() {}
+        PendingView(ConflictPolicy policy) {
+            this.policy = policy;
+        }
 
         /** A view for a batch: every key the records could match, and the entities holding them, in two round trips. */
-        PendingView(AnnotationTool tool, List<RemoteRecord> records) {
+        PendingView(AnnotationTool tool, List<RemoteRecord> records, ConflictPolicy policy) {
+            this.policy = policy;
             Set<MatchKeys.Key> wanted = new LinkedHashSet<>();
             for (RemoteRecord r : records) {
                 wanted.add(MatchKeys.replica(tool.kind(), tool.account(), r.remoteId()));

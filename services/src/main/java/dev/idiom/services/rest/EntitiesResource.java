@@ -1,6 +1,8 @@
 package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.ConflictResolved;
+import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntitySnapshot;
 import dev.idiom.events.InvalidValueException;
@@ -95,6 +97,28 @@ public final class EntitiesResource {
         ObjectNode n = json.mapper().createObjectNode();
         n.put("entityId", entityId.toString());
         return json.events(reads.history(entityId), "events", n);
+    }
+
+    /** The conflicts a DE's replicas had with Idiom: both values, the base, the winner, the policy. */
+    @GET
+    @Path("{id}/conflicts")
+    public String conflicts(@PathParam("id") String id) {
+        UUID entityId = entityId(id);
+        ObjectNode n = json.mapper().createObjectNode();
+        n.put("entityId", entityId.toString());
+        var list = n.putArray("conflicts");
+        for (RecordedEvent e : reads.history(entityId)) {
+            if (e.event() instanceof ConflictResolved c) {
+                ObjectNode o = list.addObject().put("position", e.position()).put("version", e.version()).put("at", e.recordedAt().toString())
+                        .put("source", e.source()).put("field", c.field().jsonName());
+                o.set("base", c.field().toJson(c.base()));
+                o.set("idiomValue", c.field().toJson(c.idiomValue()));
+                o.set("remoteValue", c.field().toJson(c.remoteValue()));
+                o.set("winner", c.field().toJson(c.winner()));
+                o.put("policy", c.policy()).put("tool", c.tool()).put("account", c.account());
+            }
+        }
+        return n.toString();
     }
 
     @GET

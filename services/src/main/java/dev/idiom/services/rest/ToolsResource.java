@@ -36,7 +36,7 @@ public final class ToolsResource {
         return out.toString();
     }
 
-    /** Body: {"kind", "baseUrl", "account", "secret", "newRecords"}; the secret is sealed with IDIOM_SECRET_KEY. */
+    /** Body: {"kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy"}; the secret is sealed with IDIOM_SECRET_KEY. */
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -44,12 +44,13 @@ public final class ToolsResource {
         operators.require(authorization);
         ObjectNode b = json.object(body);
         return view(accounts.put(name, b.path("kind").asText(null), b.path("baseUrl").asText(null), b.path("account").asText(""),
-                b.path("secret").asText(null), b.path("newRecords").asText(null))).toString();
+                b.path("secret").asText(null), b.path("newRecords").asText(null),
+                b.path("conflictPolicy").asText(null))).toString();
     }
 
     private ObjectNode view(ToolAccount a) {
         return json.mapper().createObjectNode().put("name", a.name()).put("kind", a.kind()).put("baseUrl", a.baseUrl())
                 .put("account", a.account()).put("hasSecret", a.hasSecret())
-                .put("newRecords", a.newRecords());
+                .put("newRecords", a.newRecords()).put("conflictPolicy", a.conflictPolicy());
     }
 }

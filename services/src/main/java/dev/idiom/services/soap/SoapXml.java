@@ -5,6 +5,7 @@ import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityEvent;
 import dev.idiom.events.Field;
+import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.FieldChanged;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
@@ -112,6 +113,10 @@ final class SoapXml {
             }
             case TagAdded t -> child(e, "tag", t.tag());
             case TagRemoved t -> child(e, "tag", t.tag());
+            case ConflictResolved c -> { // the field and the value that won; both values are in the REST history and conflicts
+                child(e, "field", c.field().jsonName());
+                child(e, "value", c.field().toText(c.winner()));
+            }
             case RecordImported i -> {
                 child(e, "tool", i.tool());
                 child(e, "remoteId", i.remoteId());

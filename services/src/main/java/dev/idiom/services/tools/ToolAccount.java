@@ -10,8 +10,9 @@ package dev.idiom.services.tools;
  * @param hasSecret whether a key or token is stored for it
  * @param newRecords "private" (the default) or "public": how records Idiom creates there are shared,
  *     where the tool has privacy (Pinboard, BibSonomy)
+ * @param conflictPolicy which side wins a field changed both in Idiom and in this account's replica
  */
-public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret, String newRecords) {
+public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret, String newRecords, String conflictPolicy) {
     public boolean createsPrivate() {
         return !"public".equals(newRecords);
     }
@@ -19,6 +20,6 @@ public record ToolAccount(String name, String kind, String baseUrl, String accou
     @Override
     public String toString() {
         return "ToolAccount[" + name + ", " + kind + ", " + baseUrl + ", " + account + ", secret " + (hasSecret ? "set" : "none") + ", new records "
-                + newRecords + "]";
+                + newRecords + ", conflicts " + conflictPolicy + "]";
     }
 }

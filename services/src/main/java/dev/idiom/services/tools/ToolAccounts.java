@@ -1,5 +1,6 @@
 package dev.idiom.services.tools;
 
+import dev.idiom.consistency.ConflictPolicy;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.accounts.StoredToolAccount;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -31,11 +32,14 @@ public final class ToolAccounts {
     record Opened(ToolAccount account, String secret) {}
 
     public ToolAccount put(String name, String kind, String baseUrl, String account, String secret) {
-        return put(name, kind, baseUrl, account, secret, null);
+        return put(name, kind, baseUrl, account, secret, null, null);
     }
 
-    /** @param newRecords "private" or "public" (null: private) — how records Idiom creates in the tool are shared */
-    public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords) {
+    /**
+     * @param newRecords "private" or "public" (null: private) — how records Idiom creates in the tool are shared
+     * @param conflictPolicy prefer-idiom (null: the default), prefer-remote or tool:KIND
+     */
+    public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy) {
         if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
             throw new InvalidValueException("a tool account name is 1–64 letters, digits, '.', '_' or '-'");
         }
@@ -49,9 +53,10 @@ public final class ToolAccounts {
         if (!Set.of("private", "public").contains(visibility)) {
             throw new InvalidValueException("newRecords must be \"private\" or \"public\", got '" + newRecords + "'");
         }
+        String policy = ConflictPolicy.named(conflictPolicy).name();
         String sealed = secret == null || secret.isEmpty() ? null : secrets.seal(secret);
         StoredToolAccount stored = new StoredToolAccount(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), sealed, visibility,
-                clock.instant());
+                policy, clock.instant());
         repository.save(stored);
         return view(stored);
     }
@@ -65,7 +70,13 @@ public final class ToolAccounts {
     }
 
     private static ToolAccount view(StoredToolAccount a) {
-        return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null, a.newRecords());
+        return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null, a.newRecords(), a.conflictPolicy());
+    }
+
+    /** The conflict policy of the account this tool and account are (prefer-idiom for files and unconfigured ones). */
+    public ConflictPolicy conflictPolicy(String kind, String account) {
+        return repository.list().stream().filter(a -> a.kind().equals(kind) && a.account().equals(account == null ? "" : account)).findFirst()
+                .map(a -> ConflictPolicy.named(a.conflictPolicy())).orElse(ConflictPolicy.PREFER_IDIOM);
     }
 
     public Optional<String> cursor(String kind, String account) {

@@ -1,0 +1,35 @@
+package dev.idiom.consistency;
+
+import dev.idiom.events.InvalidValueException;
+
+/**
+ * Which side wins when a field was changed both in Idiom and in a replica since they last synced:
+ * {@code prefer-idiom} (the default: Idiom's value stays), {@code prefer-remote}, or
+ * {@code tool:KIND} (that kind of tool wins against Idiom; Idiom wins against the others).
+ * Whichever wins, both values are kept in a {@code ConflictResolved} event.
+ */
+public record ConflictPolicy(String name) {
+    public static final ConflictPolicy PREFER_IDIOM = new ConflictPolicy("prefer-idiom");
+    public static final ConflictPolicy PREFER_REMOTE = new ConflictPolicy("prefer-remote");
+
+    public ConflictPolicy {
+        if (name == null || !(name.equals("prefer-idiom") || name.equals("prefer-remote") || name.matches("tool:[a-z]{1,16}"))) {
+            throw new InvalidValueException("a conflict policy is prefer-idiom, prefer-remote or tool:KIND (e.g. tool:zotero), got '" + name + "'");
+        }
+    }
+
+    /** The policy called {@code name}; null or empty is {@link #PREFER_IDIOM}. */
+    public static ConflictPolicy named(String name) {
+        return name == null || name.isEmpty() ? PREFER_IDIOM : new ConflictPolicy(name);
+    }
+
+    /** True if the replica's value wins against Idiom's for a replica in a tool of {@code toolKind}. */
+    public boolean remoteWins(String toolKind) {
+        return name.equals("prefer-remote") || name.equals("tool:" + toolKind);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}
