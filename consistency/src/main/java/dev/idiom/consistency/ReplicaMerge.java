@@ -6,8 +6,10 @@ import dev.idiom.events.EntityEvent;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -23,14 +25,24 @@ public final class ReplicaMerge {
     private ReplicaMerge() {}
 
     /**
-     * The events that bring {@code remote}'s changes since {@code base} into {@code mine}.
+     * The events that bring {@code remote}'s changes since {@code base} into {@code mine}, for
+     * every field.
      *
      * @param tool the replica's tool kind, account its account (recorded with a conflict)
      */
     public static List<EntityEvent> remoteChanges(Metadata base, Metadata remote, Metadata mine, ConflictPolicy policy, String tool,
             String account) {
+        return remoteChanges(base, remote, mine, policy, tool, account, EnumSet.allOf(Field.class));
+    }
+
+    /**
+     * As above, for the fields the tool keeps only: a field a tool cannot store is absent from what
+     * it returns, which is not a change (a Zotero abstract survives a round trip through Pinboard).
+     */
+    public static List<EntityEvent> remoteChanges(Metadata base, Metadata remote, Metadata mine, ConflictPolicy policy, String tool,
+            String account, Set<Field> kept) {
         List<EntityEvent> events = new ArrayList<>();
-        for (Field f : Field.values()) {
+        for (Field f : kept) {
             if (f == Field.TAGS) {
                 SortedSet<String> merged = new TreeSet<>(mine.tags());
                 remote.tags().stream().filter(t -> !base.tags().contains(t)).forEach(merged::add);
@@ -52,5 +64,19 @@ public final class ReplicaMerge {
             }
         }
         return events;
+    }
+
+    /** True if {@code a} and {@code b} agree on every field in {@code fields}. */
+    public static boolean agree(Metadata a, Metadata b, Set<Field> fields) {
+        return fields.stream().allMatch(f -> Objects.equals(a.get(f), b.get(f)));
+    }
+
+    /** {@code wanted} with the fields in {@code kept} as {@code held} has them: what a replica holds after a push. */
+    public static Metadata asHeld(Metadata wanted, Metadata held, Set<Field> kept) {
+        Metadata m = wanted;
+        for (Field f : kept) {
+            m = m.with(f, held.get(f));
+        }
+        return m;
     }
 }

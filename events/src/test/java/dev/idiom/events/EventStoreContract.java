@@ -386,4 +386,27 @@ public abstract class EventStoreContract {
     private static Set<UUID> ids(SearchPage page) {
         return page.entities().stream().map(DigitalEntity::id).collect(java.util.stream.Collectors.toSet());
     }
+
+    @Test
+    void aContentChangeOwesAPushToEachReplicaThatLacksItAndAnAcknowledgementOwesNone() {
+        UUID id = create("Gossip");
+        int v = store.load(id).orElseThrow().version();
+        Metadata synced = store.load(id).orElseThrow().metadata();
+        store.append(id, v, List.of(new NewEvent(UUID.randomUUID(), "upload", new ReplicaLinked("zotero", "users/1", "K1", "1", synced)),
+                new NewEvent(UUID.randomUUID(), "upload", new ReplicaLinked("pinboard", "me", "https://x.example/", "m", synced))));
+        var outbox = new dev.idiom.events.sql.SqlOutbox(db.dataSource(), clock);
+        assertEquals(List.of(), outbox.list(null, null, 10), "linking copies that hold the DE owes nothing");
+
+        store.append(id, v + 2, List.of(new NewEvent(UUID.randomUUID(), "test", new FieldChanged(Field.VENUE, "PODC"))));
+        store.append(id, v + 3, List.of(new NewEvent(UUID.randomUUID(), "test", new FieldChanged(Field.VOLUME, "6"))));
+        List<Outbox.Entry> owed = outbox.list(null, null, 10);
+        assertEquals(2, owed.size(), "one row per replica, however many changes: " + owed);
+        assertEquals(v + 4, owed.getFirst().entityVersion(), "owing the latest version");
+
+        Metadata now = store.load(id).orElseThrow().metadata();
+        store.append(id, v + 4, List.of(new NewEvent(UUID.randomUUID(), "sync", new ReplicaLinked("zotero", "users/1", "K1", "2", now))));
+        outbox.acknowledged(owed.stream().filter(e -> e.tool().equals("zotero")).findFirst().orElseThrow(), v + 4);
+        assertEquals(List.of("pinboard"), outbox.list(null, null, 10).stream().map(Outbox.Entry::tool).toList(),
+                "the acknowledgement owes nothing more; the other replica is still owed");
+    }
 }

@@ -25,6 +25,11 @@ import dev.idiom.services.tools.ToolAccounts;
 import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.http.Pacing;
 import java.time.Clock;
+import java.security.SecureRandom;
+import dev.idiom.consistency.ReplicaPush;
+import dev.idiom.services.app.ReplicaSync;
+import dev.idiom.consistency.SyncEngine;
+import dev.idiom.events.sql.SqlOutbox;
 import java.util.logging.Logger;
 
 /**
@@ -41,7 +46,11 @@ public final class Idiom implements AutoCloseable {
     private final ChangeFeedInvalidation feed;
     private final Application app;
 
-    private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, Application app) {
+    private final SyncEngine engine;
+
+    private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, Application app,
+            SyncEngine engine) {
+        this.engine = engine;
         this.embedded = embedded;
         this.database = database;
         this.store = store;
@@ -72,9 +81,12 @@ public final class Idiom implements AutoCloseable {
             EntityWrites writes = new EntityWrites(store, cache, codec, ids);
             ToolAccounts accounts = new ToolAccounts(new MySqlToolAccounts(database.dataSource()), SecretBox.fromKey(config.secretKey()), clock);
             Tools tools = new Tools(accounts, clock, Pacing.SLEEP);
-            Application app = new Application(new EntityReads(store, cache, codec), writes, new ImportRecords(store, writes, tools, ids),
-                    new ReplicaLinks(store, writes, tools), tools, new OperatorAccess(config.adminToken()), new Administration(store, cache, feed), codec);
-            return new Idiom(embedded, database, store, cache, feed, app);
+            ImportRecords imports = new ImportRecords(store, writes, tools, ids);
+            SyncEngine engine = new SyncEngine(new SqlOutbox(database.dataSource(), clock),
+                    new ReplicaPush(store, new SqlOutbox(database.dataSource(), clock), tools, clock, new SecureRandom()), config.syncInterval());
+            Application app = new Application(new EntityReads(store, cache, codec), writes, imports, new ReplicaLinks(store, writes, tools), tools,
+                    new OperatorAccess(config.adminToken()), new Administration(store, cache, feed), codec, new ReplicaSync(imports, engine, tools));
+            return new Idiom(embedded, database, store, cache, feed, app, engine.start());
         } catch (RuntimeException e) {
             if (embedded != null) {
                 embedded.close();
@@ -98,6 +110,7 @@ public final class Idiom implements AutoCloseable {
 
     @Override
     public void close() {
+        engine.close(); // no push starts once the pool is closing
         if (feed != null) {
             feed.close();
         }

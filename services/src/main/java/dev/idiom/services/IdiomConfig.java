@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
-                          String adminToken) {
+                          String adminToken, Duration syncInterval) {
 
     /** What a key holds; each kind validates its values. */
     public enum Kind {
@@ -56,6 +56,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("db-pool", Kind.WHOLE_NUMBER, "16", "most pooled connections (HikariCP)"),
             key("db-port", Kind.WHOLE_NUMBER, "0", "port of the embedded MariaDB on 127.0.0.1 (`0` picks a free one)"),
             key("group-commit", Kind.WHOLE_NUMBER, "256", "most appends written in one transaction and one durable commit (`1`: one commit per append)"),
+            key("sync-interval-ms", Kind.WHOLE_NUMBER, "2000", "how often the consistency engine pushes owed changes to replicas (`0`: only on a curator's sync)"),
             key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
             key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
             key("public-url", Kind.TEXT, "", "the URL clients reach Idiom at behind a reverse proxy (`https://refs.example.org/idiom`); used in the WSDL address, `Location` headers, OpenAPI `servers` and admin links"),
@@ -116,7 +117,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 dbUrl.isBlank() ? null : dbUrl, get.apply("db-user"), get.apply("db-password"), (int) number(get, "db-pool"),
                 (int) number(get, "db-port"), positive(get, "group-commit"), number(get, "max-body"), bool(get, "virtual-threads"),
                 blankAsNull(get.apply("public-url")), get.apply("trusted-proxies"), cache,
-                Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"));
+                Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"),
+                Duration.ofMillis(number(get, "sync-interval-ms")));
     }
 
     /** A value given for {@code k} (null when none was) is of its kind. */

@@ -20,6 +20,15 @@ public interface AnnotationTool {
     ToolLimits limits();
 
     /**
+     * The canonical fields this tool holds. A sync compares and merges only these: a field the tool
+     * cannot store is neither taken as cleared by it nor pushed to it (it stays in Idiom and in the
+     * replica's shadow). Default: every field.
+     */
+    default java.util.Set<dev.idiom.events.Field> fieldsKept() {
+        return java.util.EnumSet.allOf(dev.idiom.events.Field.class);
+    }
+
+    /**
      * Records changed since {@code cursor} (null: everything), one page at a time; pass the
      * returned cursor to continue. Records that cannot be read are listed as skipped, with a reason.
      */

@@ -16,6 +16,7 @@ import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.sql.SqlOutbox;
 import dev.idiom.events.sql.SqlProjection;
 import jakarta.persistence.LockModeType;
 import java.sql.Connection;
@@ -161,7 +162,10 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
                 }
             }
             s.flush();
-            s.doWork(c -> projection.writeKeys(c, batch.changes()));
+            s.doWork(c -> {
+                projection.writeKeys(c, batch.changes());
+                SqlOutbox.enqueue(c, batch.changes(), batch.recordedAt()); // in the same transaction as the events
+            });
         }
         Map<Integer, AppendResult> replays = new HashMap<>();
         batch.retriesOfRecorded().forEach((i, r) -> replays.put(i, replay(s, r.entityId(), r.position())));

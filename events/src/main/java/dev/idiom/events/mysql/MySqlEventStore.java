@@ -16,6 +16,7 @@ import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.sql.SqlOutbox;
 import dev.idiom.events.sql.SqlProjection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -178,6 +179,7 @@ public final class MySqlEventStore implements EventStore {
             first = reservePositions(c, rows.size()) - rows.size() + 1;
             insert(c, rows, first, batch.recordedAt());
             projection.writeAll(c, batch.changes());
+            SqlOutbox.enqueue(c, batch.changes(), now); // in the same transaction: no acknowledged change can miss its push
         }
         Map<Integer, AppendResult> replays = new HashMap<>();
         for (Map.Entry<Integer, AppendBatch.Recorded> r : batch.retriesOfRecorded().entrySet()) {

@@ -9,4 +9,4 @@ import dev.idiom.services.tools.Tools;
  * admin pages and the command line; none of them sees the store, cache or change feed.
  */
 public record Application(EntityReads reads, EntityWrites writes, ImportRecords imports, ReplicaLinks replicas, Tools tools, OperatorAccess operators,
-                          Administration administration, EventCodec codec) {}
+                          Administration administration, EventCodec codec, ReplicaSync sync) {}

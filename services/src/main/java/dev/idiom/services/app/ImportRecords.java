@@ -207,7 +207,7 @@ public final class ImportRecords {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
             List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata(), view.policy,
-                    tool.kind(), tool.account()));
+                    tool.kind(), tool.account(), tool.fieldsKept()));
             events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), null));
             return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                     new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));
@@ -244,7 +244,7 @@ public final class ImportRecords {
             if (former.tool().equals(tool.kind()) && Objects.equals(former.account(), tool.account()) && !former.remoteId().equals(r.remoteId())
                     && tool.succeeds(r, new RemoteRecord(former.remoteId(), former.remoteVersion(), former.synced(), former.identityHint(), former.shadow()))) {
                 List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(former.synced(), r.metadata(), de.metadata(),
-                        view.policy, tool.kind(), tool.account()));
+                        view.policy, tool.kind(), tool.account(), tool.fieldsKept()));
                 events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), former.remoteId()));
                 return Optional.of(new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                         new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList())));

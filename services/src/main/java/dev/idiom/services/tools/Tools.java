@@ -1,5 +1,7 @@
 package dev.idiom.services.tools;
 
+import dev.idiom.consistency.ConflictPolicy;
+import dev.idiom.consistency.ToolDirectory;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ToolLimits;
@@ -14,9 +16,10 @@ import dev.idiom.wrappers.zotero.ZoteroTool;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 
-/** Opens the adapter for a configured account or a local file. */
-public final class Tools {
+/** Opens the adapter for a configured account or a local file; the consistency engine's way to a replica's tool. */
+public final class Tools implements ToolDirectory {
     private final ToolAccounts accounts;
     private final Clock clock;
     private final Pacing pacing;
@@ -48,6 +51,26 @@ public final class Tools {
             case "bibtex", "bookmarks" -> file(kind, Path.of(base));
             default -> throw new InvalidValueException("unknown tool kind " + kind);
         };
+    }
+
+    /** The configured account whose adapter holds replicas of this kind and account. */
+    @Override
+    public Optional<AnnotationTool> open(String kind, String account) {
+        String wanted = account == null ? "" : account;
+        for (ToolAccount a : accounts.list()) {
+            if (a.kind().equals(kind)) {
+                AnnotationTool tool = open(a.name());
+                if (tool.account().equals(wanted) || (tool.account().isEmpty() && wanted.isEmpty())) {
+                    return Optional.of(tool);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public ConflictPolicy policy(String kind, String account) {
+        return accounts.conflictPolicy(kind, account);
     }
 
     /** A local file: bibtex (.bib) or bookmarks (Netscape HTML). */

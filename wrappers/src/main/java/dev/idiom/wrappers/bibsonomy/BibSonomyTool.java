@@ -6,6 +6,7 @@ import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.BibTeXMapping;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.RecordRefusedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.SafeXml;
 import dev.idiom.wrappers.Skipped;
@@ -295,7 +296,7 @@ public final class BibSonomyTool implements AnnotationTool {
         }
         if ("webpage".equals(known.metadata().type()) != (child(post, "bookmark") != null)
                 || "webpage".equals(wanted.type()) != (child(post, "bookmark") != null)) {
-            throw new ToolException("BibSonomy keeps bookmarks and publications apart: post " + hash + " cannot become a "
+            throw new RecordRefusedException("BibSonomy keeps bookmarks and publications apart: post " + hash + " cannot become a "
                     + ("webpage".equals(wanted.type()) ? "bookmark" : "publication"));
         }
         apply(post, known.metadata(), wanted);
@@ -358,14 +359,14 @@ public final class BibSonomyTool implements AnnotationTool {
         BibTeXMapping.applyChanges(bibtex, before, after);
         require(bibtex.bibtex(), "a publication", "title", "year", "bibtexKey", "entrytype");
         if (bibtex.get("author") == null && bibtex.get("editor") == null) {
-            throw new ToolException("BibSonomy requires an author or an editor for a publication; this entity has neither");
+            throw new RecordRefusedException("BibSonomy requires an author or an editor for a publication; this entity has neither");
         }
     }
 
     private static void require(Element resource, String what, String... attributes) {
         for (String a : attributes) {
             if (resource.getAttribute(a).isBlank()) {
-                throw new ToolException("BibSonomy requires " + ("bibtexKey".equals(a) ? "a BibTeX key" : "a " + a) + " for " + what
+                throw new RecordRefusedException("BibSonomy requires " + ("bibtexKey".equals(a) ? "a BibTeX key" : "a " + a) + " for " + what
                         + "; this entity has none");
             }
         }
@@ -410,7 +411,8 @@ public final class BibSonomyTool implements AnnotationTool {
             if (reason.contains("<error>")) {
                 reason = reason.substring(reason.indexOf("<error>") + 7, Math.max(reason.indexOf("<error>") + 7, reason.indexOf("</error>")));
             }
-            throw new ToolException("BibSonomy could not " + what + ": HTTP " + r.statusCode() + (reason.isBlank() ? "" : " " + reason));
+            String message = "BibSonomy could not " + what + ": HTTP " + r.statusCode() + (reason.isBlank() ? "" : " " + reason);
+            throw r.statusCode() == 400 || r.statusCode() == 413 || r.statusCode() == 422 ? new RecordRefusedException(message) : new ToolException(message);
         }
         return SafeXml.parse(r.body(), "BibSonomy");
     }

@@ -41,6 +41,13 @@ public final class BookmarkFile implements AnnotationTool {
         this.clock = clock;
     }
 
+    /** A bookmark holds a title, a URL, a description and tags (folders are tags); nothing else of a DE. */
+    @Override
+    public java.util.Set<dev.idiom.events.Field> fieldsKept() {
+        return java.util.EnumSet.of(dev.idiom.events.Field.TITLE, dev.idiom.events.Field.URL, dev.idiom.events.Field.TAGS,
+                dev.idiom.events.Field.NOTES);
+    }
+
     @Override
     public String kind() {
         return "bookmarks";

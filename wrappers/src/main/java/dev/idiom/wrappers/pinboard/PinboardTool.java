@@ -7,6 +7,7 @@ import dev.idiom.events.Metadata;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.RecordRefusedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import dev.idiom.wrappers.ToolException;
@@ -90,6 +91,12 @@ public final class PinboardTool implements AnnotationTool {
     @Override
     public String kind() {
         return "pinboard";
+    }
+
+    /** A bookmark holds a title, a URL, a description and tags; nothing else of a DE. */
+    @Override
+    public java.util.Set<Field> fieldsKept() {
+        return java.util.EnumSet.of(Field.TITLE, Field.URL, Field.TAGS, Field.NOTES);
     }
 
     @Override
@@ -183,7 +190,7 @@ public final class PinboardTool implements AnnotationTool {
     @Override
     public RemoteRecord create(Metadata m) {
         if (m.url() == null) {
-            throw new ToolException("a Pinboard bookmark needs a URL; this entity has none");
+            throw new RecordRefusedException("a Pinboard bookmark needs a URL; this entity has none");
         }
         Map<String, String> p = new LinkedHashMap<>();
         p.put("url", m.url());
@@ -239,7 +246,7 @@ public final class PinboardTool implements AnnotationTool {
         p.put("replace", replace ? "yes" : "no");
         String result = call("posts/add", p).path("result_code").asText();
         if (!result.equals("done")) {
-            throw new ToolException("Pinboard posts/add refused " + url + ": " + result);
+            throw new RecordRefusedException("Pinboard posts/add refused " + url + ": " + result);
         }
     }
 
@@ -249,32 +256,32 @@ public final class PinboardTool implements AnnotationTool {
         try {
             u = URI.create(p.get("url"));
         } catch (IllegalArgumentException e) {
-            throw new ToolException("Pinboard takes only RFC 3986 URLs; '" + p.get("url") + "' is not one");
+            throw new RecordRefusedException("Pinboard takes only RFC 3986 URLs; '" + p.get("url") + "' is not one");
         }
         if (u.getScheme() == null || !SCHEMES.contains(u.getScheme().toLowerCase(java.util.Locale.ROOT))) {
-            throw new ToolException("Pinboard takes URLs of the schemes " + new TreeSet<>(SCHEMES) + " only; got " + p.get("url"));
+            throw new RecordRefusedException("Pinboard takes URLs of the schemes " + new TreeSet<>(SCHEMES) + " only; got " + p.get("url"));
         }
         if (p.get("description").length() > MAX_TITLE) {
-            throw new ToolException("Pinboard titles are at most " + MAX_TITLE + " characters; this one has " + p.get("description").length());
+            throw new RecordRefusedException("Pinboard titles are at most " + MAX_TITLE + " characters; this one has " + p.get("description").length());
         }
         if (p.get("extended").length() > MAX_EXTENDED) {
-            throw new ToolException("Pinboard descriptions are at most " + MAX_EXTENDED + " characters");
+            throw new RecordRefusedException("Pinboard descriptions are at most " + MAX_EXTENDED + " characters");
         }
     }
 
     /** Idiom tags as Pinboard's space-separated list: a space inside a tag becomes "_". */
     static String tags(java.util.Collection<String> tags) {
         if (tags.size() > MAX_TAGS) {
-            throw new ToolException("Pinboard keeps at most " + MAX_TAGS + " tags per bookmark; this one has " + tags.size());
+            throw new RecordRefusedException("Pinboard keeps at most " + MAX_TAGS + " tags per bookmark; this one has " + tags.size());
         }
         List<String> out = new ArrayList<>();
         for (String t : tags) {
             if (t.indexOf(',') >= 0) {
-                throw new ToolException("Pinboard tags cannot contain commas: '" + t + "'");
+                throw new RecordRefusedException("Pinboard tags cannot contain commas: '" + t + "'");
             }
             String written = t.strip().replaceAll("\\s+", "_");
             if (written.length() > MAX_TAG) {
-                throw new ToolException("Pinboard tags are at most " + MAX_TAG + " characters: '" + t.substring(0, 40) + "…'");
+                throw new RecordRefusedException("Pinboard tags are at most " + MAX_TAG + " characters: '" + t.substring(0, 40) + "…'");
             }
             out.add(written);
         }

@@ -8,6 +8,7 @@ import dev.idiom.events.Metadata;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.RecordRefusedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import dev.idiom.wrappers.ToolException;
@@ -153,7 +154,7 @@ public final class ZoteroTool implements AnnotationTool {
         JsonNode result = json(r);
         JsonNode failed = result.path("failed").path("0");
         if (!failed.isMissingNode()) {
-            throw new ToolException("Zotero refused the item: " + failed.path("message").asText(failed.toString()));
+            throw new RecordRefusedException("Zotero refused the item: " + failed.path("message").asText(failed.toString()));
         }
         JsonNode created = result.path("successful").path("0");
         if (created.isMissingNode()) {
@@ -216,7 +217,9 @@ public final class ZoteroTool implements AnnotationTool {
     private static void expect(HttpResponse<String> r, int status, String what) {
         if (r.statusCode() != status) {
             String body = r.body() == null ? "" : r.body();
-            throw new ToolException("Zotero could not " + what + ": HTTP " + r.statusCode() + (body.isBlank() ? "" : " " + abbreviate(body)));
+            String message = "Zotero could not " + what + ": HTTP " + r.statusCode() + (body.isBlank() ? "" : " " + abbreviate(body));
+            // 400 (invalid item) and 413 (too large) do not change by retrying; 409 (library locked) and 5xx may
+            throw r.statusCode() == 400 || r.statusCode() == 413 ? new RecordRefusedException(message) : new ToolException(message);
         }
     }
 

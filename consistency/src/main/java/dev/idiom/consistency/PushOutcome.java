@@ -1,0 +1,17 @@
+package dev.idiom.consistency;
+
+/** What one owed push came to. */
+public enum PushOutcome {
+    /** The tool acknowledged the DE's content. */
+    PUSHED,
+    /** The replica already held the DE's content in every field the tool keeps: no remote call. */
+    ALREADY_IN_SYNC,
+    /** The replica had changed remotely: its changes were merged into the DE; the push follows. */
+    MERGED_REMOTE_CHANGES,
+    /** The tool could not be reached or answered an error worth retrying: due again later. */
+    RETRY_LATER,
+    /** The tool refused the record for good, or no account holds the replica: parked with the reason. */
+    PARKED,
+    /** The DE or the replica no longer exists: nothing owed. */
+    GONE
+}

@@ -1,0 +1,150 @@
+package dev.idiom.consistency;
+
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityEvent;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.NewEvent;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.Replica;
+import dev.idiom.events.ReplicaLinked;
+import dev.idiom.events.StaleVersionException;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.RecordRefusedException;
+import dev.idiom.wrappers.RemoteChangedException;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.ToolException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.random.RandomGenerator;
+
+/**
+ * One owed push (an outbox row) carried out: send the DE's current content to the replica with the
+ * replica's last known version as the precondition, record the acknowledgement as an event
+ * ({@link ReplicaLinked} with the new version, the record as the tool now holds it and its shadow),
+ * then release the row. A remote change since the last sync ({@link RemoteChangedException}) is
+ * pulled and merged first ({@link ReplicaMerge}, the account's policy); the push follows on the
+ * next round, from the merged state. Failures retry with capped exponential backoff and jitter; a
+ * record the tool refuses for good is parked with the reason.
+ */
+public final class ReplicaPush {
+    static final Duration FIRST_RETRY = Duration.ofSeconds(2);
+    static final Duration LONGEST_RETRY = Duration.ofMinutes(15);
+
+    private final EventStore store;
+    private final Outbox outbox;
+    private final ToolDirectory tools;
+    private final Clock clock;
+    private final RandomGenerator random;
+
+    public ReplicaPush(EventStore store, Outbox outbox, ToolDirectory tools, Clock clock, RandomGenerator random) {
+        this.store = store;
+        this.outbox = outbox;
+        this.tools = tools;
+        this.clock = clock;
+        this.random = random;
+    }
+
+    public PushOutcome push(Outbox.Entry owed) {
+        Optional<DigitalEntity> found = store.load(owed.entityId());
+        Optional<Replica> replica = found.flatMap(de -> de.replica(owed.tool(), emptyToNull(owed.account()), owed.remoteId())
+                .or(() -> de.replica(owed.tool(), owed.account(), owed.remoteId())));
+        if (replica.isEmpty()) {
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.GONE;
+        }
+        DigitalEntity de = found.get();
+        Replica r = replica.get();
+        Optional<AnnotationTool> opened = tools.open(r.tool(), r.account());
+        if (opened.isEmpty()) {
+            outbox.park(owed, "no tool account of kind " + r.tool() + " for " + r.account() + " is configured");
+            return PushOutcome.PARKED;
+        }
+        AnnotationTool tool = opened.get();
+        Set<Field> kept = tool.fieldsKept();
+        Metadata wanted = de.metadata();
+        if (ReplicaMerge.agree(r.synced(), wanted, kept)) {
+            outbox.acknowledged(owed, de.version());
+            return PushOutcome.ALREADY_IN_SYNC;
+        }
+        RemoteRecord known = new RemoteRecord(r.remoteId(), r.remoteVersion(), r.synced(), r.identityHint(), r.shadow());
+        RemoteRecord written;
+        try {
+            written = tool.update(known, wanted);
+        } catch (RemoteChangedException moved) {
+            return pullAndMerge(owed, de, r, tool, moved);
+        } catch (RecordRefusedException refused) {
+            outbox.park(owed, refused.getMessage());
+            return PushOutcome.PARKED;
+        } catch (ToolException failed) {
+            outbox.retryAt(owed, clock.instant().plus(backoff(owed.attempts())), failed.getMessage());
+            return PushOutcome.RETRY_LATER;
+        }
+        Metadata held = ReplicaMerge.asHeld(wanted, written.metadata(), kept);
+        String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
+        record(de, new ReplicaLinked(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces),
+                "sync:push:" + r.tool());
+        outbox.acknowledged(owed, de.version());
+        return PushOutcome.PUSHED;
+    }
+
+    /** The replica moved remotely: its changes come in through the one merge, and the replica is re-synced to what it holds. */
+    private PushOutcome pullAndMerge(Outbox.Entry owed, DigitalEntity de, Replica r, AnnotationTool tool, RemoteChangedException moved) {
+        Optional<RemoteRecord> current;
+        try {
+            current = tool.fetch(r.remoteId());
+        } catch (ToolException failed) {
+            outbox.retryAt(owed, clock.instant().plus(backoff(owed.attempts())), failed.getMessage());
+            return PushOutcome.RETRY_LATER;
+        }
+        if (current.isEmpty()) {
+            outbox.park(owed, "the copy is gone from " + r.tool() + " " + r.account() + " (" + moved.getMessage() + "); the DE stays");
+            return PushOutcome.PARKED;
+        }
+        RemoteRecord now = current.get();
+        List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(r.synced(), now.metadata(), de.metadata(),
+                tools.policy(r.tool(), r.account()), r.tool(), r.account(), tool.fieldsKept()));
+        events.add(new ReplicaLinked(r.tool(), r.account(), now.remoteId(), now.version(), ReplicaMerge.asHeld(de.metadata(), now.metadata(),
+                tool.fieldsKept()), now.shadow(), now.remoteId().equals(r.remoteId()) ? null : r.remoteId()));
+        try {
+            store.append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), "replica:" + r.tool() + ":" + r.account(), e))
+                    .toList());
+        } catch (StaleVersionException raced) {
+            // the DE moved meanwhile: its change re-enqueued the row; try again from the new state
+        }
+        outbox.retryAt(owed, clock.instant(), null); // the push follows at once, from the merged state
+        return PushOutcome.MERGED_REMOTE_CHANGES;
+    }
+
+    /** Records the acknowledgement; if the DE moved meanwhile, on its newer version (the newer change is owed its own push). */
+    private void record(DigitalEntity de, EntityEvent linked, String source) {
+        DigitalEntity at = de;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                store.append(at.id(), at.version(), List.of(new NewEvent(UUID.randomUUID(), source, linked)));
+                return;
+            } catch (StaleVersionException moved) {
+                if (attempt == 5) {
+                    throw moved;
+                }
+                at = store.load(de.id()).orElseThrow();
+            }
+        }
+    }
+
+    /** Exponential from 2 s, capped at 15 min, with full jitter on the upper half so that retries of many rows spread out. */
+    Duration backoff(int attempts) {
+        long max = Math.min(LONGEST_RETRY.toMillis(), FIRST_RETRY.toMillis() << Math.min(attempts, 20));
+        return Duration.ofMillis(max / 2 + random.nextLong(max / 2 + 1));
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+}

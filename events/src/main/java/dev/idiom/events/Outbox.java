@@ -1,0 +1,36 @@
+package dev.idiom.events;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The pushes owed to replicas (rows written by the append transaction, see {@link OutboxRule}):
+ * claimed under a lease so that, however many nodes share the database, each push is made by one
+ * of them at a time; deleted only once a push of the DE's version was acknowledged.
+ */
+public interface Outbox {
+
+    /** One owed push: the replica, the DE version that last enqueued it, and its retry state. */
+    record Entry(UUID entityId, String tool, String account, String remoteId, int entityVersion, Instant enqueuedAt, int attempts,
+            boolean parked, String lastError) {}
+
+    /** Claims up to {@code max} due, unparked, unleased rows for {@code lease} (SELECT … FOR UPDATE SKIP LOCKED). */
+    List<Entry> claim(String owner, int max, Duration lease);
+
+    /** The push of {@code pushedVersion} was acknowledged: the row goes unless a newer change re-enqueued it (then its lease ends). */
+    void acknowledged(Entry e, int pushedVersion);
+
+    /** The push failed for now: try again at {@code due}. */
+    void retryAt(Entry e, Instant due, String error);
+
+    /** The tool refused the push for good: parked with the reason until a new change or a manual retry. */
+    void park(Entry e, String reason);
+
+    /** Every parked row of one account due again now (a curator's retry). */
+    int unpark(String tool, String account);
+
+    /** Rows owed, per state, for one account or all (tool and account null). */
+    List<Entry> list(String tool, String account, int max);
+}

@@ -1,0 +1,29 @@
+package dev.idiom.events;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which replicas a change of a DE must be pushed to: those whose last synced record differs from
+ * the DE's new content, when the content changed. A change that came from a replica (its import
+ * re-synced that replica to what the tool holds) is not pushed back to it unless the DE holds more
+ * than the tool sent; a push's own acknowledgement changes no content, so it enqueues nothing
+ * (no echo). A tool that cannot hold every field may be enqueued needlessly; its push then finds
+ * nothing to send and makes no remote call.
+ */
+public final class OutboxRule {
+    private OutboxRule() {}
+
+    public static List<Replica> replicasToPush(DigitalEntity before, DigitalEntity after) {
+        if (before.metadata().equals(after.metadata())) {
+            return List.of();
+        }
+        List<Replica> out = new ArrayList<>();
+        for (Replica r : after.replicas()) {
+            if (!after.metadata().equals(r.synced())) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+}

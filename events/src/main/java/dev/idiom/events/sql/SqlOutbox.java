@@ -1,0 +1,223 @@
+package dev.idiom.events.sql;
+
+import dev.idiom.events.AppendBatch;
+import dev.idiom.events.EventStoreException;
+import dev.idiom.events.Fingerprint;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.OutboxRule;
+import dev.idiom.events.Replica;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The outbox in SQL, for every store adapter: rows are enqueued on the append's own connection and
+ * transaction ({@link #enqueue}); workers claim them in short transactions with
+ * {@code FOR UPDATE SKIP LOCKED} and a lease, so no lock is held while a tool is being called.
+ */
+public final class SqlOutbox implements Outbox {
+    private static final String COLUMNS = "entity_id, replica_key, tool, account, remote_id, entity_version, enqueued_at, attempts, parked, last_error";
+
+    private final DataSource db;
+    private final Clock clock;
+
+    public SqlOutbox(DataSource db, Clock clock) {
+        this.db = db;
+        this.clock = clock;
+    }
+
+    static String replicaKey(String tool, String account, String remoteId) {
+        return Fingerprint.of(tool + "\n" + account + "\n" + remoteId);
+    }
+
+    /**
+     * Enqueues, in the append's transaction, a push to every replica {@link OutboxRule} names: one
+     * row per replica however many changes come (the push sends the latest state); a parked row is
+     * due again, since the new change may be what the tool wanted.
+     */
+    public static void enqueue(Connection c, List<AppendBatch.Change> changes, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (entity_id, replica_key, tool, account, remote_id, entity_version, "
+                + "enqueued_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
+                // assignments run left to right: read parked before clearing it
+                + "due_at = IF(parked, VALUES(due_at), due_at), attempts = IF(parked, 0, attempts), last_error = IF(parked, NULL, last_error), "
+                + "parked = FALSE, entity_version = VALUES(entity_version)")) {
+            int n = 0;
+            for (AppendBatch.Change ch : changes) {
+                for (Replica r : OutboxRule.replicasToPush(ch.before(), ch.after())) {
+                    String account = r.account() == null ? "" : r.account();
+                    ps.setString(1, ch.after().id().toString());
+                    ps.setString(2, replicaKey(r.tool(), account, r.remoteId()));
+                    ps.setString(3, r.tool());
+                    ps.setString(4, account);
+                    ps.setString(5, r.remoteId());
+                    ps.setInt(6, ch.after().version());
+                    ps.setObject(7, SqlProjection.utc(now));
+                    ps.setObject(8, SqlProjection.utc(now));
+                    ps.addBatch();
+                    n++;
+                }
+            }
+            if (n > 0) {
+                ps.executeBatch();
+            }
+        }
+    }
+
+    @Override
+    public List<Entry> claim(String owner, int max, Duration lease) {
+        return tx(c -> {
+            Instant now = clock.instant();
+            List<Entry> out = new ArrayList<>();
+            List<String[]> keys = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM outbox WHERE parked = FALSE AND due_at <= ? "
+                    + "AND (lease_until IS NULL OR lease_until < ?) ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
+                ps.setObject(1, SqlProjection.utc(now));
+                ps.setObject(2, SqlProjection.utc(now));
+                ps.setInt(3, max);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(entry(rs));
+                        keys.add(new String[] {rs.getString(1), rs.getString(2)});
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("UPDATE outbox SET lease_owner = ?, lease_until = ? WHERE entity_id = ? AND replica_key = ?")) {
+                for (String[] k : keys) {
+                    ps.setString(1, owner);
+                    ps.setObject(2, SqlProjection.utc(now.plus(lease)));
+                    ps.setString(3, k[0]);
+                    ps.setString(4, k[1]);
+                    ps.addBatch();
+                }
+                if (!keys.isEmpty()) {
+                    ps.executeBatch();
+                }
+            }
+            return out;
+        });
+    }
+
+    private static Entry entry(ResultSet rs) throws SQLException {
+        return new Entry(UUID.fromString(rs.getString(1)), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+                rs.getObject(7, LocalDateTime.class).toInstant(ZoneOffset.UTC), rs.getInt(8), rs.getBoolean(9), rs.getString(10));
+    }
+
+    @Override
+    public void acknowledged(Entry e, int pushedVersion) {
+        tx(c -> {
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM outbox WHERE entity_id = ? AND replica_key = ? AND entity_version <= ?");
+                 PreparedStatement release = c.prepareStatement("UPDATE outbox SET lease_owner = NULL, lease_until = NULL, attempts = 0, "
+                         + "last_error = NULL WHERE entity_id = ? AND replica_key = ?")) {
+                del.setString(1, e.entityId().toString());
+                del.setString(2, key(e));
+                del.setInt(3, pushedVersion);
+                if (del.executeUpdate() == 0) {
+                    release.setString(1, e.entityId().toString());
+                    release.setString(2, key(e));
+                    release.executeUpdate(); // a newer change came meanwhile: due again at once
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void retryAt(Entry e, Instant due, String error) {
+        update(e, "UPDATE outbox SET due_at = ?, attempts = attempts + 1, last_error = ?, lease_owner = NULL, lease_until = NULL "
+                + "WHERE entity_id = ? AND replica_key = ?", SqlProjection.utc(due), clip(error));
+    }
+
+    @Override
+    public void park(Entry e, String reason) {
+        update(e, "UPDATE outbox SET parked = TRUE, attempts = attempts + 1, last_error = ?, lease_owner = NULL, lease_until = NULL "
+                + "WHERE entity_id = ? AND replica_key = ?", clip(reason));
+    }
+
+    @Override
+    public int unpark(String tool, String account) {
+        return tx(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE outbox SET parked = FALSE, attempts = 0, due_at = ? WHERE tool = ? AND account = ? "
+                    + "AND parked = TRUE")) {
+                ps.setObject(1, SqlProjection.utc(clock.instant()));
+                ps.setString(2, tool);
+                ps.setString(3, account == null ? "" : account);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public List<Entry> list(String tool, String account, int max) {
+        return tx(c -> {
+            String where = tool == null ? "" : " WHERE tool = ? AND account = ?";
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM outbox" + where + " ORDER BY enqueued_at LIMIT ?")) {
+                int i = 1;
+                if (tool != null) {
+                    ps.setString(i++, tool);
+                    ps.setString(i++, account == null ? "" : account);
+                }
+                ps.setInt(i, max);
+                List<Entry> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(entry(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    private void update(Entry e, String sql, Object... leading) {
+        tx(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                int i = 1;
+                for (Object o : leading) {
+                    ps.setObject(i++, o);
+                }
+                ps.setString(i++, e.entityId().toString());
+                ps.setString(i, key(e));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    private static String key(Entry e) {
+        return replicaKey(e.tool(), e.account(), e.remoteId());
+    }
+
+    private static String clip(String s) {
+        return s == null ? null : s.length() > 1000 ? s.substring(0, 999) + "…" : s;
+    }
+
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T tx(Work<T> work) {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T t = work.run(c);
+                c.commit();
+                return t;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new EventStoreException("the outbox could not be read or written: " + e.getMessage(), e);
+        }
+    }
+}
