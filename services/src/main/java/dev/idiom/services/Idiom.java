@@ -82,8 +82,8 @@ public final class Idiom implements AutoCloseable {
             ToolAccounts accounts = new ToolAccounts(new MySqlToolAccounts(database.dataSource()), SecretBox.fromKey(config.secretKey()), clock);
             Tools tools = new Tools(accounts, clock, Pacing.SLEEP);
             ImportRecords imports = new ImportRecords(store, writes, tools, ids);
-            SyncEngine engine = new SyncEngine(new SqlOutbox(database.dataSource(), clock),
-                    new ReplicaPush(store, new SqlOutbox(database.dataSource(), clock), tools, clock, new SecureRandom()), config.syncInterval());
+            SqlOutbox outbox = new SqlOutbox(database.dataSource(), clock);
+            SyncEngine engine = new SyncEngine(outbox, new ReplicaPush(store, outbox, tools, clock, new SecureRandom()), config.syncInterval());
             Application app = new Application(new EntityReads(store, cache, codec), writes, imports, new ReplicaLinks(store, writes, tools), tools,
                     new OperatorAccess(config.adminToken()), new Administration(store, cache, feed), codec, new ReplicaSync(imports, engine, tools));
             return new Idiom(embedded, database, store, cache, feed, app, engine.start());

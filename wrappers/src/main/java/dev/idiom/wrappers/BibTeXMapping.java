@@ -32,6 +32,13 @@ public final class BibTeXMapping {
 
         /** Sets the field; null or empty removes it. */
         void set(String field, String value);
+
+        /** Moves a field's value, as written, to another field (a venue when the entry type changes). */
+        default void move(String from, String to) {
+            String v = get(from);
+            set(from, null);
+            set(to, v);
+        }
     }
 
     private static final Map<String, String> CANONICAL = Map.ofEntries(Map.entry("article", "article"),
@@ -142,10 +149,10 @@ public final class BibTeXMapping {
             }
         }
         String venueField = venueField(e.type());
-        if (changed(before, after, Field.VENUE) || !venueField.equals(oldVenueField)) {
-            if (!venueField.equals(oldVenueField) && Objects.equals(e.get(oldVenueField), before.venue())) {
-                e.set(oldVenueField, null);
-            }
+        if (!venueField.equals(oldVenueField) && e.get(oldVenueField) != null && Objects.equals(e.get(oldVenueField), before.venue())) {
+            e.move(oldVenueField, venueField);
+        }
+        if (changed(before, after, Field.VENUE)) {
             e.set(venueField, text(after.venue()));
         }
     }

@@ -46,13 +46,16 @@ public final class SqlOutbox implements Outbox {
      * due again, since the new change may be what the tool wanted.
      */
     public static void enqueue(Connection c, List<AppendBatch.Change> changes, Instant now) throws SQLException {
+        List<AppendBatch.Change> owing = changes.stream().filter(ch -> !OutboxRule.replicasToPush(ch.before(), ch.after()).isEmpty()).toList();
+        if (owing.isEmpty()) {
+            return; // the common append (a DE without replicas, or an acknowledgement): no statement at all
+        }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (entity_id, replica_key, tool, account, remote_id, entity_version, "
                 + "enqueued_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
                 // assignments run left to right: read parked before clearing it
                 + "due_at = IF(parked, VALUES(due_at), due_at), attempts = IF(parked, 0, attempts), last_error = IF(parked, NULL, last_error), "
                 + "parked = FALSE, entity_version = VALUES(entity_version)")) {
-            int n = 0;
-            for (AppendBatch.Change ch : changes) {
+            for (AppendBatch.Change ch : owing) {
                 for (Replica r : OutboxRule.replicasToPush(ch.before(), ch.after())) {
                     String account = r.account() == null ? "" : r.account();
                     ps.setString(1, ch.after().id().toString());
@@ -64,12 +67,9 @@ public final class SqlOutbox implements Outbox {
                     ps.setObject(7, SqlProjection.utc(now));
                     ps.setObject(8, SqlProjection.utc(now));
                     ps.addBatch();
-                    n++;
                 }
             }
-            if (n > 0) {
-                ps.executeBatch();
-            }
+            ps.executeBatch();
         }
     }
 

@@ -22,8 +22,14 @@ import org.jbibtex.Value;
 final class BibTeXFields {
     private BibTeXFields() {}
 
-    /** A jbibtex entry as the shared mapping sees it. */
-    private record View(BibTeXEntry e) implements BibTeXMapping.Entry {
+    /** A jbibtex entry as the shared mapping sees it; a change of type replaces the entry (jbibtex types are fixed). */
+    private static final class View implements BibTeXMapping.Entry {
+        private BibTeXEntry e;
+
+        View(BibTeXEntry e) {
+            this.e = e;
+        }
+
         @Override
         public String type() {
             return e.getType().getValue();
@@ -31,8 +37,17 @@ final class BibTeXFields {
 
         @Override
         public void type(String entryType) {
-            // jbibtex entries cannot change type: the file adapter replaces the entry (see retyped)
-            throw new UnsupportedOperationException("retype through BibTeXFields.retyped");
+            BibTeXEntry retyped = new BibTeXEntry(new Key(entryType), e.getKey());
+            e.getFields().forEach(retyped::addField);
+            e = retyped;
+        }
+
+        /** Moves the value as written (its LaTeX kept), not its plain text. */
+        @Override
+        public void move(String from, String to) {
+            Value v = e.getField(new Key(from));
+            e.removeField(new Key(from));
+            e.addField(new Key(to), v);
         }
 
         @Override
@@ -73,28 +88,15 @@ final class BibTeXFields {
      * {@code before} and {@code after} written and every other field left alone.
      */
     static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after) {
-        BibTeXEntry target = e;
-        if (!java.util.Objects.equals(before.type(), after.type()) && !BibTeXMapping.canonicalType(e.getType().getValue()).equals(after.type())) {
-            target = new BibTeXEntry(new Key(BibTeXMapping.entryType(after.type())), e.getKey());
-            for (var f : e.getFields().entrySet()) {
-                target.addField(f.getKey(), f.getValue());
-            }
-            String oldVenue = BibTeXMapping.venueField(e.getType().getValue());
-            String newVenue = BibTeXMapping.venueField(target.getType().getValue());
-            if (!oldVenue.equals(newVenue) && target.getField(new Key(oldVenue)) != null && java.util.Objects.equals(text(e, oldVenue), before.venue())) {
-                target.addField(new Key(newVenue), target.getField(new Key(oldVenue)));
-                target.removeField(new Key(oldVenue));
-            }
-        }
-        Metadata typed = before.with(Field.TYPE, after.type()); // the type is settled above
-        BibTeXMapping.applyChanges(new View(target), typed, after);
+        View target = new View(e);
+        BibTeXMapping.applyChanges(target, before, after);
         if (!java.util.Objects.equals(before.notes(), after.notes())) {
-            new View(target).set("note", after.notes());
+            target.set("note", after.notes());
         }
         if (!before.tags().equals(after.tags())) {
-            new View(target).set("keywords", after.tags().isEmpty() ? null : String.join(", ", after.tags()));
+            target.set("keywords", after.tags().isEmpty() ? null : String.join(", ", after.tags()));
         }
-        return target;
+        return target.e;
     }
 
     private static void put(BibTeXEntry e, String field, String value) {
