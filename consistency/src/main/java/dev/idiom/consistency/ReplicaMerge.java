@@ -41,6 +41,17 @@ public final class ReplicaMerge {
      */
     public static List<EntityEvent> remoteChanges(Metadata base, Metadata remote, Metadata mine, ConflictPolicy policy, String tool,
             String account, Set<Field> kept) {
+        return remoteChanges(base, remote, mine, policy, tool, account, kept, null, null);
+    }
+
+    /**
+     * As above, with the times last-writer-wins compares.
+     *
+     * @param idiomChangedAt when the DE last changed; remoteChangedAt when the tool says the record did (either may be null)
+     */
+    public static List<EntityEvent> remoteChanges(Metadata base, Metadata remote, Metadata mine, ConflictPolicy policy, String tool,
+            String account, Set<Field> kept, java.time.Instant idiomChangedAt, java.time.Instant remoteChangedAt) {
+        boolean remoteWins = policy.remoteWins(tool, idiomChangedAt, remoteChangedAt);
         List<EntityEvent> events = new ArrayList<>();
         for (Field f : kept) {
             if (f == Field.TAGS) {
@@ -53,22 +64,26 @@ public final class ReplicaMerge {
             Object b = base.get(f);
             Object theirs = remote.get(f);
             Object ours = mine.get(f);
-            if (Objects.equals(theirs, b) || Objects.equals(theirs, ours)) {
+            // compared in canonical form: a tool that returns other whitespace or another Unicode form changed nothing
+            Object cb = CanonicalForm.value(base, f);
+            Object cTheirs = CanonicalForm.value(remote, f);
+            Object cOurs = CanonicalForm.value(mine, f);
+            if (Objects.equals(cTheirs, cb) || Objects.equals(cTheirs, cOurs)) {
                 continue; // the replica did not change it, or both sides agree
             }
-            if (Objects.equals(ours, b)) {
+            if (Objects.equals(cOurs, cb)) {
                 events.addAll(Changes.toSet(mine, f, theirs));
             } else {
-                Object winner = policy.remoteWins(tool) ? theirs : ours;
+                Object winner = remoteWins ? theirs : ours;
                 events.add(new ConflictResolved(f, b, ours, theirs, winner, policy.name(), tool, account));
             }
         }
         return events;
     }
 
-    /** True if {@code a} and {@code b} agree on every field in {@code fields}. */
+    /** True if {@code a} and {@code b} agree on every field in {@code fields}, in {@link CanonicalForm}. */
     public static boolean agree(Metadata a, Metadata b, Set<Field> fields) {
-        return fields.stream().allMatch(f -> Objects.equals(a.get(f), b.get(f)));
+        return CanonicalForm.agree(a, b, fields);
     }
 
     /** {@code wanted} with the fields in {@code kept} as {@code held} has them: what a replica holds after a push. */

@@ -9,6 +9,8 @@ import dev.idiom.events.NewEvent;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
+import dev.idiom.events.ReplicaPushed;
+import dev.idiom.events.ReplicaUnlinked;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.RecordRefusedException;
@@ -27,8 +29,10 @@ import java.util.random.RandomGenerator;
 /**
  * One owed push (an outbox row) carried out: send the DE's current content to the replica with the
  * replica's last known version as the precondition, record the acknowledgement as an event
- * ({@link ReplicaLinked} with the new version, the record as the tool now holds it and its shadow),
- * then release the row. A remote change since the last sync ({@link RemoteChangedException}) is
+ * ({@link ReplicaPushed} with the new version, the record as the tool now holds it and its shadow),
+ * then release the row. A crash between the tool's acknowledgement and that event re-pushes: the
+ * write is changes-only against the last synced record, so the second write sends the same values
+ * to the same record (never a second record), or meets the tool's precondition and merges. A remote change since the last sync ({@link RemoteChangedException}) is
  * pulled and merged first ({@link ReplicaMerge}, the account's policy); the push follows on the
  * next round, from the merged state. Failures retry with capped exponential backoff and jitter; a
  * record the tool refuses for good is parked with the reason.
@@ -42,8 +46,10 @@ public final class ReplicaPush {
     private final ToolDirectory tools;
     private final Clock clock;
     private final RandomGenerator random;
+    private final PropagationLag lag;
 
-    public ReplicaPush(EventStore store, Outbox outbox, ToolDirectory tools, Clock clock, RandomGenerator random) {
+    public ReplicaPush(EventStore store, Outbox outbox, ToolDirectory tools, Clock clock, RandomGenerator random, PropagationLag lag) {
+        this.lag = lag;
         this.store = store;
         this.outbox = outbox;
         this.tools = tools;
@@ -83,14 +89,15 @@ public final class ReplicaPush {
             outbox.park(owed, refused.getMessage());
             return PushOutcome.PARKED;
         } catch (ToolException failed) {
-            outbox.retryAt(owed, clock.instant().plus(backoff(owed.attempts())), failed.getMessage());
+            retryLater(owed, failed);
             return PushOutcome.RETRY_LATER;
         }
         Metadata held = ReplicaMerge.asHeld(wanted, written.metadata(), kept);
         String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
-        record(de, new ReplicaLinked(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces),
+        record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version()),
                 "sync:push:" + r.tool());
         outbox.acknowledged(owed, de.version());
+        lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
         return PushOutcome.PUSHED;
     }
 
@@ -100,16 +107,19 @@ public final class ReplicaPush {
         try {
             current = tool.fetch(r.remoteId());
         } catch (ToolException failed) {
-            outbox.retryAt(owed, clock.instant().plus(backoff(owed.attempts())), failed.getMessage());
+            retryLater(owed, failed);
             return PushOutcome.RETRY_LATER;
         }
         if (current.isEmpty()) {
-            outbox.park(owed, "the copy is gone from " + r.tool() + " " + r.account() + " (" + moved.getMessage() + "); the DE stays");
-            return PushOutcome.PARKED;
+            // deleted in the tool: the replica is unlinked (an event), the DE stays
+            record(de, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "deleted in " + r.tool() + " (met by a push: "
+                    + moved.getMessage() + ")"), "sync:push:" + r.tool());
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.GONE;
         }
         RemoteRecord now = current.get();
         List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(r.synced(), now.metadata(), de.metadata(),
-                tools.policy(r.tool(), r.account()), r.tool(), r.account(), tool.fieldsKept()));
+                tools.policy(r.tool(), r.account()), r.tool(), r.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(now)));
         events.add(new ReplicaLinked(r.tool(), r.account(), now.remoteId(), now.version(), ReplicaMerge.asHeld(de.metadata(), now.metadata(),
                 tool.fieldsKept()), now.shadow(), now.remoteId().equals(r.remoteId()) ? null : r.remoteId()));
         try {
@@ -136,6 +146,15 @@ public final class ReplicaPush {
                 at = store.load(de.id()).orElseThrow();
             }
         }
+    }
+
+    /** Due again after the backoff, or after the wait the tool asked for if that is longer. */
+    private void retryLater(Outbox.Entry owed, ToolException failed) {
+        Duration wait = backoff(owed.attempts());
+        if (failed.retryAfter().isPresent() && failed.retryAfter().get().compareTo(wait) > 0) {
+            wait = failed.retryAfter().get();
+        }
+        outbox.retryAt(owed, clock.instant().plus(wait), failed.getMessage());
     }
 
     /** Exponential from 2 s, capped at 15 min, with full jitter on the upper half so that retries of many rows spread out. */

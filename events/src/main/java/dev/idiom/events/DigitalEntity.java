@@ -48,6 +48,8 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
         Metadata next = switch (event) {
             case RecordImported imported -> version == 0 ? imported.metadata() : metadata.withGapsFilledFrom(imported.metadata());
             case ReplicaLinked linked -> metadata;
+            case ReplicaPushed pushed -> metadata;
+            case ReplicaUnlinked unlinked -> metadata;
             case FieldChanged changed -> metadata.with(changed.field(), changed.value());
             case TagAdded added -> metadata.withTag(added.tag());
             case TagRemoved removed -> metadata.withoutTag(removed.tag());
@@ -58,6 +60,9 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
                     i.identityHint(), i.shadow()), null);
             case ReplicaLinked l -> linked(new Replica(l.tool(), l.account(), l.remoteId(), l.remoteVersion(), l.synced(), null, l.shadow()),
                     l.replaces());
+            case ReplicaPushed p -> linked(new Replica(p.tool(), p.account(), p.remoteId(), p.remoteVersion(), p.synced(), null, p.shadow()),
+                    p.replaces());
+            case ReplicaUnlinked u -> replicas.stream().filter(r -> !r.sameCopy(u.tool(), u.account(), u.remoteId())).toList();
             default -> replicas;
         };
         return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at);

@@ -4,8 +4,8 @@ package dev.idiom.events;
  * What happened to a digital entity. Major events ({@link RecordImported}) carry a whole record;
  * minor events change one field. Immutable, named in the past tense.
  */
-public sealed interface EntityEvent permits RecordImported, ReplicaLinked, FieldChanged, TagAdded, TagRemoved,
-        ConflictResolved {
+public sealed interface EntityEvent permits RecordImported, ReplicaLinked, ReplicaPushed, ReplicaUnlinked, FieldChanged,
+        TagAdded, TagRemoved, ConflictResolved {
 
     /** The stored type name of this event. */
     default String type() {

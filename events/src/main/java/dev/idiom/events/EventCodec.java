@@ -43,6 +43,17 @@ public final class EventCodec {
                     n.put("replaces", e.replaces());
                 }
             }
+            case ReplicaPushed e -> {
+                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow()));
+                if (e.replaces() != null) {
+                    n.put("replaces", e.replaces());
+                }
+                n.put("pushedVersion", e.pushedVersion());
+            }
+            case ReplicaUnlinked e -> {
+                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), null, e.lastSynced()));
+                n.put("reason", e.reason());
+            }
             case FieldChanged e -> {
                 n.put("field", e.field().jsonName());
                 n.set("value", e.field().toJson(e.value()));
@@ -71,6 +82,15 @@ public final class EventCodec {
             case "ReplicaLinked" -> {
                 Replica r = replica(n);
                 yield new ReplicaLinked(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), r.shadow(), text(n, "replaces"));
+            }
+            case "ReplicaPushed" -> {
+                Replica r = replica(n);
+                yield new ReplicaPushed(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), r.shadow(), text(n, "replaces"),
+                        n.path("pushedVersion").asInt());
+            }
+            case "ReplicaUnlinked" -> {
+                Replica r = replica(n);
+                yield new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), n.path("reason").asText());
             }
             case "FieldChanged" -> {
                 Field f = Field.named(n.path("field").asText());

@@ -81,6 +81,12 @@ public interface EventStore {
      */
     List<RecordedEvent> after(long after, int limit);
 
+    /**
+     * Events of one type, newest first: up to {@code limit} with a position below {@code before}
+     * (read by the (type, position) index; the overall conflict listing).
+     */
+    List<RecordedEvent> ofType(String type, long before, int limit);
+
     /** The highest position committed so far (0 when the store is empty). */
     long headPosition();
 

@@ -167,6 +167,11 @@ public final class GroupCommit implements EventStore, AutoCloseable {
     }
 
     @Override
+    public List<RecordedEvent> ofType(String type, long before, int limit) {
+        return store.ofType(type, before, limit);
+    }
+
+    @Override
     public long headPosition() {
         return store.headPosition();
     }

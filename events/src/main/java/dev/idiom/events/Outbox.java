@@ -3,6 +3,7 @@ package dev.idiom.events;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -33,4 +34,17 @@ public interface Outbox {
 
     /** Rows owed, per state, for one account or all (tool and account null). */
     List<Entry> list(String tool, String account, int max);
+
+    /** A push to {@code r} is owed for {@code entityVersion} (anti-entropy found the replica behind with nothing enqueued). */
+    void owe(UUID entityId, Replica r, int entityVersion);
+
+    /** Rows owed per account ({@link #accountKey}): due or retrying, parked, and the oldest enqueue time. */
+    record Depth(int pending, int parked, Instant oldest) {}
+
+    Map<String, Depth> depth();
+
+    /** How the engine names a tool account in reports: "kind" or "kind:account". */
+    static String accountKey(String tool, String account) {
+        return account == null || account.isEmpty() ? tool : tool + ":" + account;
+    }
 }

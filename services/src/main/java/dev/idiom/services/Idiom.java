@@ -26,6 +26,8 @@ import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.http.Pacing;
 import java.time.Clock;
 import java.security.SecureRandom;
+import dev.idiom.consistency.DeletionHold;
+import dev.idiom.consistency.PropagationLag;
 import dev.idiom.consistency.ReplicaPush;
 import dev.idiom.services.app.ReplicaSync;
 import dev.idiom.consistency.SyncEngine;
@@ -60,7 +62,11 @@ public final class Idiom implements AutoCloseable {
     }
 
     public static Idiom start(IdiomConfig config) {
-        Clock clock = Clock.systemUTC();
+        return start(config, Clock.systemUTC(), Pacing.SLEEP);
+    }
+
+    /** As above, on this clock, with tool calls paced by {@code pacing} (tests: a fake time that records waits instead of sleeping). */
+    public static Idiom start(IdiomConfig config, Clock clock, Pacing pacing) {
         long t0 = System.nanoTime();
         EmbeddedMariaDb embedded = null;
         String url = config.dbUrl();
@@ -79,13 +85,20 @@ public final class Idiom implements AutoCloseable {
             ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
             EntityIds ids = new EntityIds(clock);
             EntityWrites writes = new EntityWrites(store, cache, codec, ids);
-            ToolAccounts accounts = new ToolAccounts(new MySqlToolAccounts(database.dataSource()), SecretBox.fromKey(config.secretKey()), clock);
-            Tools tools = new Tools(accounts, clock, Pacing.SLEEP);
+            MySqlToolAccounts toolAccounts = new MySqlToolAccounts(database.dataSource());
+            ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(config.secretKey()), clock);
+            Tools tools = new Tools(accounts, clock, pacing);
             ImportRecords imports = new ImportRecords(store, writes, tools, ids);
             SqlOutbox outbox = new SqlOutbox(database.dataSource(), clock);
-            SyncEngine engine = new SyncEngine(outbox, new ReplicaPush(store, outbox, tools, clock, new SecureRandom()), config.syncInterval());
+            IdiomConfig.SyncSettings sync = config.sync();
+            PropagationLag lag = new PropagationLag(clock);
+            SyncEngine engine = new SyncEngine(outbox, new ReplicaPush(store, outbox, tools, clock, new SecureRandom(), lag), sync.pushInterval(),
+                    sync.lease(), toolAccounts, clock);
+            ReplicaSync replicaSync = new ReplicaSync(store, imports, writes, engine, tools, lag, clock,
+                    new ReplicaSync.Schedule(sync.pullInterval(), sync.checkInterval(), new DeletionHold(sync.massDeletePercent() / 100.0)));
+            engine.pulls(replicaSync);
             Application app = new Application(new EntityReads(store, cache, codec), writes, imports, new ReplicaLinks(store, writes, tools), tools,
-                    new OperatorAccess(config.adminToken()), new Administration(store, cache, feed), codec, new ReplicaSync(imports, engine, tools));
+                    new OperatorAccess(config.adminToken()), new Administration(store, cache, feed), codec, replicaSync);
             return new Idiom(embedded, database, store, cache, feed, app, engine.start());
         } catch (RuntimeException e) {
             if (embedded != null) {

@@ -21,7 +21,13 @@ import java.util.stream.Collectors;
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
-                          String adminToken, Duration syncInterval) {
+                          String adminToken, SyncSettings sync) {
+
+    /**
+     * The consistency engine's timing: push rounds, scheduled pulls, anti-entropy checks, the lease on claimed pushes, and
+     * the share of an account's replicas a pull may delete before it is held for a curator.
+     */
+    public record SyncSettings(Duration pushInterval, Duration pullInterval, Duration checkInterval, Duration lease, int massDeletePercent) {}
 
     /** What a key holds; each kind validates its values. */
     public enum Kind {
@@ -56,7 +62,11 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("db-pool", Kind.WHOLE_NUMBER, "16", "most pooled connections (HikariCP)"),
             key("db-port", Kind.WHOLE_NUMBER, "0", "port of the embedded MariaDB on 127.0.0.1 (`0` picks a free one)"),
             key("group-commit", Kind.WHOLE_NUMBER, "256", "most appends written in one transaction and one durable commit (`1`: one commit per append)"),
-            key("sync-interval-ms", Kind.WHOLE_NUMBER, "2000", "how often the consistency engine pushes owed changes to replicas (`0`: only on a curator's sync)"),
+            key("sync-interval-ms", Kind.WHOLE_NUMBER, "2000", "how often the consistency engine pushes owed changes to replicas (`0`: no background engine: pushes, pulls and checks only on a curator's sync)"),
+            key("pull-interval-ms", Kind.WHOLE_NUMBER, "60000", "how often each tool account is polled for changes (never faster than the tool's own limits; `0`: only on a curator's sync)"),
+            key("check-interval-ms", Kind.WHOLE_NUMBER, "3600000", "how often each tool account gets an anti-entropy check (every replica fetched, compared, repaired; `0`: only on demand)"),
+            key("sync-lease-ms", Kind.WHOLE_NUMBER, "120000", "how long a node holds a claimed push; a node that dies delays its pushes by at most this"),
+            key("mass-delete-percent", Kind.WHOLE_NUMBER, "10", "a pull that would unlink more than this share of an account's replicas is held for a curator"),
             key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
             key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
             key("public-url", Kind.TEXT, "", "the URL clients reach Idiom at behind a reverse proxy (`https://refs.example.org/idiom`); used in the WSDL address, `Location` headers, OpenAPI `servers` and admin links"),
@@ -118,7 +128,9 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 (int) number(get, "db-port"), positive(get, "group-commit"), number(get, "max-body"), bool(get, "virtual-threads"),
                 blankAsNull(get.apply("public-url")), get.apply("trusted-proxies"), cache,
                 Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"),
-                Duration.ofMillis(number(get, "sync-interval-ms")));
+                new SyncSettings(Duration.ofMillis(number(get, "sync-interval-ms")), Duration.ofMillis(number(get, "pull-interval-ms")),
+                        Duration.ofMillis(number(get, "check-interval-ms")), Duration.ofMillis(Math.max(1, number(get, "sync-lease-ms"))),
+                        percent(get, "mass-delete-percent")));
     }
 
     /** A value given for {@code k} (null when none was) is of its kind. */
@@ -161,6 +173,14 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
         long n = number(get, key);
         if (n < 1 || n > 100_000) {
             throw new IllegalArgumentException(key + " must be between 1 and 100000, got " + n);
+        }
+        return (int) n;
+    }
+
+    private static int percent(Function<String, String> get, String key) {
+        long n = number(get, key);
+        if (n < 0 || n > 100) {
+            throw new IllegalArgumentException(key + " must be between 0 and 100, got " + n);
         }
         return (int) n;
     }

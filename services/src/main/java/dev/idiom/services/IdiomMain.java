@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.LogManager;
 
-/** The command line: {@code serve}, {@code rebuild}, {@code import}, {@code seed}, {@code help}. */
+/** The command line: {@code serve}, {@code rebuild}, {@code import}, {@code sync}, {@code seed}, {@code help}. */
 public final class IdiomMain {
     private IdiomMain() {}
 
@@ -37,6 +37,7 @@ public final class IdiomMain {
             List<String> own = switch (command) {
                 case "import" -> List.of("tool", "file", "account", "from-start");
                 case "seed" -> List.of("entities", "events-per-entity");
+                case "sync" -> List.of("account", "allow-deletions", "check", "server");
                 default -> List.of();
             };
             for (String k : own) {
@@ -53,6 +54,7 @@ public final class IdiomMain {
                 case "rebuild" -> rebuild(config, out, err);
                 case "import" -> new ImportCommand(out, err).run(config, commandFlags);
                 case "seed" -> new SeedCommand(out, err).run(config, commandFlags);
+                case "sync" -> new SyncCommand(out, err).run(config, commandFlags);
                 case "help", "--help", "-h" -> {
                     usage(out);
                     yield 0;
@@ -148,12 +150,17 @@ public final class IdiomMain {
                        ./idiom rebuild [--data ./data] [--db-url jdbc:mysql://…]
                        ./idiom import  --tool bibtex|bookmarks --file FILE [--from-start true] [--data …] [--db-url …]
                        ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
+                       ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--server http://HOST:PORT] [--data …]
                        ./idiom seed    --entities N [--events-per-entity 1] [--data …] [--db-url …]
                 
                 serve    runs Idiom (SOAP, REST, admin) on embedded Tomcat; without --db-url on an embedded MariaDB
                 rebuild  refolds every digital entity from its events; exits 1 if any stored projection differs
                 import   imports the records of a file, or of a configured tool account (PUT /api/tools/NAME), with a
                          progress bar and a summary (created / merged / updated / unchanged / skipped with reasons)
+                sync     a curator's sync of one tool account: pulls its changes (merged with its conflict policy), unlinks
+                         copies deleted there (a deletion of more than mass-delete-percent is held: exit 3), pushes what
+                         is owed; prints pulled / pushed / merged / conflicts / unlinked / parked. --check also runs
+                         anti-entropy; --server asks a running Idiom (IDIOM_ADMIN_TOKEN) instead of opening the data dir
                 seed     fills the store with N realistic digital entities (for growth runs), through the real append path
                 
                 Options (also as IDIOM_* environment variables; see README "Configuration"):""");

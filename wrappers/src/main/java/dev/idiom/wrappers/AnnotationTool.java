@@ -61,6 +61,14 @@ public interface AnnotationTool {
         return false;
     }
 
+    /**
+     * When the tool says this record last changed, for last-writer-wins conflicts; null when the
+     * tool does not say (then Idiom's value wins). Default: null.
+     */
+    default java.time.Instant modifiedAt(RemoteRecord record) {
+        return null;
+    }
+
     /** @throws RemoteChangedException the record changed remotely since {@code knownVersion} */
     void delete(String remoteId, String knownVersion);
 }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -64,9 +65,51 @@ public abstract class StubServer implements AutoCloseable {
         return requests;
     }
 
+    private volatile java.util.function.Consumer<String> beforeReply;
+
+    /** Runs after each request was answered by the stub (its effect applied) and before the answer is sent: "METHOD /path status". */
+    public void beforeReply(java.util.function.Consumer<String> hook) {
+        this.beforeReply = hook;
+    }
+
+    /** Every request so far, as "METHOD /path status". */
+    public synchronized List<String> log() {
+        return List.copyOf(log);
+    }
+
+    /** Requests that write (any method but GET and HEAD), as "METHOD /path status". */
+    public synchronized List<String> writes() {
+        return log.stream().filter(l -> !l.startsWith("GET ") && !l.startsWith("HEAD ")).toList();
+    }
+
+    /** While down, every connection is dropped without an answer (the client sees a network failure). */
+    public void down(boolean isDown) {
+        this.down = isDown;
+    }
+
+    /** Every answer comes this late (a tool under load); zero for none. */
+    public void slow(java.time.Duration d) {
+        this.delay = d;
+    }
+
     protected abstract Reply answer(Request request);
 
+    private final List<String> log = new java.util.ArrayList<>();
+    private volatile boolean down;
+    private volatile java.time.Duration delay = java.time.Duration.ZERO;
+
     private void handle(HttpExchange x) throws IOException {
+        if (down) {
+            x.close(); // no status line: the connection just ends
+            return;
+        }
+        if (!delay.isZero()) {
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         Reply reply;
         synchronized (this) {
             requests++;
@@ -81,6 +124,13 @@ public abstract class StubServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 reply = Reply.of(500, "stub failure: " + e);
             }
+        }
+        synchronized (this) {
+            log.add(x.getRequestMethod() + " " + x.getRequestURI().getRawPath() + " " + reply.status());
+        }
+        java.util.function.Consumer<String> hook = beforeReply;
+        if (hook != null) {
+            hook.accept(x.getRequestMethod() + " " + x.getRequestURI().getRawPath() + " " + reply.status());
         }
         reply.headers().forEach((k, v) -> x.getResponseHeaders().add(k, v));
         byte[] bytes = reply.body() == null ? new byte[0] : reply.body().getBytes(StandardCharsets.UTF_8);

@@ -21,4 +21,15 @@ public interface ToolAccountRepository {
     Optional<String> cursor(String kind, String account);
 
     void saveCursor(String kind, String account, String cursor, Instant at);
+
+    /** The engine's state of this tool account (the initial state if none was saved). */
+    SyncState syncState(String kind, String account);
+
+    /** The engine's state of every tool account that has one. */
+    List<SyncState> syncStates();
+
+    void saveSyncState(SyncState state, Instant at);
+
+    /** Applies {@code change} to the account's state under a row lock, so two nodes cannot lose each other's update. */
+    SyncState updateSyncState(String kind, String account, java.util.function.UnaryOperator<SyncState> change, Instant at);
 }

@@ -229,6 +229,12 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
+    public List<RecordedEvent> ofType(String type, long before, int limit) {
+        return read(s -> s.createSelectionQuery("from StoredEvent e where e.type = :t and e.position < :p order by e.position desc", StoredEvent.class)
+                .setParameter("t", type).setParameter("p", before).setMaxResults(limit).list().stream().map(this::recorded).toList());
+    }
+
+    @Override
     public long headPosition() {
         return read(s -> s.createSelectionQuery("select coalesce(max(e.position), 0) from StoredEvent e", Long.class).getSingleResult());
     }

@@ -356,6 +356,19 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
+    public List<RecordedEvent> ofType(String type, long before, int limit) {
+        return query("read events by type", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM event WHERE type = ? AND position < ? "
+                    + "ORDER BY position DESC LIMIT ?")) {
+                ps.setString(1, type);
+                ps.setLong(2, before);
+                ps.setInt(3, limit);
+                return events(ps);
+            }
+        });
+    }
+
+    @Override
     public long headPosition() {
         // the sequence row counts positions of transactions still open; the events table does not
         return query("read the head position", c -> {

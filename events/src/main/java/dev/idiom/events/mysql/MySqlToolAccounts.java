@@ -2,6 +2,7 @@ package dev.idiom.events.mysql;
 
 import dev.idiom.events.EventStoreException;
 import dev.idiom.events.accounts.StoredToolAccount;
+import dev.idiom.events.accounts.SyncState;
 import dev.idiom.events.accounts.ToolAccountRepository;
 import dev.idiom.events.sql.SqlProjection;
 import java.sql.Connection;
@@ -14,6 +15,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /** Tool accounts and import cursors in MySQL/MariaDB ({@code tool_account}, {@code tool_cursor}), bound parameters only. */
@@ -102,6 +104,98 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
             }
             return null;
         });
+    }
+
+    private static final String SYNC_COLUMNS = "kind, account, paused, held, last_pull_at, last_push_at, last_check_at, divergent";
+
+    @Override
+    public SyncState syncState(String kind, String account) {
+        return run(c -> readSync(c, kind, account, false));
+    }
+
+    private static SyncState readSync(Connection c, String kind, String account, boolean lock) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + SYNC_COLUMNS + " FROM tool_sync WHERE kind = ? AND account = ?"
+                + (lock ? " FOR UPDATE" : ""))) {
+            ps.setString(1, kind);
+            ps.setString(2, account == null ? "" : account);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? sync(rs) : SyncState.initial(kind, account);
+            }
+        }
+    }
+
+    @Override
+    public List<SyncState> syncStates() {
+        return run(c -> {
+            List<SyncState> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + SYNC_COLUMNS + " FROM tool_sync ORDER BY kind, account");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(sync(rs));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public void saveSyncState(SyncState s, Instant at) {
+        run(c -> {
+            writeSync(c, s, at);
+            return null;
+        });
+    }
+
+    @Override
+    public SyncState updateSyncState(String kind, String account, UnaryOperator<SyncState> change, Instant at) {
+        return run(c -> {
+            c.setAutoCommit(false);
+            try {
+                // the row must exist to be locked: insert the initial state if none (a no-op otherwise)
+                try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO tool_sync (kind, account, updated_at) VALUES (?, ?, ?)")) {
+                    ps.setString(1, kind);
+                    ps.setString(2, account == null ? "" : account);
+                    ps.setObject(3, SqlProjection.utc(at));
+                    ps.executeUpdate();
+                }
+                SyncState next = change.apply(readSync(c, kind, account, true));
+                writeSync(c, next, at);
+                c.commit();
+                return next;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        });
+    }
+
+    private static void writeSync(Connection c, SyncState s, Instant at) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_sync (" + SYNC_COLUMNS + ", updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                + "ON DUPLICATE KEY UPDATE paused = VALUES(paused), held = VALUES(held), last_pull_at = VALUES(last_pull_at), "
+                + "last_push_at = VALUES(last_push_at), last_check_at = VALUES(last_check_at), divergent = VALUES(divergent), updated_at = VALUES(updated_at)")) {
+            ps.setString(1, s.kind());
+            ps.setString(2, s.account() == null ? "" : s.account());
+            ps.setBoolean(3, s.paused());
+            ps.setString(4, s.held());
+            ps.setObject(5, s.lastPullAt() == null ? null : SqlProjection.utc(s.lastPullAt()));
+            ps.setObject(6, s.lastPushAt() == null ? null : SqlProjection.utc(s.lastPushAt()));
+            ps.setObject(7, s.lastCheckAt() == null ? null : SqlProjection.utc(s.lastCheckAt()));
+            ps.setInt(8, s.divergent());
+            ps.setObject(9, SqlProjection.utc(at));
+            ps.executeUpdate();
+        }
+    }
+
+    private static SyncState sync(ResultSet rs) throws SQLException {
+        return new SyncState(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), instant(rs, 5), instant(rs, 6), instant(rs, 7),
+                rs.getInt(8));
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        LocalDateTime t = rs.getObject(column, LocalDateTime.class);
+        return t == null ? null : t.toInstant(ZoneOffset.UTC);
     }
 
     private interface Work<T> {

@@ -17,6 +17,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -77,13 +78,24 @@ public final class SqlOutbox implements Outbox {
     public List<Entry> claim(String owner, int max, Duration lease) {
         return tx(c -> {
             Instant now = clock.instant();
+            List<String[]> paused = paused(c);
+            StringBuilder notPaused = new StringBuilder();
+            if (!paused.isEmpty()) {
+                notPaused.append(" AND (tool, account) NOT IN (").append(String.join(", ", java.util.Collections.nCopies(paused.size(), "(?, ?)")))
+                        .append(")");
+            }
             List<Entry> out = new ArrayList<>();
             List<String[]> keys = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM outbox WHERE parked = FALSE AND due_at <= ? "
-                    + "AND (lease_until IS NULL OR lease_until < ?) ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
-                ps.setObject(1, SqlProjection.utc(now));
-                ps.setObject(2, SqlProjection.utc(now));
-                ps.setInt(3, max);
+                    + "AND (lease_until IS NULL OR lease_until < ?)" + notPaused + " ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
+                int i = 1;
+                ps.setObject(i++, SqlProjection.utc(now));
+                ps.setObject(i++, SqlProjection.utc(now));
+                for (String[] p : paused) {
+                    ps.setString(i++, p[0]);
+                    ps.setString(i++, p[1]);
+                }
+                ps.setInt(i, max);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.add(entry(rs));
@@ -101,6 +113,53 @@ public final class SqlOutbox implements Outbox {
                 }
                 if (!keys.isEmpty()) {
                     ps.executeBatch();
+                }
+            }
+            return out;
+        });
+    }
+
+    /** The accounts paused or held (read without a lock: a pause takes effect from the next claim). */
+    private static List<String[]> paused(Connection c) throws SQLException {
+        List<String[]> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT kind, account FROM tool_sync WHERE paused = TRUE"); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new String[] {rs.getString(1), rs.getString(2)});
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void owe(UUID entityId, Replica r, int entityVersion) {
+        tx(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (entity_id, replica_key, tool, account, remote_id, entity_version, "
+                    + "enqueued_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE entity_version = GREATEST(entity_version, "
+                    + "VALUES(entity_version))")) {
+                String account = r.account() == null ? "" : r.account();
+                ps.setString(1, entityId.toString());
+                ps.setString(2, replicaKey(r.tool(), account, r.remoteId()));
+                ps.setString(3, r.tool());
+                ps.setString(4, account);
+                ps.setString(5, r.remoteId());
+                ps.setInt(6, entityVersion);
+                ps.setObject(7, SqlProjection.utc(clock.instant()));
+                ps.setObject(8, SqlProjection.utc(clock.instant()));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Map<String, Depth> depth() {
+        return tx(c -> {
+            Map<String, Depth> out = new java.util.TreeMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT tool, account, SUM(parked = FALSE), SUM(parked = TRUE), MIN(enqueued_at) "
+                    + "FROM outbox GROUP BY tool, account"); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(Outbox.accountKey(rs.getString(1), rs.getString(2)), new Depth(rs.getInt(3), rs.getInt(4),
+                            rs.getObject(5, LocalDateTime.class).toInstant(ZoneOffset.UTC)));
                 }
             }
             return out;

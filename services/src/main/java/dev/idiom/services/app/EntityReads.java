@@ -73,6 +73,11 @@ public final class EntityReads {
         return store.after(after, limit);
     }
 
+    /** The change feed's last position: a peer whose cursor is beyond it is talking to another instance. */
+    public long head() {
+        return store.headPosition();
+    }
+
     /** The saturation baseline: does nothing. */
     public void empty() {}
 }

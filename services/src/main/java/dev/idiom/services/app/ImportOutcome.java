@@ -7,8 +7,17 @@ import java.util.UUID;
  *
  * @param entityId the DE it created, merged into or updated (null when skipped)
  * @param reason why it was skipped, or what was left alone
+ * @param conflicts fields changed on both sides that a conflict policy decided (kept as ConflictResolved events)
  */
-public record ImportOutcome(Kind kind, String remoteId, UUID entityId, String reason) {
+public record ImportOutcome(Kind kind, String remoteId, UUID entityId, String reason, int conflicts) {
+    public ImportOutcome(Kind kind, String remoteId, UUID entityId, String reason) {
+        this(kind, remoteId, entityId, reason, 0);
+    }
+
+    ImportOutcome withConflicts(int n) {
+        return new ImportOutcome(kind, remoteId, entityId, reason, n);
+    }
+
     public enum Kind {
         /** a new DE */
         CREATED,

@@ -4,6 +4,7 @@ import dev.idiom.consistency.ConflictPolicy;
 import dev.idiom.consistency.ReplicaMerge;
 import dev.idiom.events.Append;
 import dev.idiom.events.AppendOutcome;
+import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityEvent;
 import dev.idiom.events.EntityIds;
@@ -184,7 +185,13 @@ public final class ImportRecords {
     }
 
     /** What to do with one record: its outcome, and the append that records it (none when unchanged or skipped). */
-    private record Decision(ImportOutcome outcome, Append append) {}
+    private record Decision(ImportOutcome outcome, Append append) {
+        Decision {
+            if (append != null) {
+                outcome = outcome.withConflicts((int) append.events().stream().filter(e -> e.event() instanceof ConflictResolved).count());
+            }
+        }
+    }
 
     private Decision decideOrSkip(AnnotationTool tool, RemoteRecord r, PendingView view) {
         if (r.metadata().title() == null || r.metadata().title().isBlank()) {
@@ -203,11 +210,13 @@ public final class ImportRecords {
         if (linked.isPresent()) {
             DigitalEntity de = view.load(linked.get());
             Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
-            if (Objects.equals(replica.remoteVersion(), r.version())) {
+            // the same version with the same content is no change; the same version with other content (anti-entropy found the
+            // replica diverged) goes through the merge like any remote change
+            if (Objects.equals(replica.remoteVersion(), r.version()) && ReplicaMerge.agree(replica.synced(), r.metadata(), tool.fieldsKept())) {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
             List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata(), view.policy,
-                    tool.kind(), tool.account(), tool.fieldsKept()));
+                    tool.kind(), tool.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(r)));
             events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), null));
             return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                     new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));
@@ -244,7 +253,7 @@ public final class ImportRecords {
             if (former.tool().equals(tool.kind()) && Objects.equals(former.account(), tool.account()) && !former.remoteId().equals(r.remoteId())
                     && tool.succeeds(r, new RemoteRecord(former.remoteId(), former.remoteVersion(), former.synced(), former.identityHint(), former.shadow()))) {
                 List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(former.synced(), r.metadata(), de.metadata(),
-                        view.policy, tool.kind(), tool.account(), tool.fieldsKept()));
+                        view.policy, tool.kind(), tool.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(r)));
                 events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), former.remoteId()));
                 return Optional.of(new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                         new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList())));

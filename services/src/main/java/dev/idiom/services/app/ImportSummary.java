@@ -20,8 +20,11 @@ public final class ImportSummary {
         }
     }
 
+    private int conflicts;
+
     void add(ImportOutcome o) {
         counts.merge(o.kind(), 1, Integer::sum);
+        conflicts += o.conflicts();
         if (o.kind() == ImportOutcome.Kind.SKIPPED) {
             skipped.add(o);
         }
@@ -29,7 +32,7 @@ public final class ImportSummary {
 
     private final java.util.List<String> deletedIds = new java.util.ArrayList<>();
 
-    /** Copies the tool reports (or a full snapshot shows) deleted; left alone in Idiom, listed for the curator. */
+    /** Copies the tool reports (or a full snapshot shows) deleted: a sync unlinks them (or holds a mass deletion); an import lists them. */
     void deletedRemotely(java.util.List<String> remoteIds) {
         deletedRemotely += remoteIds.size();
         deletedIds.addAll(remoteIds);
@@ -50,6 +53,11 @@ public final class ImportSummary {
 
     public List<ImportOutcome> skipped() {
         return List.copyOf(skipped);
+    }
+
+    /** Fields changed on both sides, decided by the account's conflict policy (both values kept). */
+    public int conflicts() {
+        return conflicts;
     }
 
     public int deletedRemotely() {
@@ -76,8 +84,8 @@ public final class ImportSummary {
 
     @Override
     public String toString() {
-        return String.format("%d records: %d created, %d merged, %d updated, %d unchanged, %d skipped; %d deleted remotely (left alone); %.1f s, %.0f records/s",
+        return String.format("%d records: %d created, %d merged, %d updated, %d unchanged, %d skipped; %d conflicts; %d deleted remotely; %.1f s, %.0f records/s",
                 records(), count(ImportOutcome.Kind.CREATED), count(ImportOutcome.Kind.MERGED), count(ImportOutcome.Kind.UPDATED),
-                count(ImportOutcome.Kind.UNCHANGED), count(ImportOutcome.Kind.SKIPPED), deletedRemotely, seconds(), rate());
+                count(ImportOutcome.Kind.UNCHANGED), count(ImportOutcome.Kind.SKIPPED), conflicts, deletedRemotely, seconds(), rate());
     }
 }

@@ -29,6 +29,6 @@ public final class ChangesResource {
         ObjectNode n = json.mapper().createObjectNode();
         String body = json.events(events, "events", n);
         long next = events.isEmpty() ? after : events.getLast().position();
-        return body.substring(0, body.length() - 1) + ",\"next\":" + next + "}";
+        return body.substring(0, body.length() - 1) + ",\"next\":" + next + ",\"head\":" + reads.head() + "}";
     }
 }

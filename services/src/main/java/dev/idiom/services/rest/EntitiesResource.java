@@ -108,14 +108,8 @@ public final class EntitiesResource {
         n.put("entityId", entityId.toString());
         var list = n.putArray("conflicts");
         for (RecordedEvent e : reads.history(entityId)) {
-            if (e.event() instanceof ConflictResolved c) {
-                ObjectNode o = list.addObject().put("position", e.position()).put("version", e.version()).put("at", e.recordedAt().toString())
-                        .put("source", e.source()).put("field", c.field().jsonName());
-                o.set("base", c.field().toJson(c.base()));
-                o.set("idiomValue", c.field().toJson(c.idiomValue()));
-                o.set("remoteValue", c.field().toJson(c.remoteValue()));
-                o.set("winner", c.field().toJson(c.winner()));
-                o.put("policy", c.policy()).put("tool", c.tool()).put("account", c.account());
+            if (e.event() instanceof ConflictResolved) {
+                json.conflict(list.addObject(), e);
             }
         }
         return n.toString();

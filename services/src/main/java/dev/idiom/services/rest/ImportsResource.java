@@ -1,10 +1,8 @@
 package dev.idiom.services.rest;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
-import dev.idiom.services.app.ImportSummary;
 import dev.idiom.services.app.OperatorAccess;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
@@ -40,7 +38,7 @@ public final class ImportsResource {
         if (b.hasNonNull("remoteId")) {
             return outcome(imports.download(tool, b.get("remoteId").asText())).toString();
         }
-        return summary(imports.importAccount(tool, b.path("fromStart").asBoolean(false), (s, done, size, last) -> { })).toString();
+        return json.summary(imports.importAccount(tool, b.path("fromStart").asBoolean(false), (s, done, size, last) -> { })).toString();
     }
 
     ObjectNode outcome(ImportOutcome o) {
@@ -49,17 +47,6 @@ public final class ImportsResource {
         if (o.reason() != null) {
             n.put("reason", o.reason());
         }
-        return n;
-    }
-
-    ObjectNode summary(ImportSummary s) {
-        ObjectNode n = json.mapper().createObjectNode().put("records", s.records());
-        for (ImportOutcome.Kind k : ImportOutcome.Kind.values()) {
-            n.put(k.name().toLowerCase(Locale.ROOT), s.count(k));
-        }
-        n.put("deletedRemotely", s.deletedRemotely()).put("seconds", s.seconds()).put("recordsPerSecond", s.rate());
-        ArrayNode skipped = n.putArray("skippedRecords");
-        s.skipped().forEach(o -> skipped.addObject().put("remoteId", o.remoteId()).put("reason", o.reason()));
         return n;
     }
 }

@@ -8,13 +8,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.Field;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.RecordedEvent;
+import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.services.app.ImportSummary;
 import java.io.IOException;
+import java.util.Locale;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
@@ -145,5 +150,29 @@ final class JsonBodies {
 
     ObjectMapper mapper() {
         return json;
+    }
+
+    /** One conflict: where and when, the field, the base, both values, the winner and the policy. */
+    ObjectNode conflict(ObjectNode o, RecordedEvent e) {
+        ConflictResolved c = (ConflictResolved) e.event();
+        o.put("entityId", e.entityId().toString()).put("position", e.position()).put("version", e.version()).put("at", e.recordedAt().toString())
+                .put("source", e.source()).put("field", c.field().jsonName());
+        o.set("base", c.field().toJson(c.base()));
+        o.set("idiomValue", c.field().toJson(c.idiomValue()));
+        o.set("remoteValue", c.field().toJson(c.remoteValue()));
+        o.set("winner", c.field().toJson(c.winner()));
+        return o.put("policy", c.policy()).put("tool", c.tool()).put("account", c.account());
+    }
+
+    /** An import's (or a pull's) tally. */
+    ObjectNode summary(ImportSummary s) {
+        ObjectNode n = json.createObjectNode().put("records", s.records());
+        for (ImportOutcome.Kind k : ImportOutcome.Kind.values()) {
+            n.put(k.name().toLowerCase(Locale.ROOT), s.count(k));
+        }
+        n.put("deletedRemotely", s.deletedRemotely()).put("seconds", s.seconds()).put("recordsPerSecond", s.rate());
+        ArrayNode skipped = n.putArray("skippedRecords");
+        s.skipped().forEach(o -> skipped.addObject().put("remoteId", o.remoteId()).put("reason", o.reason()));
+        return n;
     }
 }

@@ -6,7 +6,12 @@ import dev.idiom.services.tools.ToolAccount;
 import dev.idiom.services.tools.ToolAccounts;
 import jakarta.ws.rs.Consumes;
 import dev.idiom.services.app.OperatorAccess;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.QueryParam;
+import dev.idiom.services.app.ReplicaSync;
+import dev.idiom.events.accounts.SyncState;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -14,7 +19,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** {@code /api/tools}: configured annotation-tool accounts. Secrets go in, never out. */
+/** {@code /api/tools}: configured annotation-tool accounts (secrets go in, never out), and a curator's sync, check, pause and resume of each. */
 @Path("/tools")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ToolsResource {
@@ -22,7 +27,10 @@ public final class ToolsResource {
     private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ToolsResource(ToolAccounts accounts, OperatorAccess operators, JsonBodies json) {
+    private final ReplicaSync sync;
+
+    ToolsResource(ToolAccounts accounts, ReplicaSync sync, OperatorAccess operators, JsonBodies json) {
+        this.sync = sync;
         this.accounts = accounts;
         this.operators = operators;
         this.json = json;
@@ -46,6 +54,59 @@ public final class ToolsResource {
         return view(accounts.put(name, b.path("kind").asText(null), b.path("baseUrl").asText(null), b.path("account").asText(""),
                 b.path("secret").asText(null), b.path("newRecords").asText(null),
                 b.path("conflictPolicy").asText(null))).toString();
+    }
+
+    /**
+     * A curator's sync of one account: pull what changed there, unlink copies deleted there (held
+     * past the account's share unless {@code allowDeletions=true}), push everything owed.
+     */
+    @POST
+    @Path("{name}/sync")
+    public String sync(@PathParam("name") String name, @QueryParam("allowDeletions") @DefaultValue("false") boolean allowDeletions,
+            @HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
+        ReplicaSync.SyncReport r = sync.sync(name, allowDeletions, (s, done, size, last) -> { });
+        ObjectNode n = json.mapper().createObjectNode().put("account", name);
+        n.set("pulled", json.summary(r.pulled()));
+        n.put("unlinked", r.unlinked()).put("held", r.held());
+        ObjectNode pushed = n.putObject("pushed");
+        r.pushedByOutcome().forEach(pushed::put);
+        n.put("merged", r.mergedCount()).put("conflicts", r.pulled().conflicts());
+        ArrayNode owed = n.putArray("owed");
+        r.owed().forEach(e -> owed.addObject().put("entityId", e.entityId().toString()).put("remoteId", e.remoteId()).put("parked", e.parked())
+                .put("attempts", e.attempts()).put("lastError", e.lastError()));
+        return n.toString();
+    }
+
+    /** Anti-entropy now: every replica of the account fetched, compared in canonical form, repaired through the merge. */
+    @POST
+    @Path("{name}/check")
+    public String check(@PathParam("name") String name, @HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
+        ReplicaSync.CheckReport r = sync.check(name);
+        return json.mapper().createObjectNode().put("account", r.account()).put("listed", r.listed()).put("replicas", r.replicas())
+                .put("divergent", r.divergent()).put("repaired", r.repaired()).put("reEnqueued", r.reEnqueued()).put("missing", r.missing())
+                .put("held", r.held()).toString();
+    }
+
+    @POST
+    @Path("{name}/pause")
+    public String pause(@PathParam("name") String name, @HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
+        return state(name, sync.pause(name));
+    }
+
+    /** Resumes; a held account (a mass deletion, a changed identity) only with {@code allowDeletions=true}, which applies what was held. */
+    @POST
+    @Path("{name}/resume")
+    public String resume(@PathParam("name") String name, @QueryParam("allowDeletions") @DefaultValue("false") boolean allowDeletions,
+            @HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
+        return state(name, sync.resume(name, allowDeletions));
+    }
+
+    private String state(String name, SyncState s) {
+        return json.mapper().createObjectNode().put("name", name).put("paused", s.paused()).put("held", s.held() != null).toString();
     }
 
     private ObjectNode view(ToolAccount a) {

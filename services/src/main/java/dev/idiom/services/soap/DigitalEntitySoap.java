@@ -13,6 +13,10 @@ import dev.idiom.services.app.ImportSummary;
 import dev.idiom.services.app.OperatorAccess;
 import dev.idiom.services.app.ReadPath;
 import dev.idiom.services.app.ReplicaLinks;
+import dev.idiom.services.app.ReplicaSync;
+import dev.idiom.events.ConflictResolved;
+import dev.idiom.events.RecordedEvent;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -39,6 +43,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private final ImportRecords imports;
     private final ReplicaLinks replicas;
     private final OperatorAccess operators;
+    private final ReplicaSync sync;
     private final SoapXml xml = new SoapXml();
 
     DigitalEntitySoap(Application app) {
@@ -47,6 +52,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         this.imports = app.imports();
         this.replicas = app.replicas();
         this.operators = app.operators();
+        this.sync = app.sync();
     }
 
     @Override
@@ -74,7 +80,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 throw new InvalidValueException("the SOAPAction names operation '" + operation + "' but the body holds <" + request.getLocalName()
                         + ">; send the body's operation as SOAPAction (urn:idiom:" + request.getLocalName() + ") or an empty SOAPAction \"\"");
             }
-            if (operation.equals("download") || operation.equals("upload") || operation.equals("importAll")) {
+            if (Set.of("download", "upload", "importAll", "sync", "consistencyReport").contains(operation)) {
                 operators.require(header(in, "Authorization"));
             }
             response = handle(operation, request);
@@ -142,6 +148,65 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                     xml.child(sk, "reason", o.reason());
                 }
             }
+            case "sync" -> {
+                ReplicaSync.SyncReport r = sync.sync(SoapXml.required(request, "tool"), "true".equals(SoapXml.text(request, "allowDeletions")),
+                        (soFar, done, size, last) -> { });
+                xml.child(response, "pulled", Integer.toString(r.pulled().records()));
+                xml.child(response, "pushed", Integer.toString(r.pushedCount()));
+                xml.child(response, "merged", Integer.toString(r.mergedCount()));
+                xml.child(response, "conflicts", Integer.toString(r.pulled().conflicts()));
+                xml.child(response, "unlinked", Integer.toString(r.unlinked()));
+                xml.child(response, "parked", Long.toString(r.parkedCount()));
+                if (r.held() != null) {
+                    xml.child(response, "held", r.held());
+                }
+            }
+            case "consistencyReport" -> {
+                for (ReplicaSync.AccountConsistency a : sync.report()) {
+                    OMElement e = xml.child(response, "account", null);
+                    xml.child(e, "name", a.name());
+                    xml.child(e, "kind", a.kind());
+                    xml.child(e, "paused", Boolean.toString(a.paused()));
+                    if (a.held() != null) {
+                        xml.child(e, "held", a.held());
+                    }
+                    for (var n : new Object[][] {{"replicas", a.replicas()}, {"inSync", a.inSync()}, {"pending", a.pending()}, {"parked", a.parked()},
+                            {"divergent", a.divergent()}}) {
+                        xml.child(e, (String) n[0], n[1].toString());
+                    }
+                    if (a.lastPullAt() != null) {
+                        xml.child(e, "lastPullAt", a.lastPullAt().toString());
+                    }
+                    if (a.lastPushAt() != null) {
+                        xml.child(e, "lastPushAt", a.lastPushAt().toString());
+                    }
+                    xml.child(e, "lagP50Ms", Long.toString(a.lag().p50()));
+                    xml.child(e, "lagP99Ms", Long.toString(a.lag().p99()));
+                    xml.child(e, "lagMaxMs", Long.toString(a.lag().max()));
+                }
+            }
+            case "conflicts" -> {
+                Integer limit = SoapXml.integer(request, "limit");
+                String before = SoapXml.text(request, "before");
+                for (RecordedEvent e : sync.conflicts(before == null ? 0 : parseLong(before), limit == null ? 100 : limit)) {
+                    ConflictResolved c = (ConflictResolved) e.event();
+                    OMElement o = xml.child(response, "conflict", null);
+                    xml.child(o, "entityId", e.entityId().toString());
+                    xml.child(o, "position", Long.toString(e.position()));
+                    xml.child(o, "at", e.recordedAt().toString());
+                    xml.child(o, "field", c.field().jsonName());
+                    for (var v : new Object[][] {{"base", c.base()}, {"idiomValue", c.idiomValue()}, {"remoteValue", c.remoteValue()}, {"winner", c.winner()}}) {
+                        if (v[1] != null) {
+                            xml.child(o, (String) v[0], c.field().toText(v[1]));
+                        }
+                    }
+                    xml.child(o, "policy", c.policy());
+                    xml.child(o, "tool", c.tool());
+                    if (c.account() != null) {
+                        xml.child(o, "account", c.account());
+                    }
+                }
+            }
             default -> throw new InvalidValueException("unknown operation " + operation);
         }
         return response;
@@ -157,6 +222,14 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             }
         }
         return null;
+    }
+
+    private static long parseLong(String s) {
+        try {
+            return Long.parseLong(s.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidValueException("<before> must be a position (a whole number), got '" + s + "'");
+        }
     }
 
     private static OMElement firstChild(OMElement parent, String name) {

@@ -13,6 +13,8 @@ import dev.idiom.events.RecordImported;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
+import dev.idiom.events.ReplicaPushed;
+import dev.idiom.events.ReplicaUnlinked;
 import dev.idiom.events.TagAdded;
 import dev.idiom.events.TagRemoved;
 import java.util.ArrayList;
@@ -124,6 +126,14 @@ final class SoapXml {
             case ReplicaLinked l -> {
                 child(e, "tool", l.tool());
                 child(e, "remoteId", l.remoteId());
+            }
+            case ReplicaPushed p -> {
+                child(e, "tool", p.tool());
+                child(e, "remoteId", p.remoteId());
+            }
+            case ReplicaUnlinked u -> {
+                child(e, "tool", u.tool());
+                child(e, "remoteId", u.remoteId());
             }
         }
         return e;

@@ -3,12 +3,14 @@ package dev.idiom.services.tools;
 import dev.idiom.consistency.ConflictPolicy;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.accounts.StoredToolAccount;
+import dev.idiom.events.accounts.SyncState;
 import dev.idiom.events.accounts.ToolAccountRepository;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 
 /**
  * Tool accounts as the application keeps them: validated, secrets sealed before they are stored
@@ -86,5 +88,15 @@ public final class ToolAccounts {
     /** Saved only after the events of the page it follows have committed. */
     public void saveCursor(String kind, String account, String cursor) {
         repository.saveCursor(kind, account, cursor, clock.instant());
+    }
+
+    /** The consistency engine's state of this tool account (kind + account as replicas name it). */
+    public SyncState syncState(String kind, String account) {
+        return repository.syncState(kind, account);
+    }
+
+    /** Changes the account's engine state under its row lock. */
+    public SyncState updateSyncState(String kind, String account, UnaryOperator<SyncState> change) {
+        return repository.updateSyncState(kind, account, change, clock.instant());
     }
 }

@@ -16,13 +16,21 @@ import dev.idiom.wrappers.zotero.ZoteroTool;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Opens the adapter for a configured account or a local file; the consistency engine's way to a replica's tool. */
 public final class Tools implements ToolDirectory {
     private final ToolAccounts accounts;
     private final Clock clock;
     private final Pacing pacing;
+    private final Map<String, ToolHttp> http = new ConcurrentHashMap<>();
+    /**
+     * Tries of one call before the caller hears of the failure: short, because the consistency
+     * engine retries a failed push from the outbox with its own backoff (and an import resumes from its cursor).
+     */
+    static final int ATTEMPTS = 3;
 
     public Tools(ToolAccounts accounts, Clock clock, Pacing pacing) {
         this.accounts = accounts;
@@ -42,12 +50,12 @@ public final class Tools implements ToolDirectory {
         String base = a.account().baseUrl();
         String secret = a.secret() == null ? "" : a.secret();
         return switch (kind) {
-            case "zotero" -> new ZoteroTool(URI.create(base), a.account().account(), secret, http("Zotero", ZoteroTool.LIMITS));
-            case "pinboard" -> new PinboardTool(URI.create(base), secret, http("Pinboard", PinboardTool.LIMITS), clock, pacing,
+            case "zotero" -> new ZoteroTool(URI.create(base), a.account().account(), secret, http(a, "Zotero", ZoteroTool.LIMITS));
+            case "pinboard" -> new PinboardTool(URI.create(base), secret, http(a, "Pinboard", PinboardTool.LIMITS), clock, pacing,
                     a.account().createsPrivate());
-            case "bibsonomy" -> new BibSonomyTool(URI.create(base), a.account().account(), secret, http("BibSonomy", BibSonomyTool.LIMITS),
+            case "bibsonomy" -> new BibSonomyTool(URI.create(base), a.account().account(), secret, http(a, "BibSonomy", BibSonomyTool.LIMITS),
                     a.account().createsPrivate());
-            case "idiom" -> new IdiomPeer(URI.create(base), http("Idiom", IdiomPeer.LIMITS));
+            case "idiom" -> new IdiomPeer(URI.create(base), http(a, "Idiom", IdiomPeer.LIMITS));
             case "bibtex", "bookmarks" -> file(kind, Path.of(base));
             default -> throw new InvalidValueException("unknown tool kind " + kind);
         };
@@ -82,7 +90,11 @@ public final class Tools implements ToolDirectory {
         };
     }
 
-    private ToolHttp http(String name, ToolLimits limits) {
-        return new ToolHttp(name, limits, clock, pacing, 6);
+    /**
+     * One client per account, kept: its pacing (a tool's least interval, a {@code Backoff} it
+     * asked for) must hold across every adapter opened on the account, not per call.
+     */
+    private ToolHttp http(ToolAccounts.Opened a, String toolName, ToolLimits limits) {
+        return http.computeIfAbsent(a.account().name() + "\n" + a.account().baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS));
     }
 }

@@ -171,7 +171,7 @@ public final class BibTeXFile implements AnnotationTool {
                 skipped.add(new Skipped(e.getKey().getValue(), bad.getMessage()));
             }
         }
-        return new ChangePage(records, List.of(), skipped, p.contentHash(), false);
+        return new ChangePage(records, List.of(), skipped, p.contentHash(), false, skipped.isEmpty()); // the whole file
     }
 
     private static RemoteRecord record(BibTeXEntry e) {

@@ -135,7 +135,8 @@ public final class BookmarkFile implements AnnotationTool {
         if (p.hash().equals(cursor)) {
             return new ChangePage(List.of(), List.of(), List.of(), cursor, false);
         }
-        return new ChangePage(p.bookmarks().stream().map(BookmarkFile::record).toList(), List.of(), p.skipped(), p.hash(), false);
+        return new ChangePage(p.bookmarks().stream().map(BookmarkFile::record).toList(), List.of(), p.skipped(), p.hash(), false,
+                p.skipped().isEmpty()); // the whole file
     }
 
     @Override

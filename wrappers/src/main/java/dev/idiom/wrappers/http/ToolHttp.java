@@ -86,7 +86,7 @@ public final class ToolHttp {
             }
             if (attempt >= maxAttempts) {
                 throw new ToolException(tool + " answered " + status + " to " + request.method() + " " + request.uri().getPath() + " "
-                        + attempt + " times; giving up for now");
+                        + attempt + " times; giving up for now", null, retryAfter(response).orElse(null));
             }
             Duration wait = retryAfter(response).orElse(jittered(backoff));
             LOG.info(tool + " answered " + status + "; retrying in " + wait.toMillis() + " ms");

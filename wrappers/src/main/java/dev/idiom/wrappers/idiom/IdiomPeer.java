@@ -12,6 +12,7 @@ import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.ToolIdentityChangedException;
 import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.http.ToolHttp;
 import java.io.IOException;
@@ -72,6 +73,11 @@ public final class IdiomPeer implements AnnotationTool {
         long after = cursor == null ? 0 : Long.parseLong(cursor);
         HttpResponse<String> r = send(at("/api/changes?after=" + after + "&limit=" + LIMITS.maxBatch()).GET());
         JsonNode changes = json(r, 200, "read the change feed");
+        if (changes.has("head") && changes.path("head").asLong() < after) {
+            // a feed never shrinks: a head behind our cursor is another instance under the same address
+            throw new ToolIdentityChangedException("the Idiom at " + base + " has a change feed ending at " + changes.path("head").asLong()
+                    + ", before the " + after + " events already synced: it is a new instance (a recreated database?), not the one synced before");
+        }
         Set<String> ids = new LinkedHashSet<>();
         changes.path("events").forEach(e -> ids.add(e.path("entityId").asText()));
         List<RemoteRecord> records = new ArrayList<>();

@@ -117,7 +117,8 @@ public final class ZoteroTool implements AnnotationTool {
             expect(gone, 200, "list deletions");
             json(gone).path("items").forEach(k -> deleted.add(k.asText()));
         }
-        return new ChangePage(records, deleted, skipped, libraryVersion, false);
+        // from the start, the listing is every top-level item (the trashed ones among the deleted)
+        return new ChangePage(records, deleted, skipped, libraryVersion, false, cursor == null && skipped.isEmpty());
     }
 
     private static RemoteRecord record(JsonNode item) {

@@ -149,7 +149,7 @@ public final class PinboardStub extends StubServer {
     }
 
     /** Someone edits a bookmark on Pinboard: a new title, the rest as it was. */
-    void retitle(String url, String description) {
+    public void retitle(String url, String description) {
         ObjectNode p = posts.get(url);
         put(url, description, p.path("extended").asText(), p.path("tags").asText(), Instant.parse(p.path("time").asText()),
                 p.path("shared").asText(), p.path("toread").asText());

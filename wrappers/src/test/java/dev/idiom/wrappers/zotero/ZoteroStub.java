@@ -313,6 +313,11 @@ public final class ZoteroStub extends StubServer {
         }
     }
 
+    /** How many items the library holds (trashed ones included). */
+    public synchronized int size() {
+        return items.size();
+    }
+
     /** The item's data as the stub holds it. */
     public ObjectNode data(String key) {
         return (ObjectNode) items.get(key).get("data").deepCopy();

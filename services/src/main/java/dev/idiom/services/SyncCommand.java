@@ -1,0 +1,99 @@
+package dev.idiom.services;
+
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.services.app.ImportSummary;
+import dev.idiom.services.app.ReplicaSync;
+import dev.idiom.events.Outbox;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+/**
+ * {@code ./idiom sync --account NAME}: a curator's sync of one tool account, with progress and a
+ * summary (pulled, pushed, merged, conflicts, unlinked, parked, held). In-process on the data
+ * directory, or, with {@code --server URL}, by the running service's REST endpoint.
+ */
+final class SyncCommand {
+    private final PrintStream out;
+    private final PrintStream err;
+    private long lastDraw;
+
+    SyncCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    int run(IdiomConfig config, Map<String, String> flags) throws Exception {
+        String account = flags.get("account");
+        if (account == null || account.isBlank()) {
+            throw new InvalidValueException("say which tool account to sync: --account NAME (configured with PUT /api/tools/NAME)");
+        }
+        boolean allowDeletions = Boolean.parseBoolean(flags.getOrDefault("allow-deletions", "false"));
+        boolean check = Boolean.parseBoolean(flags.getOrDefault("check", "false"));
+        if (flags.containsKey("server")) {
+            return remote(flags.get("server"), account, allowDeletions, check);
+        }
+        try (Idiom idiom = Idiom.start(config)) {
+            ReplicaSync sync = idiom.application().sync();
+            out.println("idiom: syncing tool account " + account + "…");
+            ReplicaSync.SyncReport r = sync.sync(account, allowDeletions, this::draw);
+            err.print("\r" + " ".repeat(100) + "\r");
+            ImportSummary p = r.pulled();
+            out.printf("idiom: sync of %s finished: pulled %d (%d new, %d merged, %d updated, %d unchanged, %d skipped), pushed %d, merged %d, "
+                    + "conflicts %d, unlinked %d, parked %d%n", account, p.records(), p.count(ImportOutcome.Kind.CREATED),
+                    p.count(ImportOutcome.Kind.MERGED), p.count(ImportOutcome.Kind.UPDATED), p.count(ImportOutcome.Kind.UNCHANGED),
+                    p.count(ImportOutcome.Kind.SKIPPED), r.pushedCount(), r.mergedCount(), p.conflicts(), r.unlinked(), r.parkedCount());
+            if (r.held() != null) {
+                out.println("idiom: HELD, not applied: " + r.held());
+                out.println("       check the tool; then run again with --allow-deletions true to apply them");
+            }
+            for (Outbox.Entry e : r.owed()) {
+                out.println("  still owed: " + e.remoteId() + (e.parked() ? " (parked: " : " (retrying: ") + e.lastError() + ")");
+            }
+            if (check) {
+                ReplicaSync.CheckReport c = sync.check(account);
+                out.printf("idiom: check of %s: %d listed, %d replicas, %d divergent, %d repaired, %d re-enqueued, %d missing%n", account, c.listed(),
+                        c.replicas(), c.divergent(), c.repaired(), c.reEnqueued(), c.missing());
+            }
+            return r.held() == null ? 0 : 3;
+        }
+    }
+
+    /** Through a running service: POST /api/tools/NAME/sync (and /check), with IDIOM_ADMIN_TOKEN. */
+    private int remote(String server, String account, boolean allowDeletions, boolean check) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String token = System.getenv("IDIOM_ADMIN_TOKEN");
+        String base = server.replaceAll("/+$", "") + "/api/tools/" + account;
+        out.println("idiom: asking " + server + " to sync tool account " + account + "…");
+        int status = post(http, base + "/sync?allowDeletions=" + allowDeletions, token);
+        if (status == 0 && check) {
+            status = post(http, base + "/check", token);
+        }
+        return status;
+    }
+
+    private int post(HttpClient http, String url, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        (r.statusCode() / 100 == 2 ? out : err).println(r.body());
+        return r.statusCode() / 100 == 2 ? 0 : 1;
+    }
+
+    private void draw(ImportSummary s, int done, int size, boolean lastPage) {
+        long now = System.nanoTime();
+        if (done < size && now - lastDraw < 100_000_000L) {
+            return;
+        }
+        lastDraw = now;
+        err.printf("\rpulling: %d/%d%s  new %d  merged %d  updated %d", done, size, lastPage ? "" : " (page)", s.count(ImportOutcome.Kind.CREATED),
+                s.count(ImportOutcome.Kind.MERGED), s.count(ImportOutcome.Kind.UPDATED));
+        err.flush();
+    }
+}
