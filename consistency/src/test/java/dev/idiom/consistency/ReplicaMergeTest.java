@@ -71,4 +71,40 @@ class ReplicaMergeTest {
         InvalidValueException e = assertThrows(InvalidValueException.class, () -> ConflictPolicy.named("newest"));
         assertEquals(true, e.getMessage().contains("prefer-idiom"), e.getMessage());
     }
+
+    @Test
+    void underLastWriterWinsTheSideChangedLaterWinsAndAToolThatGivesNoTimeLosesToIdiom() {
+        Metadata mine = BASE.with(Field.VENUE, "mine");
+        Metadata theirs = BASE.with(Field.VENUE, "theirs");
+        java.time.Instant idiomAt = java.time.Instant.parse("2026-03-01T10:00:00Z");
+        ConflictPolicy lww = ConflictPolicy.named("last-writer-wins");
+        ConflictResolved later = (ConflictResolved) ReplicaMerge.remoteChanges(BASE, theirs, mine, lww, "zotero", "users/1",
+                java.util.EnumSet.allOf(Field.class), idiomAt, idiomAt.plusSeconds(60)).getFirst();
+        assertEquals("theirs", later.winner());
+        assertEquals("last-writer-wins", later.policy());
+        assertEquals("mine", ((ConflictResolved) ReplicaMerge.remoteChanges(BASE, theirs, mine, lww, "zotero", "users/1",
+                java.util.EnumSet.allOf(Field.class), idiomAt, idiomAt.minusSeconds(60)).getFirst()).winner(), "Idiom changed later");
+        assertEquals("mine", ((ConflictResolved) ReplicaMerge.remoteChanges(BASE, theirs, mine, lww, "pinboard", "",
+                java.util.EnumSet.allOf(Field.class), idiomAt, null).getFirst()).winner(), "no remote time: Idiom's value stays");
+    }
+
+    @Test
+    void theCanonicalFormIgnoresWhitespaceUnicodeFormAndTagOrder() {
+        Metadata a = BASE.with(Field.TITLE, "Caf\u00e9  algorithms ").with(Field.TAGS, new TreeSet<>(Set.of("b", "a")));
+        Metadata b = BASE.with(Field.TITLE, "Cafe\u0301 algorithms").with(Field.TAGS, new TreeSet<>(Set.of("a", "b")));
+        assertEquals(CanonicalForm.hash(a, Set.of(Field.TITLE, Field.TAGS)), CanonicalForm.hash(b, Set.of(Field.TAGS, Field.TITLE)));
+        assertEquals(List.of(), ReplicaMerge.remoteChanges(a, b, a, ConflictPolicy.PREFER_IDIOM, "zotero", "users/1"), "no change");
+        org.junit.jupiter.api.Assertions.assertNotEquals(CanonicalForm.hash(a, Set.of(Field.TITLE)),
+                CanonicalForm.hash(a.with(Field.TITLE, "Cafe algorithms"), Set.of(Field.TITLE)), "an accent is content");
+    }
+
+    @Test
+    void theDeletionHoldStopsMoreThanItsShare() {
+        DeletionHold hold = DeletionHold.DEFAULT;
+        assertEquals(false, hold.holds(1, 10), "10% is not more than 10%");
+        assertEquals(true, hold.holds(2, 10));
+        assertEquals(true, hold.holds(1, 0), "deleting from an account Idiom holds nothing of is suspicious too");
+        assertEquals(false, hold.holds(0, 0));
+        assertThrows(IllegalArgumentException.class, () -> new DeletionHold(1.5));
+    }
 }
