@@ -96,7 +96,15 @@ public final class ReplicaPush {
         String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
         record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version()),
                 "sync:push:" + r.tool());
-        outbox.acknowledged(owed, de.version());
+        if (replaces == null) {
+            outbox.acknowledged(owed, de.version());
+        } else {
+            // the row names the copy's former id: it goes; a change that came meanwhile is owed to the copy under its new id
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            DigitalEntity latest = store.load(de.id()).orElseThrow();
+            latest.replica(r.tool(), r.account(), written.remoteId()).filter(now -> !ReplicaMerge.agree(now.synced(), latest.metadata(), kept))
+                    .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
+        }
         lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
         return PushOutcome.PUSHED;
     }

@@ -3,7 +3,12 @@ package dev.idiom.consistency;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.accounts.ToolAccountRepository;
 import java.time.Clock;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.Set;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -14,10 +19,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The consistency engine's loop: rounds that claim due outbox rows (under a lease, so several nodes
- * on one database share the work and each push is made once) and carry each out with
- * {@link ReplicaPush}, then the scheduled pulls and checks that are due ({@link Pulls}). Runs on one
- * background thread at a fixed interval; a round can also be run on demand (a curator's sync, tests).
+ * The consistency engine's loop: per tool account, batches that claim due outbox rows (under a
+ * lease, so several nodes on one database share the work and each push is made once) and carry each
+ * out with {@link ReplicaPush}; then the scheduled pulls and checks that are due ({@link Pulls}).
+ * Accounts are pushed side by side, each in order, so one slow tool delays no other. Runs in the
+ * background at a fixed interval; a round can also be run on demand (a curator's sync, tests).
  */
 public final class SyncEngine implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SyncEngine.class.getName());
@@ -37,6 +43,9 @@ public final class SyncEngine implements AutoCloseable {
     private final Clock clock;
     private volatile Pulls pulls = () -> {};
     private volatile Thread worker;
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopping;
+    private final java.util.concurrent.atomic.AtomicBoolean pulling = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param interval time between rounds of the background worker (zero: no background worker)
@@ -64,13 +73,41 @@ public final class SyncEngine implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The background loop: every interval, each tool account with pushes due gets a worker of its
+     * own (a virtual thread, unless one is still running) that pushes that account's rows until none
+     * is due — so a slow or rate-limited tool never delays another's pushes; then the due pulls.
+     */
     private void loop() {
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                while (round().values().stream().mapToInt(Integer::intValue).sum() == ROUND) {
-                    // a full round: more may be due at once
+                for (String[] a : outbox.dueAccounts()) {
+                    String key = a[0] + "\n" + a[1];
+                    if (running.add(key)) {
+                        Thread.ofVirtual().name("idiom-push-" + a[0]).start(() -> {
+                            try {
+                                while (!stopping && batch(a[0], a[1]).values().stream().mapToInt(Integer::intValue).sum() == ROUND) {
+                                    // a full batch: more may be due at once
+                                }
+                            } catch (RuntimeException e) {
+                                LOG.log(Level.WARNING, "pushes to " + a[0] + " " + a[1] + " failed; the next round retries: " + e.getMessage(), e);
+                            } finally {
+                                running.remove(key);
+                            }
+                        });
+                    }
                 }
-                pulls.runDue();
+                if (pulling.compareAndSet(false, true)) { // pulls and checks beside the pushes: a long check delays no push
+                    Thread.ofVirtual().name("idiom-pull").start(() -> {
+                        try {
+                            pulls.runDue();
+                        } catch (RuntimeException e) {
+                            LOG.log(Level.WARNING, "scheduled pulls failed; the next round retries: " + e.getMessage(), e);
+                        } finally {
+                            pulling.set(false);
+                        }
+                    });
+                }
                 Thread.sleep(interval);
             } catch (InterruptedException stop) {
                 Thread.currentThread().interrupt();
@@ -85,11 +122,37 @@ public final class SyncEngine implements AutoCloseable {
         }
     }
 
-    /** One round: claims up to {@value #ROUND} due rows and pushes each; returns how many came to what. */
-    public synchronized Map<PushOutcome, Integer> round() {
+    /**
+     * One round, run at once (a curator's sync, tests): every tool account with rows due gets a
+     * batch of up to {@value #ROUND}, the accounts side by side; returns how many came to what.
+     */
+    public Map<PushOutcome, Integer> round() {
+        List<String[]> due = outbox.dueAccounts();
         Map<PushOutcome, Integer> out = new EnumMap<>(PushOutcome.class);
-        List<Outbox.Entry> claimed = outbox.claim(node, ROUND, lease);
-        Set<String> pushedTo = new HashSet<>();
+        if (due.size() == 1) {
+            return batch(due.getFirst()[0], due.getFirst()[1]);
+        }
+        try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Map<PushOutcome, Integer>>> batches = new ArrayList<>();
+            for (String[] a : due) {
+                batches.add(each.submit(() -> batch(a[0], a[1])));
+            }
+            for (Future<Map<PushOutcome, Integer>> f : batches) {
+                f.get().forEach((k, v) -> out.merge(k, v, Integer::sum));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a batch of pushes failed: " + e.getCause().getMessage(), e.getCause());
+        }
+        return out;
+    }
+
+    /** Claims up to {@value #ROUND} due rows of one account and pushes each, in order. */
+    private Map<PushOutcome, Integer> batch(String tool, String account) {
+        Map<PushOutcome, Integer> out = new EnumMap<>(PushOutcome.class);
+        List<Outbox.Entry> claimed = outbox.claim(node, ROUND, lease, tool, account);
+        boolean reached = false;
         for (Outbox.Entry e : claimed) {
             PushOutcome o;
             try {
@@ -100,13 +163,10 @@ public final class SyncEngine implements AutoCloseable {
                 o = PushOutcome.RETRY_LATER;
             }
             out.merge(o, 1, Integer::sum);
-            if (o == PushOutcome.PUSHED || o == PushOutcome.ALREADY_IN_SYNC) {
-                pushedTo.add(e.tool() + "\n" + e.account());
-            }
+            reached |= o == PushOutcome.PUSHED || o == PushOutcome.ALREADY_IN_SYNC;
         }
-        for (String a : pushedTo) { // once per account and round, not per push
-            String[] ka = a.split("\n", -1);
-            states.updateSyncState(ka[0], ka[1], st -> st.pushed(clock.instant()), clock.instant());
+        if (reached) { // once per batch, not per push
+            states.updateSyncState(tool, account, st -> st.pushed(clock.instant()), clock.instant());
         }
         return out;
     }
@@ -130,11 +190,17 @@ public final class SyncEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        stopping = true;
         Thread w = worker;
         if (w != null) {
             w.interrupt();
             try {
                 w.join(5_000);
+                // let the account workers finish the push in hand (a row left mid-push is re-pushed after its lease anyway)
+                long until = System.nanoTime() + 10_000_000_000L;
+                while ((!running.isEmpty() || pulling.get()) && System.nanoTime() < until) {
+                    Thread.sleep(20);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

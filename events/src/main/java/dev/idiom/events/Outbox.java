@@ -17,8 +17,14 @@ public interface Outbox {
     record Entry(UUID entityId, String tool, String account, String remoteId, int entityVersion, Instant enqueuedAt, int attempts,
             boolean parked, String lastError) {}
 
-    /** Claims up to {@code max} due, unparked, unleased rows for {@code lease} (SELECT … FOR UPDATE SKIP LOCKED). */
-    List<Entry> claim(String owner, int max, Duration lease);
+    /**
+     * Claims up to {@code max} due, unparked, unleased rows of one tool account (or of any, tool
+     * null) for {@code lease} (SELECT … FOR UPDATE SKIP LOCKED); paused accounts' rows are left.
+     */
+    List<Entry> claim(String owner, int max, Duration lease, String tool, String account);
+
+    /** The tool accounts (tool, account) that have rows due now and not paused. */
+    List<String[]> dueAccounts();
 
     /** The push of {@code pushedVersion} was acknowledged: the row goes unless a newer change re-enqueued it (then its lease ends). */
     void acknowledged(Entry e, int pushedVersion);

@@ -26,8 +26,12 @@ public record RecordImported(Metadata metadata, String tool, String account, Str
         this(metadata, tool, account, remoteId, remoteVersion, null, null);
     }
 
-    /** True when the record came from an annotation tool (and so forms a replica). */
+    /**
+     * True when the record came from an annotation tool (and so forms a replica): every tool, another
+     * Idiom instance included (its account is its address); not a record created directly here
+     * (tool "idiom" with no account).
+     */
     public boolean fromTool() {
-        return !"idiom".equals(tool);
+        return !"idiom".equals(tool) || account != null && !account.isEmpty();
     }
 }

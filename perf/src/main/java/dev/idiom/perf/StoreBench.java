@@ -63,7 +63,10 @@ public final class StoreBench {
     private static void bench(String name, EmbeddedMariaDb server, Function<DataSource, EventStore> adapter, int calls, int warmup)
             throws Exception {
         try (Database db = Database.open(DatabaseSettings.of(server.jdbcUrl("bench_" + name)))) {
+            long built = System.nanoTime();
             EventStore store = adapter.apply(db.dataSource());
+            // what the adapter costs a starting service (Hibernate builds its SessionFactory here)
+            System.out.printf("%-30s %9.1f ms%n", name + " adapter start-up", (System.nanoTime() - built) / 1e6);
             List<UUID> ids = new ArrayList<>();
             for (int i = 0; i < 50; i++) {
                 UUID id = UUID.randomUUID();

@@ -444,4 +444,35 @@ class ConsistencyEngineTest {
         assertEquals("5", data.path("pages").asText());
         assertEquals("7", data.path("volume").asText());
     }
+
+    @Test
+    void aPeerThatIsANewInstanceAtTheSameAddressIsHeldAndReportedNotReimported() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Map<String, String> env = Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY);
+        Idiom idiom = idiom();
+        Application app = idiom.application();
+        String url;
+        try (IdiomServer before = IdiomServer.start(IdiomConfig.from(Map.of("port", Integer.toString(port), "db-url", TestDatabase.freshUrl(),
+                "data", dir.resolve("p1").toString(), "sync-interval-ms", "0"), env, k -> null))) {
+            url = before.url();
+            for (int i = 0; i < 3; i++) {
+                before.idiom().application().writes().create(paper("Peer paper " + i), "test");
+            }
+            app.tools().accounts().put("peer", "idiom", url, "", null);
+            assertEquals(3, app.sync().sync("peer", false, QUIET).pulled().count(ImportOutcome.Kind.CREATED));
+        }
+        try (IdiomServer after = IdiomServer.start(IdiomConfig.from(Map.of("port", Integer.toString(port), "db-url", TestDatabase.freshUrl(),
+                "data", dir.resolve("p2").toString(), "sync-interval-ms", "0"), env, k -> null))) {
+            after.idiom().application().writes().create(paper("Another library's paper"), "test");
+            InvalidValueException held = assertThrows(InvalidValueException.class, () -> app.sync().sync("peer", false, QUIET));
+            assertTrue(held.getMessage().contains("new instance"), held.getMessage());
+            var report = app.sync().report().getFirst();
+            assertTrue(report.paused(), "held: " + report);
+            assertTrue(report.held().contains("new instance"), report.held());
+            assertEquals(3, report.replicas(), "nothing re-imported, nothing unlinked");
+        }
+    }
 }

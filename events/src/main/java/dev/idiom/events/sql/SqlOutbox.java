@@ -75,11 +75,11 @@ public final class SqlOutbox implements Outbox {
     }
 
     @Override
-    public List<Entry> claim(String owner, int max, Duration lease) {
+    public List<Entry> claim(String owner, int max, Duration lease, String tool, String account) {
         return tx(c -> {
             Instant now = clock.instant();
             List<String[]> paused = paused(c);
-            StringBuilder notPaused = new StringBuilder();
+            StringBuilder notPaused = new StringBuilder(tool == null ? "" : " AND tool = ? AND account = ?");
             if (!paused.isEmpty()) {
                 notPaused.append(" AND (tool, account) NOT IN (").append(String.join(", ", java.util.Collections.nCopies(paused.size(), "(?, ?)")))
                         .append(")");
@@ -91,6 +91,10 @@ public final class SqlOutbox implements Outbox {
                 int i = 1;
                 ps.setObject(i++, SqlProjection.utc(now));
                 ps.setObject(i++, SqlProjection.utc(now));
+                if (tool != null) {
+                    ps.setString(i++, tool);
+                    ps.setString(i++, account == null ? "" : account);
+                }
                 for (String[] p : paused) {
                     ps.setString(i++, p[0]);
                     ps.setString(i++, p[1]);
@@ -113,6 +117,29 @@ public final class SqlOutbox implements Outbox {
                 }
                 if (!keys.isEmpty()) {
                     ps.executeBatch();
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public List<String[]> dueAccounts() {
+        return tx(c -> {
+            Instant now = clock.instant();
+            List<String[]> paused = paused(c);
+            List<String[]> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT tool, account FROM outbox WHERE parked = FALSE AND due_at <= ? "
+                    + "AND (lease_until IS NULL OR lease_until < ?)")) {
+                ps.setObject(1, SqlProjection.utc(now));
+                ps.setObject(2, SqlProjection.utc(now));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String[] a = {rs.getString(1), rs.getString(2)};
+                        if (paused.stream().noneMatch(p -> p[0].equals(a[0]) && p[1].equals(a[1]))) {
+                            out.add(a);
+                        }
+                    }
                 }
             }
             return out;

@@ -269,6 +269,12 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         return tools.accounts().updateSyncState(tool.kind(), tool.account(), s -> s.paused(false));
     }
 
+    /** Parked pushes of the account are due again now (the curator fixed the record, or the tool); returns how many. */
+    public int retryParked(String name) {
+        AnnotationTool tool = tools.open(name);
+        return engine.outbox().unpark(tool.kind(), tool.account());
+    }
+
     /** What an anti-entropy check of one account found and did. */
     public record CheckReport(String account, int listed, int replicas, int divergent, int repaired, int reEnqueued, int missing, String held) {}
 

@@ -89,6 +89,14 @@ public final class ToolsResource {
                 .put("held", r.held()).toString();
     }
 
+    /** Parked pushes (refused by the tool for good) are tried again now. */
+    @POST
+    @Path("{name}/retry")
+    public String retry(@PathParam("name") String name, @HeaderParam("Authorization") String authorization) {
+        operators.require(authorization);
+        return json.mapper().createObjectNode().put("name", name).put("unparked", sync.retryParked(name)).toString();
+    }
+
     @POST
     @Path("{name}/pause")
     public String pause(@PathParam("name") String name, @HeaderParam("Authorization") String authorization) {
