@@ -475,4 +475,33 @@ class ConsistencyEngineTest {
             assertEquals(3, report.replicas(), "nothing re-imported, nothing unlinked");
         }
     }
+
+    @Test
+    void underLastWriterWinsTheSideChangedLaterWinsAndBothValuesAreKept() {
+        Idiom idiom = idiom();
+        Application app = idiom.application();
+        app.tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY, null, "last-writer-wins");
+        UUID id = app.writes().create(paper("Last writer"), "test").entity().id();
+        app.replicas().upload(id, "zot");
+        app.sync().sync("zot", false, QUIET);
+        String key = replica(load(idiom, id), "zotero").remoteId();
+
+        // Idiom's clock (the fake time) is months behind the stub's stamps: Zotero's edit is the later one
+        retitle(idiom, id, "Last writer (Idiom)");
+        zotero.editData(key, "{\"title\": \"Last writer (Zotero)\"}");
+        app.sync().sync("zot", false, QUIET);
+        assertEquals("Last writer (Zotero)", load(idiom, id).metadata().title());
+        var first = (dev.idiom.events.ConflictResolved) app.sync().conflicts(0, 1).getFirst().event();
+        assertEquals("last-writer-wins", first.policy());
+        assertEquals("Last writer (Idiom)", first.idiomValue(), "the losing value is kept");
+
+        // a year on, Idiom's edit is the later one
+        time.pause(Duration.ofDays(400));
+        zotero.editData(key, "{\"title\": \"Last writer 2 (Zotero)\"}");
+        retitle(idiom, id, "Last writer 2 (Idiom)");
+        app.sync().sync("zot", false, QUIET);
+        assertEquals("Last writer 2 (Idiom)", load(idiom, id).metadata().title());
+        assertEquals("Last writer 2 (Idiom)", zotero.data(key).path("title").asText(), "and it reached Zotero");
+        assertEquals("Last writer 2 (Zotero)", ((dev.idiom.events.ConflictResolved) app.sync().conflicts(0, 1).getFirst().event()).remoteValue());
+    }
 }

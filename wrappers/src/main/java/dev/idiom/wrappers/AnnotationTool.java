@@ -69,6 +69,18 @@ public interface AnnotationTool {
         return null;
     }
 
+    /** An ISO-8601 time as tools write them (an instant, or a local time with an offset), or null if it is none. */
+    static java.time.Instant isoTime(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return java.time.OffsetDateTime.parse(text.strip()).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
+    }
+
     /** @throws RemoteChangedException the record changed remotely since {@code knownVersion} */
     void delete(String remoteId, String knownVersion);
 }

@@ -74,6 +74,12 @@ public final class BibSonomyTool implements AnnotationTool {
         this.createPrivate = createPrivate;
     }
 
+    /** A post's version is its change date. */
+    @Override
+    public java.time.Instant modifiedAt(RemoteRecord record) {
+        return AnnotationTool.isoTime(record.version());
+    }
+
     @Override
     public String kind() {
         return "bibsonomy";

@@ -57,6 +57,19 @@ public final class ZoteroTool implements AnnotationTool {
         this.http = http;
     }
 
+    /** Zotero sets {@code dateModified} on every change of an item, wherever it was made. */
+    @Override
+    public java.time.Instant modifiedAt(RemoteRecord record) {
+        if (record.shadow() == null) {
+            return null;
+        }
+        try {
+            return AnnotationTool.isoTime(JSON.readTree(record.shadow()).path("dateModified").asText(null));
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     @Override
     public String kind() {
         return "zotero";

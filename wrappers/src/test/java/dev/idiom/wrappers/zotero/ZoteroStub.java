@@ -191,6 +191,12 @@ public final class ZoteroStub extends StubServer {
     private ObjectNode item(String key, ObjectNode data) {
         data.put("key", key);
         data.put("version", libraryVersion);
+        // the server stamps every write, wherever it was made (dateAdded once)
+        String now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        data.put("dateModified", now);
+        if (!data.hasNonNull("dateAdded")) {
+            data.put("dateAdded", now);
+        }
         ObjectNode item = JSON.createObjectNode();
         item.put("key", key);
         item.put("version", libraryVersion);
