@@ -18,3 +18,7 @@ CREATE TABLE tool_sync (
 
 -- The overall conflict listing reads conflicts newest first without scanning the log.
 CREATE INDEX event_type_position ON event (type, position);
+
+-- Each tool account's worker claims only its own rows: with this index its locking read examines
+-- (and locks) no other account's rows, so workers of different accounts never skip each other's.
+CREATE INDEX outbox_account_due ON outbox (tool, account, parked, due_at);
