@@ -81,11 +81,6 @@ public final class ReplicaMerge {
         return events;
     }
 
-    /** True if {@code a} and {@code b} agree on every field in {@code fields}, in {@link CanonicalForm}. */
-    public static boolean agree(Metadata a, Metadata b, Set<Field> fields) {
-        return CanonicalForm.agree(a, b, fields);
-    }
-
     /** {@code wanted} with the fields in {@code kept} as {@code held} has them: what a replica holds after a push. */
     public static Metadata asHeld(Metadata wanted, Metadata held, Set<Field> kept) {
         Metadata m = wanted;

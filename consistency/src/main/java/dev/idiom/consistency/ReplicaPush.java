@@ -75,7 +75,7 @@ public final class ReplicaPush {
         AnnotationTool tool = opened.get();
         Set<Field> kept = tool.fieldsKept();
         Metadata wanted = de.metadata();
-        if (ReplicaMerge.agree(r.synced(), wanted, kept)) {
+        if (CanonicalForm.agree(r.synced(), wanted, kept)) {
             outbox.acknowledged(owed, de.version());
             return PushOutcome.ALREADY_IN_SYNC;
         }
@@ -102,7 +102,7 @@ public final class ReplicaPush {
             // the row names the copy's former id: it goes; a change that came meanwhile is owed to the copy under its new id
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             DigitalEntity latest = store.load(de.id()).orElseThrow();
-            latest.replica(r.tool(), r.account(), written.remoteId()).filter(now -> !ReplicaMerge.agree(now.synced(), latest.metadata(), kept))
+            latest.replica(r.tool(), r.account(), written.remoteId()).filter(now -> !CanonicalForm.agree(now.synced(), latest.metadata(), kept))
                     .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
         }
         lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());

@@ -14,7 +14,7 @@ package dev.idiom.events;
  * @param shadow the record in the tool's own form, kept for write-backs (null if unknown)
  */
 public record RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion, String identityHint,
-        String shadow) implements EntityEvent {
+        String shadow) implements EntityEvent, ReplicaEvent {
 
     /** A record created directly in Idiom. */
     public RecordImported(Metadata metadata, String tool, String remoteId) {

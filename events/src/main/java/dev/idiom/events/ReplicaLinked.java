@@ -10,7 +10,7 @@ package dev.idiom.events;
  *     hashes change with the content, a Pinboard bookmark's URL was changed), else null
  */
 public record ReplicaLinked(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String shadow, String replaces)
-        implements EntityEvent {
+        implements EntityEvent, ReplicaEvent {
 
     public ReplicaLinked(String tool, String account, String remoteId, String remoteVersion, Metadata synced) {
         this(tool, account, remoteId, remoteVersion, synced, null, null);

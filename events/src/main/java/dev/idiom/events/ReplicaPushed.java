@@ -10,4 +10,4 @@ package dev.idiom.events;
  *     a Pinboard URL change), else null
  */
 public record ReplicaPushed(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String shadow, String replaces,
-        int pushedVersion) implements EntityEvent {}
+        int pushedVersion) implements EntityEvent, ReplicaEvent {}

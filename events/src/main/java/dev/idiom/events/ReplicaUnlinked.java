@@ -7,4 +7,4 @@ package dev.idiom.events;
  * @param lastSynced the record the replica last held (kept so the history shows what was lost)
  * @param reason why it was unlinked (e.g. "deleted in pinboard")
  */
-public record ReplicaUnlinked(String tool, String account, String remoteId, Metadata lastSynced, String reason) implements EntityEvent {}
+public record ReplicaUnlinked(String tool, String account, String remoteId, Metadata lastSynced, String reason) implements EntityEvent, ReplicaEvent {}

@@ -1,5 +1,6 @@
 package dev.idiom.services.app;
 
+import dev.idiom.consistency.CanonicalForm;
 import dev.idiom.consistency.ConflictPolicy;
 import dev.idiom.consistency.ReplicaMerge;
 import dev.idiom.events.Append;
@@ -212,7 +213,7 @@ public final class ImportRecords {
             Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
             // the same version with the same content is no change; the same version with other content (anti-entropy found the
             // replica diverged) goes through the merge like any remote change
-            if (Objects.equals(replica.remoteVersion(), r.version()) && ReplicaMerge.agree(replica.synced(), r.metadata(), tool.fieldsKept())) {
+            if (Objects.equals(replica.remoteVersion(), r.version()) && CanonicalForm.agree(replica.synced(), r.metadata(), tool.fieldsKept())) {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
             List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata(), view.policy,

@@ -263,7 +263,6 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         if (now.held() != null) {
             List<String> ids = new ArrayList<>();
             read(now.held()).path("deletions").forEach(n -> ids.add(n.asText()));
-            tools.accounts().updateSyncState(tool.kind(), tool.account(), s -> s.paused(false));
             applyDeletions(tool, ids, true);
         }
         return tools.accounts().updateSyncState(tool.kind(), tool.account(), s -> s.paused(false));

@@ -9,12 +9,9 @@ import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.FieldChanged;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
-import dev.idiom.events.RecordImported;
 import dev.idiom.events.RecordedEvent;
+import dev.idiom.events.ReplicaEvent;
 import dev.idiom.events.Replica;
-import dev.idiom.events.ReplicaLinked;
-import dev.idiom.events.ReplicaPushed;
-import dev.idiom.events.ReplicaUnlinked;
 import dev.idiom.events.TagAdded;
 import dev.idiom.events.TagRemoved;
 import java.util.ArrayList;
@@ -119,21 +116,9 @@ final class SoapXml {
                 child(e, "field", c.field().jsonName());
                 child(e, "value", c.field().toText(c.winner()));
             }
-            case RecordImported i -> {
-                child(e, "tool", i.tool());
-                child(e, "remoteId", i.remoteId());
-            }
-            case ReplicaLinked l -> {
-                child(e, "tool", l.tool());
-                child(e, "remoteId", l.remoteId());
-            }
-            case ReplicaPushed p -> {
-                child(e, "tool", p.tool());
-                child(e, "remoteId", p.remoteId());
-            }
-            case ReplicaUnlinked u -> {
-                child(e, "tool", u.tool());
-                child(e, "remoteId", u.remoteId());
+            case ReplicaEvent copy -> { // imported, linked, pushed, unlinked: the copy it names
+                child(e, "tool", copy.tool());
+                child(e, "remoteId", copy.remoteId());
             }
         }
         return e;
