@@ -10,6 +10,8 @@ public record Author(String family, String given) implements Serializable {
         if (family.isEmpty()) {
             throw new InvalidValueException("an author needs a family name");
         }
+        Field.checkedText("an author's family name", family, 500);
+        Field.checkedText("an author's given names", given, 500);
     }
 
     /** Parses "Family, Given" (or a bare "Family"). */

@@ -145,11 +145,7 @@ public enum Field {
                 if (t.isEmpty()) {
                     return null;
                 }
-                int max = (this == ABSTRACT || this == NOTES) ? MAX_TEXT : MAX_SHORT;
-                if (t.length() > max) {
-                    throw new InvalidValueException(jsonName + " is longer than " + max + " characters");
-                }
-                return t;
+                return checkedText(jsonName, t, (this == ABSTRACT || this == NOTES) ? MAX_TEXT : MAX_SHORT);
             }
         }
     }
@@ -192,6 +188,27 @@ public enum Field {
         };
     }
 
+    /**
+     * A text value within its length, and without characters XML 1.0 cannot carry (C0 controls
+     * but tab and line breaks, U+FFFE, U+FFFF, unpaired surrogates): every value must be readable
+     * over SOAP as over REST.
+     */
+    static String checkedText(String what, String t, int max) {
+        if (t.length() > max) {
+            throw new InvalidValueException(what + " is longer than " + max + " characters");
+        }
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            boolean control = c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+            boolean unpaired = Character.isHighSurrogate(c) ? i + 1 >= t.length() || !Character.isLowSurrogate(t.charAt(++i)) : Character.isLowSurrogate(c);
+            if (control || c == '\uFFFE' || c == '\uFFFF' || unpaired) {
+                throw new InvalidValueException(what + " holds the character U+" + String.format("%04X", (int) c)
+                        + " at " + i + ", which XML cannot carry; remove it");
+            }
+        }
+        return t;
+    }
+
     private static Integer validYear(long year) {
         if (year < 1 || year > 9999) {
             throw new InvalidValueException("year must be between 1 and 9999, got " + year);
@@ -204,9 +221,6 @@ public enum Field {
         if (tag.isEmpty()) {
             throw new InvalidValueException("a tag cannot be empty");
         }
-        if (tag.length() > 190) {
-            throw new InvalidValueException("a tag is at most 190 characters");
-        }
-        return tag;
+        return checkedText("a tag", tag, 190);
     }
 }

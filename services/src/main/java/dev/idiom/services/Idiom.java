@@ -18,7 +18,8 @@ import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.ImportRecords;
-import dev.idiom.services.app.OperatorAccess;
+import dev.idiom.services.app.ApiKeys;
+import dev.idiom.events.mysql.MySqlApiKeys;
 import dev.idiom.services.app.ReplicaLinks;
 import dev.idiom.services.tools.SecretBox;
 import dev.idiom.services.tools.ToolAccounts;
@@ -84,7 +85,7 @@ public final class Idiom implements AutoCloseable {
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
             ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
             EntityIds ids = new EntityIds(clock);
-            EntityWrites writes = new EntityWrites(store, cache, codec, ids);
+            EntityWrites writes = new EntityWrites(store, cache, codec, ids, config.limits());
             MySqlToolAccounts toolAccounts = new MySqlToolAccounts(database.dataSource());
             ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(config.secretKey()), clock);
             Tools tools = new Tools(accounts, clock, pacing);
@@ -98,7 +99,7 @@ public final class Idiom implements AutoCloseable {
                     new ReplicaSync.Schedule(sync.pullInterval(), sync.checkInterval(), new DeletionHold(sync.massDeletePercent() / 100.0)));
             engine.pulls(replicaSync);
             Application app = new Application(new EntityReads(store, cache, codec), writes, imports, new ReplicaLinks(store, writes, tools), tools,
-                    new OperatorAccess(config.adminToken()), new Administration(store, cache, feed), codec, replicaSync);
+                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed), codec, replicaSync);
             return new Idiom(embedded, database, store, cache, feed, app, engine.start());
         } catch (RuntimeException e) {
             if (embedded != null) {

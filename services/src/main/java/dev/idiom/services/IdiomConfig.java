@@ -1,6 +1,7 @@
 package dev.idiom.services;
 
 import dev.idiom.cache.CacheSettings;
+import dev.idiom.services.app.InputLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,7 +22,7 @@ import java.util.stream.Collectors;
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
-                          String adminToken, SyncSettings sync) {
+                          String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight) {
 
     /**
      * The consistency engine's timing: push rounds, scheduled pulls, anti-entropy checks, the lease on claimed pushes, and
@@ -68,6 +69,10 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("sync-lease-ms", Kind.WHOLE_NUMBER, "120000", "how long a node holds a claimed push; a node that dies delays its pushes by at most this"),
             key("mass-delete-percent", Kind.WHOLE_NUMBER, "10", "a pull that would unlink more than this share of an account's replicas is held for a curator"),
             key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
+            key("max-tags", Kind.WHOLE_NUMBER, "200", "most tags a DE may have (a create or update with more gets 400 / fault `Invalid`)"),
+            key("max-authors", Kind.WHOLE_NUMBER, "500", "most authors a DE may have"),
+            key("max-json-depth", Kind.WHOLE_NUMBER, "32", "deepest nesting of a JSON request body (arrays and objects)"),
+            key("max-in-flight", Kind.WHOLE_NUMBER, "64", "requests served at once; past it, requests are refused at once with 503 `Busy` and `Retry-After` instead of queueing (reads served from the cache may use a quarter more; `0`: no limit)"),
             key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
             key("public-url", Kind.TEXT, "", "the URL clients reach Idiom at behind a reverse proxy (`https://refs.example.org/idiom`); used in the WSDL address, `Location` headers, OpenAPI `servers` and admin links"),
             key("trusted-proxies", Kind.TEXT, "", "comma-separated addresses of reverse proxies whose `Forwarded` / `X-Forwarded-*` headers are believed (without `public-url`)"),
@@ -130,7 +135,9 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"),
                 new SyncSettings(Duration.ofMillis(number(get, "sync-interval-ms")), Duration.ofMillis(number(get, "pull-interval-ms")),
                         Duration.ofMillis(number(get, "check-interval-ms")), Duration.ofMillis(Math.max(1, number(get, "sync-lease-ms"))),
-                        percent(get, "mass-delete-percent")));
+                        percent(get, "mass-delete-percent")),
+                new InputLimits((int) positive(get, "max-tags"), (int) positive(get, "max-authors"), (int) positive(get, "max-json-depth")),
+                (int) number(get, "max-in-flight"));
     }
 
     /** A value given for {@code k} (null when none was) is of its kind. */

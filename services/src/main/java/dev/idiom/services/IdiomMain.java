@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.services.app.ApiKeys;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.RebuildReport;
 import java.io.IOException;
@@ -32,12 +33,15 @@ public final class IdiomMain {
             return 0;
         }
         try {
-            Map<String, String> flags = flags(args.subList(Math.min(1, args.size()), args.size()));
+            // keys has a verb of its own: ./idiom keys create --name N --role R
+            String sub = command.equals("keys") && args.size() > 1 && !args.get(1).startsWith("--") ? args.get(1) : null;
+            Map<String, String> flags = flags(args.subList(Math.min(sub == null ? 1 : 2, args.size()), args.size()));
             Map<String, String> commandFlags = new HashMap<>();
             List<String> own = switch (command) {
                 case "import" -> List.of("tool", "file", "account", "from-start");
                 case "seed" -> List.of("entities", "events-per-entity");
                 case "sync" -> List.of("account", "allow-deletions", "check", "server");
+                case "keys" -> List.of("name", "role");
                 default -> List.of();
             };
             for (String k : own) {
@@ -55,6 +59,7 @@ public final class IdiomMain {
                 case "import" -> new ImportCommand(out, err).run(config, commandFlags);
                 case "seed" -> new SeedCommand(out, err).run(config, commandFlags);
                 case "sync" -> new SyncCommand(out, err).run(config, commandFlags);
+                case "keys" -> new KeysCommand(out).run(config, sub, commandFlags);
                 case "help", "--help", "-h" -> {
                     usage(out);
                     yield 0;
@@ -90,10 +95,11 @@ public final class IdiomMain {
         out.println("  SOAP WSDL : " + url + "/services/DigitalEntityService?wsdl");
         out.println("  REST      : " + url + "/api/entities   (OpenAPI: " + url + "/api/openapi.json)");
         out.println("  Admin     : " + url + "/admin          (metrics: " + url + "/admin/metrics)");
-        boolean loopback = config.host().startsWith("127.") || config.host().equals("localhost") || config.host().equals("::1");
-        if (server.idiom().application().operators().open() && !loopback) {
-            out.println("  WARNING: listening on " + config.host() + " without IDIOM_ADMIN_TOKEN: anyone who reaches it can configure tools and import.");
-        }
+        server.idiom().application().keys().firstAdminKey(config.data()).ifPresent(key -> {
+            out.println("  Admin key : " + key);
+            out.println("              shown once; kept in " + config.data().resolve(ApiKeys.ADMIN_KEY_FILE).toAbsolutePath()
+                    + " (owner-only). Send it as Authorization: Bearer <key>; make others with ./idiom keys create.");
+        });
         out.println("  Ctrl-C stops it.");
         try {
             stopped.await();
@@ -152,6 +158,7 @@ public final class IdiomMain {
                        ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
                        ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--server http://HOST:PORT] [--data …]
                        ./idiom seed    --entities N [--events-per-entity 1] [--data …] [--db-url …]
+                       ./idiom keys    create --name NAME --role reader|curator|admin | list | revoke --name NAME [--data …] [--db-url …]
                 
                 serve    runs Idiom (SOAP, REST, admin) on embedded Tomcat; without --db-url on an embedded MariaDB
                 rebuild  refolds every digital entity from its events; exits 1 if any stored projection differs
@@ -161,6 +168,8 @@ public final class IdiomMain {
                          copies deleted there (a deletion of more than mass-delete-percent is held: exit 3), pushes what
                          is owed; prints pulled / pushed / merged / conflicts / unlinked / parked. --check also runs
                          anti-entropy; --server asks a running Idiom (IDIOM_ADMIN_TOKEN) instead of opening the data dir
+                keys     API keys: create (the key is printed once), list (never the keys), revoke. Roles: reader (portals:
+                         read), curator (also create, update, import, sync), admin (also tool accounts, keys, admin pages)
                 seed     fills the store with N realistic digital entities (for growth runs), through the real append path
                 
                 Options (also as IDIOM_* environment variables; see README "Configuration"):""");

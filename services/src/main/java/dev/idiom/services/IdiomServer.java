@@ -8,6 +8,7 @@ import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.ErrorReportValve;
 
 /** Idiom in an embedded Tomcat: both endpoints and the admin pages on one HTTP connector. */
 public final class IdiomServer implements AutoCloseable {
@@ -49,6 +50,12 @@ public final class IdiomServer implements AutoCloseable {
         }
         tomcat.setConnector(connector);
         tomcat.getHost().setAutoDeploy(false);
+        // Tomcat's own error pages (a servlet that failed to start, a bad request line) without
+        // stack traces or the server's version
+        ErrorReportValve errors = new ErrorReportValve();
+        errors.setShowReport(false);
+        errors.setShowServerInfo(false);
+        tomcat.getHost().getPipeline().addValve(errors);
         Context context = tomcat.addContext("", base.resolve("webroot").toString());
         if (context instanceof StandardContext standard) {
             // leak detection is for redeployable web apps; this context lives as long as the JVM

@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.services.app.ApiKeys;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportSummary;
@@ -35,7 +36,7 @@ final class SyncCommand {
         boolean allowDeletions = Boolean.parseBoolean(flags.getOrDefault("allow-deletions", "false"));
         boolean check = Boolean.parseBoolean(flags.getOrDefault("check", "false"));
         if (flags.containsKey("server")) {
-            return remote(flags.get("server"), account, allowDeletions, check);
+            return remote(flags.get("server"), account, allowDeletions, check, clientKey(config.data()));
         }
         try (Idiom idiom = Idiom.start(config)) {
             ReplicaSync sync = idiom.application().sync();
@@ -63,10 +64,24 @@ final class SyncCommand {
         }
     }
 
-    /** Through a running service: POST /api/tools/NAME/sync (and /check), with IDIOM_ADMIN_TOKEN. */
-    private int remote(String server, String account, boolean allowDeletions, boolean check) throws Exception {
+    /**
+     * The key the command line presents to a running Idiom: {@code IDIOM_KEY}, else
+     * {@code IDIOM_ADMIN_TOKEN}, else the first admin key in {@code <data>/admin.key}.
+     */
+    static String clientKey(java.nio.file.Path data) throws java.io.IOException {
+        for (String env : new String[] {"IDIOM_KEY", ApiKeys.ENV_TOKEN}) {
+            String v = System.getenv(env);
+            if (v != null && !v.isBlank()) {
+                return v.strip();
+            }
+        }
+        java.nio.file.Path file = data.resolve(ApiKeys.ADMIN_KEY_FILE);
+        return java.nio.file.Files.isReadable(file) ? java.nio.file.Files.readString(file).strip() : null;
+    }
+
+    /** Through a running service: POST /api/tools/NAME/sync (and /check), with a curator's or admin's key. */
+    private int remote(String server, String account, boolean allowDeletions, boolean check, String token) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        String token = System.getenv("IDIOM_ADMIN_TOKEN");
         String base = server.replaceAll("/+$", "") + "/api/tools/" + account;
         out.println("idiom: asking " + server + " to sync tool account " + account + "…");
         int status = post(http, base + "/sync?allowDeletions=" + allowDeletions, token);

@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.services.app.ApiKeys;
 import dev.idiom.services.web.PublicUrl;
 import dev.idiom.services.web.WebApp;
 import jakarta.servlet.ServletContextEvent;
@@ -18,6 +19,9 @@ public final class WarBootstrap implements ServletContextListener {
     public void contextInitialized(ServletContextEvent event) {
         IdiomConfig config = IdiomConfig.from(Map.of(), System.getenv(), System::getProperty);
         idiom = Idiom.start(config);
+        idiom.application().keys().firstAdminKey(config.data()).ifPresent(key -> event.getServletContext()
+                .log("Idiom: a first admin key was created and written to " + config.data().resolve(ApiKeys.ADMIN_KEY_FILE).toAbsolutePath()
+                        + " (owner-only); it is not logged"));
         WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(),
                 new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())));
     }

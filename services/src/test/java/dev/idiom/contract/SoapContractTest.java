@@ -36,6 +36,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,18 +54,19 @@ class SoapContractTest {
     private static IdiomServer server;
     private static DigitalEntityServicePortType port;
 
+    private static final String ADMIN = "soap-contract-admin-key";
+
     @BeforeAll
     static void start() throws Exception {
         server = IdiomServer.start(IdiomConfig.from(Map.of("port", "0", "db-url", TestDatabase.freshUrl(), "data", dir.resolve("data").toString()),
-                Map.of(), k -> null));
+                Map.of("IDIOM_ADMIN_TOKEN", ADMIN), k -> null));
         // the client reads the WSDL the server serves, with the address it serves
-        port = new DigitalEntityService(new URL(server.url() + "/services/DigitalEntityService?wsdl")).getDigitalEntityServiceSoap11();
-        ((BindingProvider) port).getRequestContext().put("schema-validation-enabled", "BOTH");
+        port = client(server, ADMIN);
         Path bib = dir.resolve("refs.bib");
         Files.writeString(bib, "@article{saito05,\n  title = {Optimistic replication},\n  author = {Saito, Yasushi},\n  year = {2005},\n"
                 + "  journal = {ACM Computing Surveys}\n}\n");
         HttpResponse<String> account = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/api/tools/refs"))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\""
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN).PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\""
                         + bib.toAbsolutePath() + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, account.statusCode(), account.body());
     }
@@ -180,7 +182,7 @@ class SoapContractTest {
 
         // a tool that fails: a "BibTeX file" that is a directory cannot be read
         HttpResponse<String> broken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/api/tools/broken"))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\""
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN).PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\""
                         + dir.toAbsolutePath() + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, broken.statusCode(), broken.body());
         ImportAll all = new ImportAll();
@@ -189,17 +191,31 @@ class SoapContractTest {
         assertEquals("ToolFailed", toolFailed.getFaultInfo().getCode());
     }
 
-    @Test
-    void federationOperationsWithoutTheOperatorTokenAreUnauthorized() throws Exception {
-        try (IdiomServer guarded = IdiomServer.start(IdiomConfig.from(Map.of("port", "0", "db-url", TestDatabase.freshUrl(),
-                "data", dir.resolve("guarded").toString()), Map.of("IDIOM_ADMIN_TOKEN", "s3cret-operator-token"), k -> null))) {
-            DigitalEntityServicePortType client = new DigitalEntityService(new URL(guarded.url() + "/services/DigitalEntityService?wsdl"))
-                    .getDigitalEntityServiceSoap11();
-            ((BindingProvider) client).getRequestContext().put("schema-validation-enabled", "BOTH");
-            ImportAll all = new ImportAll();
-            all.setTool("refs");
-            IdiomFault unauthorized = assertThrows(IdiomFault.class, () -> client.importAll(all));
-            assertEquals("Unauthorized", unauthorized.getFaultInfo().getCode());
+    /** A client of the served WSDL, schema-validating both ways, presenting {@code key} (null: none). */
+    static DigitalEntityServicePortType client(IdiomServer server, String key) throws Exception {
+        DigitalEntityServicePortType client = new DigitalEntityService(new URL(server.url() + "/services/DigitalEntityService?wsdl"))
+                .getDigitalEntityServiceSoap11();
+        ((BindingProvider) client).getRequestContext().put("schema-validation-enabled", "BOTH");
+        if (key != null) {
+            ((BindingProvider) client).getRequestContext().put(jakarta.xml.ws.handler.MessageContext.HTTP_REQUEST_HEADERS,
+                    Map.of("Authorization", List.of("Bearer " + key)));
         }
+        return client;
+    }
+
+    @Test
+    void withoutAKeyOrWithAReadersKeyOperationsAreFaultsTheClientReads() throws Exception {
+        ImportAll all = new ImportAll();
+        all.setTool("refs");
+        IdiomFault unauthorized = assertThrows(IdiomFault.class, () -> client(server, null).importAll(all));
+        assertEquals("Unauthorized", unauthorized.getFaultInfo().getCode());
+        MoreInfo some = new MoreInfo();
+        some.setId(java.util.UUID.randomUUID().toString());
+        IdiomFault wrong = assertThrows(IdiomFault.class, () -> client(server, "not-a-key").moreInfo(some));
+        assertEquals("Unauthorized", wrong.getFaultInfo().getCode());
+        String reader = server.idiom().application().keys().create("soap-reader", dev.idiom.services.app.Role.READER, "test").secret();
+        IdiomFault forbidden = assertThrows(IdiomFault.class, () -> client(server, reader).importAll(all));
+        assertEquals("Forbidden", forbidden.getFaultInfo().getCode());
+        client(server, reader).empty(new Empty());
     }
 }

@@ -50,6 +50,10 @@ class AcknowledgedWritesSurviveKillTest {
         String base = "http://127.0.0.1:" + port;
         try {
             awaitUp(http, base, service);
+            // the first serve on a new data directory wrote an admin key, for its owner's eyes only
+            Path keyFile = data.resolve("admin.key");
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile)));
+            String key = Files.readString(keyFile).strip();
             ConcurrentLinkedQueue<Acked> acked = new ConcurrentLinkedQueue<>();
             AtomicBoolean stop = new AtomicBoolean();
             CountDownLatch done = new CountDownLatch(WRITERS);
@@ -57,7 +61,7 @@ class AcknowledgedWritesSurviveKillTest {
                 int writer = w;
                 Thread.ofPlatform().start(() -> {
                     try {
-                        write(http, base, writer, acked, stop);
+                        write(http, base, key, writer, acked, stop);
                     } finally {
                         done.countDown();
                     }
@@ -103,9 +107,10 @@ class AcknowledgedWritesSurviveKillTest {
     }
 
     /** Creates a DE, then updates it until stopped, recording each acknowledged version. */
-    private static void write(HttpClient http, String base, int writer, ConcurrentLinkedQueue<Acked> acked, AtomicBoolean stop) {
+    private static void write(HttpClient http, String base, String key, int writer, ConcurrentLinkedQueue<Acked> acked, AtomicBoolean stop) {
         try {
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/api/entities")).header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + key)
                     .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"title\":\"Crash test " + writer + "\",\"notes\":\"n0\"}}")).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (created.statusCode() != 201) {
@@ -119,6 +124,7 @@ class AcknowledgedWritesSurviveKillTest {
                 String notes = "w" + writer + "-" + n;
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/entities/" + id))
                         .header("Content-Type", "application/merge-patch+json").header("If-Match", "\"" + version + "\"")
+                        .header("Authorization", "Bearer " + key)
                         .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"notes\":\"" + notes + "\"}}")).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() != 200) {

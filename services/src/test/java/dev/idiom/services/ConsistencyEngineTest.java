@@ -119,6 +119,12 @@ class ConsistencyEngineTest {
         return stub.writes().stream().filter(l -> l.matches(".* 2\\d\\d$")).count();
     }
 
+    /** A curator's key on another Idiom, as its admin would hand one to this instance. */
+    static String curatorKey(IdiomServer peer) {
+        return peer.idiom().application().keys().create("peer-" + java.util.UUID.randomUUID().toString().substring(0, 8),
+                dev.idiom.services.app.Role.CURATOR, "test").secret();
+    }
+
     /** What the tool holds now for the DE's copy there, read through its adapter. */
     private static Metadata held(Idiom idiom, String account, Replica r) {
         return idiom.application().tools().open(account).fetch(r.remoteId()).orElseThrow(() -> new AssertionError(account + " lost " + r.remoteId()))
@@ -137,7 +143,7 @@ class ConsistencyEngineTest {
         app.tools().accounts().put("bib", "bibsonomy", bibsonomy.uri().toString(), BibSonomyStub.USER, BibSonomyStub.KEY);
         app.tools().accounts().put("bibfile", "bibtex", dir.resolve("refs.bib").toString(), "", null);
         app.tools().accounts().put("marks", "bookmarks", dir.resolve("bookmarks.html").toString(), "", null);
-        app.tools().accounts().put("peer", "idiom", peer.url(), "", null);
+        app.tools().accounts().put("peer", "idiom", peer.url(), "", curatorKey(peer));
         Map<String, String> kinds = Map.of("zot", "zotero", "pin", "pinboard", "bib", "bibsonomy", "bibfile", "bibtex", "marks", "bookmarks",
                 "peer", "idiom");
 
@@ -451,7 +457,9 @@ class ConsistencyEngineTest {
         try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = free.getLocalPort();
         }
-        Map<String, String> env = Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY);
+        // the operator gives both instances the same admin key from the environment: the second must
+        // be refused for what it is (another library), not for a key it never issued
+        Map<String, String> env = Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY, "IDIOM_ADMIN_TOKEN", RunningIdiom.ADMIN_TOKEN);
         Idiom idiom = idiom();
         Application app = idiom.application();
         String url;
@@ -461,7 +469,7 @@ class ConsistencyEngineTest {
             for (int i = 0; i < 3; i++) {
                 before.idiom().application().writes().create(paper("Peer paper " + i), "test");
             }
-            app.tools().accounts().put("peer", "idiom", url, "", null);
+            app.tools().accounts().put("peer", "idiom", url, "", RunningIdiom.ADMIN_TOKEN);
             assertEquals(3, app.sync().sync("peer", false, QUIET).pulled().count(ImportOutcome.Kind.CREATED));
         }
         try (IdiomServer after = IdiomServer.start(IdiomConfig.from(Map.of("port", Integer.toString(port), "db-url", TestDatabase.freshUrl(),

@@ -28,7 +28,7 @@ class IdiomPeerTest extends AnnotationToolContract {
 
     @Override
     protected AnnotationTool tool() {
-        return new IdiomPeer(URI.create(remote.server.url()), new ToolHttp("Idiom", IdiomPeer.LIMITS));
+        return new IdiomPeer(URI.create(remote.server.url()), RunningIdiom.ADMIN_TOKEN, new ToolHttp("Idiom", IdiomPeer.LIMITS));
     }
 
     @Override

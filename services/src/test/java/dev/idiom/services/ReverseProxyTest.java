@@ -40,7 +40,7 @@ class ReverseProxyTest {
                 byte[] body = exchange.getRequestBody().readAllBytes();
                 HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(target + exchange.getRequestURI()))
                         .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-                for (String h : List.of("Content-Type", "SOAPAction")) {
+                for (String h : List.of("Content-Type", "SOAPAction", "Authorization")) {
                     String v = exchange.getRequestHeaders().getFirst(h);
                     if (v != null) {
                         b.header(h, v);
@@ -74,7 +74,7 @@ class ReverseProxyTest {
                 HttpResponse.BodyHandlers.ofString()).body();
         assertEquals(expectedBase + "/services/DigitalEntityService", address(wsdl));
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(via + "/api/entities")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"title\":\"Behind a proxy\"}}")).build(), HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", "Bearer " + RunningIdiom.ADMIN_TOKEN).POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"title\":\"Behind a proxy\"}}")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(201, created.statusCode(), created.body());
         String id = RunningIdiom.json(created).get("id").asText();
         assertEquals(expectedBase + "/api/entities/" + id, created.headers().firstValue("Location").orElseThrow());

@@ -27,8 +27,11 @@ final class RunningIdiom implements AutoCloseable {
     /** The secret-sealing key tests run with (IDIOM_SECRET_KEY). */
     static final String SECRET_KEY = java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
 
+    /** The admin key tests present (IDIOM_ADMIN_TOKEN); {@link #send} adds it to a request that names no key of its own. */
+    static final String ADMIN_TOKEN = "test-admin-token-9f1c";
+
     RunningIdiom(String dbUrl, Map<String, String> extra) {
-        this(dbUrl, extra, Map.of("IDIOM_SECRET_KEY", SECRET_KEY));
+        this(dbUrl, extra, Map.of("IDIOM_SECRET_KEY", SECRET_KEY, "IDIOM_ADMIN_TOKEN", ADMIN_TOKEN));
     }
 
     RunningIdiom(String dbUrl, Map<String, String> extra, Map<String, String> env) {
@@ -42,7 +45,14 @@ final class RunningIdiom implements AutoCloseable {
         return server.url() + path;
     }
 
+    /** Sends as the admin unless the request carries an Authorization header of its own. */
     HttpResponse<String> send(HttpRequest.Builder request) {
+        HttpRequest r = request.build();
+        return anonymous(r.headers().firstValue("Authorization").isPresent() ? request : request.header("Authorization", "Bearer " + ADMIN_TOKEN));
+    }
+
+    /** Sends the request as built: without a key unless it has one. */
+    HttpResponse<String> anonymous(HttpRequest.Builder request) {
         try {
             return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

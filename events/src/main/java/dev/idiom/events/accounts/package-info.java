@@ -1,2 +1,2 @@
-/** Tool accounts and import cursors: relational state beside the event log, behind a repository port. */
+/** Tool accounts, import cursors, sync state and API keys: relational state beside the event log, behind repository ports. */
 package dev.idiom.events.accounts;

@@ -1,6 +1,5 @@
 package dev.idiom.events.mysql;
 
-import dev.idiom.events.EventStoreException;
 import dev.idiom.events.accounts.StoredToolAccount;
 import dev.idiom.events.accounts.SyncState;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -194,19 +193,10 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {
-        LocalDateTime t = rs.getObject(column, LocalDateTime.class);
-        return t == null ? null : t.toInstant(ZoneOffset.UTC);
+        return SqlWork.instant(rs, column);
     }
 
-    private interface Work<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    private <T> T run(Work<T> work) {
-        try (Connection c = db.getConnection()) {
-            return work.run(c);
-        } catch (SQLException e) {
-            throw new EventStoreException("tool accounts: " + e.getMessage(), e);
-        }
+    private <T> T run(SqlWork<T> work) {
+        return SqlWork.on(db, "tool accounts", work);
     }
 }

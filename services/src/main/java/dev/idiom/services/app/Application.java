@@ -8,5 +8,5 @@ import dev.idiom.services.tools.Tools;
  * JSON. Built in one place ({@code dev.idiom.services.Idiom}) and passed to both endpoints, the
  * admin pages and the command line; none of them sees the store, cache or change feed.
  */
-public record Application(EntityReads reads, EntityWrites writes, ImportRecords imports, ReplicaLinks replicas, Tools tools, OperatorAccess operators,
+public record Application(EntityReads reads, EntityWrites writes, ImportRecords imports, ReplicaLinks replicas, Tools tools, ApiKeys keys,
                           Administration administration, EventCodec codec, ReplicaSync sync) {}

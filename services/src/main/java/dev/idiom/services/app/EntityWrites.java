@@ -33,16 +33,27 @@ public final class EntityWrites {
     private final EntityCache cache;
     private final EventCodec codec;
     private final EntityIds ids;
+    private final InputLimits limits;
 
     public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids) {
+        this(store, cache, codec, ids, InputLimits.DEFAULTS);
+    }
+
+    public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids, InputLimits limits) {
+        this.limits = limits;
         this.store = store;
         this.cache = cache;
         this.codec = codec;
         this.ids = ids;
     }
 
+    public InputLimits limits() {
+        return limits;
+    }
+
     /** Creates a DE from metadata entered directly (source tool "idiom"). */
     public EntitySnapshot create(Metadata metadata, String source) {
+        limits.check(metadata);
         UUID id = ids.next();
         RecordImported created = new RecordImported(Changes.forNewRecord(metadata), "idiom", id.toString());
         return committed(store.append(id, 0, List.of(new NewEvent(UUID.randomUUID(), source, created))));
@@ -58,6 +69,7 @@ public final class EntityWrites {
 
     /** Sets several (validated) fields at once: one minor event per change, all or none. */
     public EntitySnapshot patch(UUID id, Map<Field, Object> values, int expectedVersion, String source) {
+        limits.check(values);
         // the cached state at the expected version is exactly that version's state; the append
         // re-checks the version under the row lock, so deciding on it is safe and saves a query
         DigitalEntity current = cache.get(id).map(EntitySnapshot::entity).filter(de -> de.version() == expectedVersion)

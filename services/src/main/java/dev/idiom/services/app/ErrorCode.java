@@ -16,6 +16,7 @@ import dev.idiom.wrappers.ToolException;
 public enum ErrorCode {
     INVALID("Invalid", 400, false),
     UNAUTHORIZED("Unauthorized", 401, false),
+    FORBIDDEN("Forbidden", 403, false),
     NOT_FOUND("NotFound", 404, false),
     REMOTE_CHANGED("RemoteChanged", 409, true),
     STALE_VERSION("StaleVersion", 412, false),
@@ -24,7 +25,9 @@ public enum ErrorCode {
     INTERNAL("Internal", 500, false),
     TOOL_FAILED("ToolFailed", 502, true),
     TOOL_AUTH("ToolAuth", 502, false),
-    UNAVAILABLE("Unavailable", 503, true);
+    UNAVAILABLE("Unavailable", 503, true),
+    /** admission refused: the service is at its limit of requests in flight (load shedding) */
+    BUSY("Busy", 503, true);
 
     private final String code;
     private final int status;
@@ -62,6 +65,8 @@ public enum ErrorCode {
             case UnknownEntityException x -> new Failure(NOT_FOUND, x.getMessage());
             case StaleVersionException x -> new Failure(STALE_VERSION, x.getMessage() + "; read it again and retry");
             case NotAuthorizedException x -> new Failure(UNAUTHORIZED, x.getMessage());
+            case ForbiddenException x -> new Failure(FORBIDDEN, x.getMessage());
+            case UnknownKeyException x -> new Failure(NOT_FOUND, x.getMessage());
             case RemoteChangedException x -> new Failure(REMOTE_CHANGED, x.getMessage());
             case ToolAuthException x -> new Failure(TOOL_AUTH, x.getMessage());
             case ToolException x -> new Failure(TOOL_FAILED, x.getMessage());

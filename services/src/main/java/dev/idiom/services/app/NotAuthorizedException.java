@@ -1,6 +1,6 @@
 package dev.idiom.services.app;
 
-/** The caller did not present the right operator token; nothing was done. */
+/** The caller presented no key, or one Idiom does not know (or that was revoked); nothing was done. */
 public final class NotAuthorizedException extends RuntimeException {
     public NotAuthorizedException(String message) {
         super(message);

@@ -1,5 +1,6 @@
 package dev.idiom.services.rest;
 
+import dev.idiom.services.app.Role;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.services.app.EntityReads;
@@ -12,6 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /** {@code /api/changes}: the change feed, for other nodes, other Idiom instances and replicas. */
+@Needs(Role.READER)
 @Path("/changes")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ChangesResource {

@@ -3,11 +3,10 @@ package dev.idiom.services.rest;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.RecordedEvent;
-import dev.idiom.services.app.OperatorAccess;
+import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ReplicaSync;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
@@ -16,23 +15,21 @@ import java.time.Instant;
 import java.util.List;
 
 /** {@code /api/consistency} (per tool account: in sync, pending, parked, divergent, lag) and {@code /api/conflicts} (all DEs). */
+@Needs(Role.CURATOR)
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ConsistencyResource {
     private final ReplicaSync sync;
-    private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ConsistencyResource(ReplicaSync sync, OperatorAccess operators, JsonBodies json) {
+    ConsistencyResource(ReplicaSync sync, JsonBodies json) {
         this.sync = sync;
-        this.operators = operators;
         this.json = json;
     }
 
     @GET
     @Path("consistency")
-    public String report(@HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
+    public String report() {
         ObjectNode n = json.mapper().createObjectNode();
         ArrayNode accounts = n.putArray("accounts");
         int divergent = 0;

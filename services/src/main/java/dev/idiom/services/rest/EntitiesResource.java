@@ -1,5 +1,6 @@
 package dev.idiom.services.rest;
 
+import dev.idiom.services.app.Role;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.RecordedEvent;
@@ -33,6 +34,7 @@ import java.time.format.DateTimeParseException;
 import java.util.UUID;
 
 /** {@code /api/entities}: create, MoreInfo, merge-patch update, history and search of DEs. */
+@Needs(Role.READER)
 @Path("/entities")
 @Produces(MediaType.APPLICATION_JSON)
 public final class EntitiesResource {
@@ -50,10 +52,11 @@ public final class EntitiesResource {
         this.publicUrl = publicUrl;
     }
 
+    @Needs(Role.CURATOR)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(byte[] body, @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
-        EntitySnapshot created = writes.create(json.newRecord(json.object(body)), source("rest", source));
+        EntitySnapshot created = writes.create(json.newRecord(json.object(body)), RoleCheck.caller(request).source("rest", source));
         // the address the client reached us at (public-url, or a trusted proxy's forwarding headers)
         return Response.created(URI.create(publicUrl.of(request) + "/api/entities/" + created.entity().id()))
                 .tag(etag(created.version())).entity(created.json()).build();
@@ -75,18 +78,19 @@ public final class EntitiesResource {
         return Response.ok(snapshot.json()).tag(etag(snapshot.version())).build();
     }
 
+    @Needs(Role.CURATOR)
     @PATCH
     @Path("{id}")
     @Consumes({MERGE_PATCH, MediaType.APPLICATION_JSON})
     public Response patch(@PathParam("id") String id, byte[] body, @HeaderParam("If-Match") String ifMatch,
-                          @HeaderParam("Idiom-Source") String source) {
+                          @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
         UUID entityId = entityId(id);
         if (ifMatch == null || ifMatch.isBlank()) {
             throw new PreconditionRequired("PATCH needs If-Match with the version you read (the ETag, e.g. \"3\")");
         }
         ObjectNode patch = json.object(body);
         int expected = Etags.version(ifMatch);
-        EntitySnapshot updated = writes.patch(entityId, json.mergePatch(patch), expected, source("rest", source));
+        EntitySnapshot updated = writes.patch(entityId, json.mergePatch(patch), expected, RoleCheck.caller(request).source("rest", source));
         return Response.ok(updated.json()).tag(etag(updated.version())).build();
     }
 
@@ -159,11 +163,4 @@ public final class EntitiesResource {
         return new EntityTag(Integer.toString(version));
     }
 
-    static String source(String protocol, String given) {
-        if (given == null || given.isBlank()) {
-            return protocol;
-        }
-        String s = protocol + ":" + given.strip();
-        return s.length() > 200 ? s.substring(0, 200) : s;
-    }
 }

@@ -3,9 +3,8 @@ package dev.idiom.services.rest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
-import dev.idiom.services.app.OperatorAccess;
+import dev.idiom.services.app.Role;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -16,24 +15,22 @@ import java.util.Locale;
  * {@code POST /api/imports}: {"tool": account name} imports what changed since the last import
  * ({"fromStart": true} for everything); with "remoteId" it downloads that one record.
  */
+@Needs(Role.CURATOR)
 @Path("/imports")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ImportsResource {
     private final ImportRecords imports;
-    private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ImportsResource(ImportRecords imports, OperatorAccess operators, JsonBodies json) {
+    ImportsResource(ImportRecords imports, JsonBodies json) {
         this.imports = imports;
-        this.operators = operators;
         this.json = json;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public String run(byte[] body, @HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
-        ObjectNode b = json.object(body);
+    public String run(byte[] body) {
+        ObjectNode b = JsonBodies.closed(json.object(body), "tool", "remoteId", "fromStart");
         String tool = json.toolName(b, "import from");
         if (b.hasNonNull("remoteId")) {
             return outcome(imports.download(tool, b.get("remoteId").asText())).toString();

@@ -30,14 +30,19 @@ import java.util.Set;
 final class JsonBodies {
     private static final Set<String> READ_ONLY = Set.of("id", "version", "createdAt", "updatedAt");
 
-    private final ObjectMapper json = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
+    private final ObjectMapper json;
     private final EventCodec codec;
+    private final int maxDepth;
 
-    JsonBodies(EventCodec codec) {
+    JsonBodies(EventCodec codec, int maxDepth) {
         this.codec = codec;
+        this.maxDepth = maxDepth;
+        // the depth is refused by the parser as it reads, before a deep tree is built
+        this.json = JsonMapper.builder(com.fasterxml.jackson.core.JsonFactory.builder()
+                        .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder().maxNestingDepth(maxDepth).build()).build())
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build();
     }
 
     /** A request body that must be one JSON object. */
@@ -48,6 +53,8 @@ final class JsonBodies {
         JsonNode n;
         try {
             n = json.readTree(body);
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            throw new InvalidValueException("the JSON body is nested deeper than " + maxDepth + " levels (max-json-depth)");
         } catch (JsonParseException e) {
             throw new InvalidValueException("malformed JSON at line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
@@ -60,6 +67,18 @@ final class JsonBodies {
             throw new InvalidValueException("the request body must be a JSON object");
         }
         return (ObjectNode) n;
+    }
+
+    /** Refuses members other than {@code allowed}: a misspelt option must not be silently ignored. */
+    static ObjectNode closed(ObjectNode body, String... allowed) {
+        java.util.List<String> known = java.util.List.of(allowed);
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!known.contains(name)) {
+                throw new InvalidValueException("unknown member '" + name + "'; this body has " + String.join(", ", known));
+            }
+        }
+        return body;
     }
 
     /** The tool account a federation request names: {"tool": "…"}. */

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
  * {@code /api/openapi.json}: the OpenAPI 3 description of this endpoint, its {@code servers} entry
  * the absolute address the client reached Idiom at (see {@link PublicUrl}).
  */
+@Anonymous
 @Path("/openapi.json")
 public final class OpenApiResource {
     private static final ObjectMapper JSON = new ObjectMapper();

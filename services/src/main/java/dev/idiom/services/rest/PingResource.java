@@ -6,6 +6,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
 
 /** {@code /api/ping}: the empty operation, the saturation baseline. */
+@Anonymous
 @Path("/ping")
 public final class PingResource {
     private final EntityReads reads;

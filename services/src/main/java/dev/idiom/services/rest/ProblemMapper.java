@@ -24,7 +24,10 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             case BodyTooLarge x -> Problem.of(ErrorCode.TOO_LARGE, x.getMessage());
             case WebApplicationException x -> {
                 int status = x.getResponse().getStatus();
-                yield Problem.of(status, codeFor(status), messageFor(status, x));
+                Response r = Problem.of(status, codeFor(status), messageFor(status, x));
+                // a 405 says which methods the resource has (RFC 9110 §15.5.6)
+                String allow = x.getResponse().getHeaderString("Allow");
+                yield allow == null ? r : Response.fromResponse(r).header("Allow", allow).build();
             }
             default -> {
                 ErrorCode.Failure f = ErrorCode.of(e);

@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.Replica;
 import dev.idiom.services.app.ReplicaLinks;
-import dev.idiom.services.app.OperatorAccess;
+import dev.idiom.services.app.Role;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -16,19 +15,19 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /** {@code /api/entities/{id}/replicas}: a DE's copies in tools; POST {"tool": name} uploads one. */
+@Needs(Role.CURATOR)
 @Path("/entities/{id}/replicas")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ReplicasResource {
     private final ReplicaLinks replicas;
-    private final OperatorAccess operators;
     private final JsonBodies json;
 
-    ReplicasResource(ReplicaLinks replicas, OperatorAccess operators, JsonBodies json) {
+    ReplicasResource(ReplicaLinks replicas, JsonBodies json) {
         this.replicas = replicas;
-        this.operators = operators;
         this.json = json;
     }
 
+    @Needs(Role.READER)
     @GET
     public String list(@PathParam("id") String id) {
         ArrayNode out = json.mapper().createArrayNode();
@@ -38,9 +37,8 @@ public final class ReplicasResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response upload(@PathParam("id") String id, byte[] body, @HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
-        Replica r = replicas.upload(EntitiesResource.entityId(id), json.toolName(json.object(body), "upload to"));
+    public Response upload(@PathParam("id") String id, byte[] body) {
+        Replica r = replicas.upload(EntitiesResource.entityId(id), json.toolName(JsonBodies.closed(json.object(body), "tool"), "upload to"));
         return Response.status(201).entity(view(r).toString()).build();
     }
 

@@ -10,16 +10,18 @@ public final class RestApi {
     private RestApi() {}
 
     public static ResourceConfig resources(Application app, PublicUrl publicUrl) {
-        JsonBodies json = new JsonBodies(app.codec());
+        JsonBodies json = new JsonBodies(app.codec(), app.writes().limits().maxJsonDepth());
         return new ResourceConfig()
                 .register(new EntitiesResource(app.reads(), app.writes(), json, publicUrl))
                 .register(new ChangesResource(app.reads(), json))
                 .register(new PingResource(app.reads()))
-                .register(new ToolsResource(app.tools().accounts(), app.sync(), app.operators(), json))
-                .register(new ConsistencyResource(app.sync(), app.operators(), json))
-                .register(new ImportsResource(app.imports(), app.operators(), json))
-                .register(new ReplicasResource(app.replicas(), app.operators(), json))
+                .register(new ToolsResource(app.tools().accounts(), app.sync(), json))
+                .register(new ConsistencyResource(app.sync(), json))
+                .register(new ImportsResource(app.imports(), json))
+                .register(new ReplicasResource(app.replicas(), json))
+                .register(new KeysResource(app.keys(), json, publicUrl))
                 .register(new OpenApiResource(publicUrl))
+                .register(new RoleCheck())
                 .register(new ProblemMapper())
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true)
                 .property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);

@@ -5,14 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.tools.ToolAccount;
 import dev.idiom.services.tools.ToolAccounts;
 import jakarta.ws.rs.Consumes;
-import dev.idiom.services.app.OperatorAccess;
+import dev.idiom.services.app.Role;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.QueryParam;
 import dev.idiom.services.app.ReplicaSync;
 import dev.idiom.events.accounts.SyncState;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -20,37 +19,35 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 /** {@code /api/tools}: configured annotation-tool accounts (secrets go in, never out), and a curator's sync, check, pause and resume of each. */
+@Needs(Role.CURATOR)
 @Path("/tools")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ToolsResource {
     private final ToolAccounts accounts;
-    private final OperatorAccess operators;
     private final JsonBodies json;
 
     private final ReplicaSync sync;
 
-    ToolsResource(ToolAccounts accounts, ReplicaSync sync, OperatorAccess operators, JsonBodies json) {
+    ToolsResource(ToolAccounts accounts, ReplicaSync sync, JsonBodies json) {
         this.sync = sync;
         this.accounts = accounts;
-        this.operators = operators;
         this.json = json;
     }
 
     @GET
-    public String list(@HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
+    public String list() {
         ArrayNode out = json.mapper().createArrayNode();
         accounts.list().forEach(a -> out.add(view(a)));
         return out.toString();
     }
 
     /** Body: {"kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy"}; the secret is sealed with IDIOM_SECRET_KEY. */
+    @Needs(Role.ADMIN)
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public String put(@PathParam("name") String name, byte[] body, @HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
-        ObjectNode b = json.object(body);
+    public String put(@PathParam("name") String name, byte[] body) {
+        ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy");
         return view(accounts.put(name, b.path("kind").asText(null), b.path("baseUrl").asText(null), b.path("account").asText(""),
                 b.path("secret").asText(null), b.path("newRecords").asText(null),
                 b.path("conflictPolicy").asText(null))).toString();
@@ -62,9 +59,7 @@ public final class ToolsResource {
      */
     @POST
     @Path("{name}/sync")
-    public String sync(@PathParam("name") String name, @QueryParam("allowDeletions") @DefaultValue("false") boolean allowDeletions,
-            @HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
+    public String sync(@PathParam("name") String name, @QueryParam("allowDeletions") @DefaultValue("false") boolean allowDeletions) {
         ReplicaSync.SyncReport r = sync.sync(name, allowDeletions, (s, done, size, last) -> { });
         ObjectNode n = json.mapper().createObjectNode().put("account", name);
         n.set("pulled", json.summary(r.pulled()));
@@ -81,8 +76,7 @@ public final class ToolsResource {
     /** Anti-entropy now: every replica of the account fetched, compared in canonical form, repaired through the merge. */
     @POST
     @Path("{name}/check")
-    public String check(@PathParam("name") String name, @HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
+    public String check(@PathParam("name") String name) {
         ReplicaSync.CheckReport r = sync.check(name);
         return json.mapper().createObjectNode().put("account", r.account()).put("listed", r.listed()).put("replicas", r.replicas())
                 .put("divergent", r.divergent()).put("repaired", r.repaired()).put("reEnqueued", r.reEnqueued()).put("missing", r.missing())
@@ -92,24 +86,20 @@ public final class ToolsResource {
     /** Parked pushes (refused by the tool for good) are tried again now. */
     @POST
     @Path("{name}/retry")
-    public String retry(@PathParam("name") String name, @HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
+    public String retry(@PathParam("name") String name) {
         return json.mapper().createObjectNode().put("name", name).put("unparked", sync.retryParked(name)).toString();
     }
 
     @POST
     @Path("{name}/pause")
-    public String pause(@PathParam("name") String name, @HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
+    public String pause(@PathParam("name") String name) {
         return state(name, sync.pause(name));
     }
 
     /** Resumes; a held account (a mass deletion, a changed identity) only with {@code allowDeletions=true}, which applies what was held. */
     @POST
     @Path("{name}/resume")
-    public String resume(@PathParam("name") String name, @QueryParam("allowDeletions") @DefaultValue("false") boolean allowDeletions,
-            @HeaderParam("Authorization") String authorization) {
-        operators.require(authorization);
+    public String resume(@PathParam("name") String name, @QueryParam("allowDeletions") @DefaultValue("false") boolean allowDeletions) {
         return state(name, sync.resume(name, allowDeletions));
     }
 

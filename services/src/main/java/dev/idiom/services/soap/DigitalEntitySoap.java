@@ -10,7 +10,9 @@ import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ImportSummary;
-import dev.idiom.services.app.OperatorAccess;
+import dev.idiom.services.app.Caller;
+import dev.idiom.services.app.NotAuthorizedException;
+import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ReadPath;
 import dev.idiom.services.app.ReplicaLinks;
 import dev.idiom.services.app.ReplicaSync;
@@ -28,6 +30,8 @@ import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.kernel.http.HTTPConstants;
+import jakarta.servlet.http.HttpServletRequest;
 import org.apache.axis2.receivers.AbstractInOutMessageReceiver;
 
 /**
@@ -42,7 +46,6 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private final EntityWrites writes;
     private final ImportRecords imports;
     private final ReplicaLinks replicas;
-    private final OperatorAccess operators;
     private final ReplicaSync sync;
     private final SoapXml xml = new SoapXml();
 
@@ -51,7 +54,6 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         this.writes = app.writes();
         this.imports = app.imports();
         this.replicas = app.replicas();
-        this.operators = app.operators();
         this.sync = app.sync();
     }
 
@@ -80,10 +82,9 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 throw new InvalidValueException("the SOAPAction names operation '" + operation + "' but the body holds <" + request.getLocalName()
                         + ">; send the body's operation as SOAPAction (urn:idiom:" + request.getLocalName() + ") or an empty SOAPAction \"\"");
             }
-            if (Set.of("download", "upload", "importAll", "sync", "consistencyReport").contains(operation)) {
-                operators.require(header(in, "Authorization"));
-            }
-            response = handle(operation, request);
+            Caller caller = caller(in);
+            caller.require(needs(operation));
+            response = handle(operation, request, caller.source("soap", header(in, "Idiom-Source")));
         } catch (RuntimeException e) {
             throw fault(e);
         }
@@ -93,8 +94,24 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         out.setEnvelope(envelope);
     }
 
-    private OMElement handle(String operation, OMElement request) {
-        String source = "soap";
+    /** The role each operation needs; an operation not listed here needs an admin (fail closed). */
+    static Role needs(String operation) {
+        return switch (operation) {
+            case "empty", "moreInfo", "history", "search" -> Role.READER;
+            case "createDE", "updateDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts" -> Role.CURATOR;
+            default -> Role.ADMIN;
+        };
+    }
+
+    /** The caller the key check left on the HTTP request (every SOAP operation needs a key). */
+    private static Caller caller(MessageContext in) {
+        if (in.getProperty(HTTPConstants.MC_HTTP_SERVLETREQUEST) instanceof HttpServletRequest r && r.getAttribute(Caller.ATTRIBUTE) instanceof Caller c) {
+            return c;
+        }
+        throw new NotAuthorizedException("this needs an API key: send the HTTP header Authorization: Bearer <key>");
+    }
+
+    private OMElement handle(String operation, OMElement request, String source) {
         OMElement response = xml.element(operation + "Response");
         switch (operation) {
             case "empty" -> reads.empty();

@@ -64,6 +64,18 @@ public final class SoapEndpoint extends AxisServlet {
         res.getWriter().write("the SOAP contract is at " + publicUrl.of(req) + "/services/DigitalEntityService?wsdl (WSDL 1.1, SOAP 1.1)\n");
     }
 
+    /**
+     * A SOAP 1.1 fault with Idiom's detail, for answers given before a request reaches Axis2
+     * (servlet filters: no key, too large, busy).
+     */
+    public static String faultEnvelope(String code, String message) {
+        String m = xmlEscaped(message).replace(">", "&gt;");
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\">"
+                + "<soapenv:Body><soapenv:Fault><faultcode xmlns:de=\"" + SoapXml.NS + "\">de:" + code + "</faultcode><faultstring>" + m
+                + "</faultstring><detail><de:fault xmlns:de=\"" + SoapXml.NS + "\"><de:code>" + code + "</de:code><de:message>" + m
+                + "</de:message></de:fault></detail></soapenv:Fault></soapenv:Body></soapenv:Envelope>";
+    }
+
     private static String xmlEscaped(String s) {
         return s.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
     }

@@ -42,14 +42,18 @@ public final class ToolAccounts {
      * @param conflictPolicy prefer-idiom (null: the default), prefer-remote or tool:KIND
      */
     public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy) {
-        if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
+        if (!validName(name)) {
             throw new InvalidValueException("a tool account name is 1–64 letters, digits, '.', '_' or '-'");
         }
-        if (!KINDS.contains(kind)) {
+        if (kind == null || !KINDS.contains(kind)) {
             throw new InvalidValueException("kind must be one of " + new TreeSet<>(KINDS) + ", got '" + kind + "'");
         }
         if (baseUrl == null || baseUrl.isBlank()) {
             throw new InvalidValueException("baseUrl is required (the API root, or the file's path for bibtex and bookmarks)");
+        }
+        // the columns' sizes, said here rather than as a database error
+        if (baseUrl.length() > 1000 || (account != null && account.length() > 200) || (secret != null && secret.length() > 2000)) {
+            throw new InvalidValueException("baseUrl is at most 1000 characters, account 200, secret 2000");
         }
         String visibility = newRecords == null || newRecords.isEmpty() ? "private" : newRecords;
         if (!Set.of("private", "public").contains(visibility)) {
@@ -67,7 +71,15 @@ public final class ToolAccounts {
         return repository.list().stream().map(ToolAccounts::view).toList();
     }
 
+    /** Names are ASCII (the column is): any other name cannot exist, and must not reach the database as one. */
+    static boolean validName(String name) {
+        return name != null && name.matches("[A-Za-z0-9._-]{1,64}");
+    }
+
     Optional<Opened> open(String name) {
+        if (!validName(name)) {
+            return Optional.empty();
+        }
         return repository.find(name).map(a -> new Opened(view(a), a.sealedSecret() == null ? null : secrets.open(a.sealedSecret())));
     }
 

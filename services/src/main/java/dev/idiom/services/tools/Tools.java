@@ -55,7 +55,7 @@ public final class Tools implements ToolDirectory {
                     a.account().createsPrivate());
             case "bibsonomy" -> new BibSonomyTool(URI.create(base), a.account().account(), secret, http(a, "BibSonomy", BibSonomyTool.LIMITS),
                     a.account().createsPrivate());
-            case "idiom" -> new IdiomPeer(URI.create(base), http(a, "Idiom", IdiomPeer.LIMITS));
+            case "idiom" -> new IdiomPeer(URI.create(base), secret, http(a, "Idiom", IdiomPeer.LIMITS));
             case "bibtex", "bookmarks" -> file(kind, Path.of(base));
             default -> throw new InvalidValueException("unknown tool kind " + kind);
         };

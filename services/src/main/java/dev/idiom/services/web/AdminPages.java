@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
+import dev.idiom.services.app.Caller;
+import dev.idiom.services.app.ErrorCode;
+import dev.idiom.services.app.Role;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -26,12 +29,22 @@ final class AdminPages extends HttpServlet {
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
         String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+        if (path.equals("/") || path.isEmpty()) {
+            res.setContentType("text/html;charset=UTF-8");
+            res.getWriter().write(page(publicUrl.of(req), null)); // the landing page: where things are, no figures
+            return;
+        }
+        // everything else here is for admins (the key check already refused requests without a key)
+        if (!(req.getAttribute(Caller.ATTRIBUTE) instanceof Caller caller) || !caller.role().includes(Role.ADMIN)) {
+            Refusal.send(req, res, ErrorCode.FORBIDDEN, "the admin pages need an admin key");
+            return;
+        }
         if (path.equals("/admin/metrics")) {
             res.setContentType("application/json");
             res.getWriter().write(metrics().toString());
-        } else if (path.equals("/admin") || path.equals("/admin/") || path.equals("/") || path.isEmpty()) {
+        } else if (path.equals("/admin") || path.equals("/admin/")) {
             res.setContentType("text/html;charset=UTF-8");
-            res.getWriter().write(page(publicUrl.of(req)));
+            res.getWriter().write(page(publicUrl.of(req), metrics()));
         } else {
             res.setStatus(404);
             res.setContentType("text/plain;charset=UTF-8");
@@ -74,8 +87,7 @@ final class AdminPages extends HttpServlet {
         return n;
     }
 
-    private String page(String base) {
-        ObjectNode m = metrics();
+    private static String page(String base, ObjectNode figures) {
         return """
                 <!doctype html><html><head><meta charset="utf-8"><title>Idiom admin</title>
                 <style>body{font-family:sans-serif;max-width:50em;margin:2em auto}td{padding:.2em 1em}</style></head><body>
@@ -86,9 +98,10 @@ final class AdminPages extends HttpServlet {
                 <li>REST: <a href="%1$s/api/openapi.json">%1$s/api/openapi.json</a> (entities under /api/entities, change feed /api/changes)</li>
                 <li>Metrics (JSON): <a href="%1$s/admin/metrics">%1$s/admin/metrics</a></li>
                 </ul>
-                <h2>Now</h2><pre>%2$s</pre>
+                %2$s
                 </body></html>
-                """.formatted(base.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;"),
-                        m.toPrettyString().replace("&", "&amp;").replace("<", "&lt;"));
+                """.formatted(base.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;"), figures == null
+                        ? "<p>The admin pages and metrics need an admin key (Authorization: Bearer &lt;key&gt;).</p>"
+                        : "<h2>Now</h2><pre>" + figures.toPrettyString().replace("&", "&amp;").replace("<", "&lt;") + "</pre>");
     }
 }

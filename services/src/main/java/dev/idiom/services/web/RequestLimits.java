@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.services.app.ErrorCode;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -26,12 +27,8 @@ final class RequestLimits extends HttpFilter {
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
         long declared = req.getContentLengthLong();
         if (declared > maxBodyBytes) {
-            res.setStatus(413);
-            boolean soap = req.getRequestURI().contains("/services/");
-            res.setContentType(soap ? "text/plain;charset=UTF-8" : "application/problem+json");
-            String detail = "request body of " + declared + " bytes is larger than the limit of " + maxBodyBytes + " bytes";
-            res.getWriter().write(soap ? detail : "{\"type\":\"https://idiom.dev/problems/TooLarge\",\"title\":\"Content Too Large\",\"status\":413,"
-                    + "\"code\":\"TooLarge\",\"detail\":\"" + detail + "\"}");
+            Refusal.send(req, res, ErrorCode.TOO_LARGE, "request body of " + declared + " bytes is larger than the limit of " + maxBodyBytes
+                    + " bytes (max-body)");
             return;
         }
         chain.doFilter(declared >= 0 ? req : new Bounded(req, maxBodyBytes), res);

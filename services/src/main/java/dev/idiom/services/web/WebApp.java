@@ -28,6 +28,8 @@ public final class WebApp {
 
         FilterRegistration.Dynamic limits = context.addFilter("request-limits", new RequestLimits(maxBodyBytes));
         limits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        FilterRegistration.Dynamic keys = context.addFilter("key-check", new KeyCheck(app.keys()));
+        keys.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
 
         ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app, publicUrl)));
         rest.addMapping("/api/*");

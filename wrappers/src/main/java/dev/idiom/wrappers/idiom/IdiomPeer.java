@@ -36,12 +36,17 @@ public final class IdiomPeer implements AnnotationTool {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final URI base;
+    private final String key;
     private final ToolHttp http;
     private final EventCodec codec = new EventCodec();
 
-    /** @param base the other Idiom's root URL, e.g. http://idiom.example:8080 */
-    public IdiomPeer(URI base, ToolHttp http) {
+    /**
+     * @param base the other Idiom's root URL, e.g. http://idiom.example:8080
+     * @param key an API key of the other Idiom (a curator's, to push; a reader's only pulls)
+     */
+    public IdiomPeer(URI base, String key, ToolHttp http) {
         this.base = URI.create(base.toString().replaceAll("/+$", ""));
+        this.key = key == null ? "" : key.strip();
         this.http = http;
     }
 
@@ -61,6 +66,9 @@ public final class IdiomPeer implements AnnotationTool {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) {
+        if (!key.isEmpty()) {
+            b.header("Authorization", "Bearer " + key);
+        }
         return http.send(b.header("Idiom-Source", "peer").timeout(Duration.ofSeconds(60)).build());
     }
 

@@ -1,0 +1,13 @@
+package dev.idiom.events.accounts;
+
+import java.time.Instant;
+
+/**
+ * An API key as stored: its name, role, the SHA-256 of the key (hex), who created it, and when it
+ * was revoked (null while it works).
+ */
+public record StoredApiKey(String name, String role, String keyHash, Instant createdAt, String createdBy, Instant revokedAt) {
+    public boolean active() {
+        return revokedAt == null;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.idiom.events.mysql;
+
+import dev.idiom.events.EventStoreException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import javax.sql.DataSource;
+
+/** Work on one pooled connection, its SQL failures reported as the store's; shared by the relational repositories. */
+@FunctionalInterface
+interface SqlWork<T> {
+    T run(Connection c) throws SQLException;
+
+    static <T> T on(DataSource db, String what, SqlWork<T> work) {
+        try (Connection c = db.getConnection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new EventStoreException(what + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A DATETIME(6) column written as UTC, or null. */
+    static Instant instant(ResultSet rs, int column) throws SQLException {
+        LocalDateTime t = rs.getObject(column, LocalDateTime.class);
+        return t == null ? null : t.toInstant(ZoneOffset.UTC);
+    }
+}

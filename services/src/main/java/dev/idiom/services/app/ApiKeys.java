@@ -1,0 +1,157 @@
+package dev.idiom.services.app;
+
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.accounts.ApiKeyRepository;
+import dev.idiom.events.accounts.StoredApiKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * API keys: created random (256 bits), stored as their SHA-256 only, named, revocable. Every
+ * request but the anonymous few presents one as {@code Authorization: Bearer <key>}. A verified
+ * key is remembered for a few seconds, so the hot path costs one hash and a map lookup; a key
+ * revoked on another node stops working there within that time.
+ */
+public final class ApiKeys {
+    /** An admin key from the environment (operators' scripts, the test suite); never stored. */
+    public static final String ENV_TOKEN = "IDIOM_ADMIN_TOKEN";
+    /** The file the first admin key is written to, in the data directory. */
+    public static final String ADMIN_KEY_FILE = "admin.key";
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final long REMEMBER_NANOS = 5_000_000_000L;
+    private static final int REMEMBER_MOST = 10_000;
+
+    /** A key as anyone may see it: never the key itself. */
+    public record ApiKey(String name, Role role, Instant createdAt, String createdBy, Instant revokedAt) {}
+
+    /** A new key and its secret, shown this once. */
+    public record Issued(ApiKey key, String secret) {}
+
+    private record Remembered(Caller caller, long until) {}
+
+    private final ApiKeyRepository repository;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+    private final byte[] envToken;
+    private final ConcurrentHashMap<String, Remembered> verified = new ConcurrentHashMap<>();
+
+    /** @param envToken {@value #ENV_TOKEN}, or null */
+    public ApiKeys(ApiKeyRepository repository, Clock clock, String envToken) {
+        this.repository = repository;
+        this.clock = clock;
+        this.envToken = envToken == null || envToken.isBlank() ? null : envToken.strip().getBytes(StandardCharsets.UTF_8);
+    }
+
+    public Issued create(String name, Role role, String createdBy) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new InvalidValueException("a key's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit; got '"
+                    + (name == null ? "" : name) + "'");
+        }
+        byte[] raw = new byte[32];
+        random.nextBytes(raw);
+        String secret = "idiom_" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+        StoredApiKey stored = new StoredApiKey(name, role.id(), hash(secret), clock.instant(), createdBy, null);
+        if (!repository.insert(stored)) {
+            throw new InvalidValueException("a key named '" + name + "' exists already (names of revoked keys are not reused)");
+        }
+        return new Issued(view(stored), secret);
+    }
+
+    public List<ApiKey> list() {
+        return repository.list().stream().map(ApiKeys::view).toList();
+    }
+
+    /** Revokes the key at once on this node (within seconds on others). */
+    public void revoke(String name) {
+        if (name == null || !NAME.matcher(name).matches() || !repository.revoke(name, clock.instant())) {
+            throw new UnknownKeyException(name);
+        }
+        verified.values().removeIf(r -> r.caller().keyName().equals(name));
+    }
+
+    /**
+     * The caller presenting this {@code Authorization} header.
+     *
+     * @throws NotAuthorizedException no bearer key, or one that is unknown or revoked
+     */
+    public Caller authenticate(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7) || authorization.length() == 7) {
+            throw new NotAuthorizedException("this needs an API key: send Authorization: Bearer <key> (an admin creates keys with "
+                    + "./idiom keys create or POST /api/keys)");
+        }
+        String key = authorization.substring(7).strip();
+        if (envToken != null && MessageDigest.isEqual(envToken, key.getBytes(StandardCharsets.UTF_8))) {
+            return new Caller(ENV_TOKEN, Role.ADMIN);
+        }
+        String hash = hash(key);
+        long now = System.nanoTime();
+        Remembered r = verified.get(hash);
+        if (r != null && now - r.until() < 0) {
+            return r.caller();
+        }
+        StoredApiKey stored = repository.byHash(hash).filter(StoredApiKey::active)
+                .orElseThrow(() -> new NotAuthorizedException("this API key is not known, or was revoked"));
+        Caller caller = new Caller(stored.name(), Role.parse(stored.role()));
+        if (verified.size() >= REMEMBER_MOST) {
+            verified.clear();
+        }
+        verified.put(hash, new Remembered(caller, now + REMEMBER_NANOS));
+        return caller;
+    }
+
+    /**
+     * On a new installation (no active admin key, none from the environment): creates an admin key
+     * and writes it to {@code <data>/admin.key}, readable by its owner only.
+     *
+     * @return the new key, to print once; empty when the installation has an admin key already
+     */
+    public Optional<String> firstAdminKey(Path dataDir) {
+        List<StoredApiKey> keys = repository.list();
+        if (envToken != null || keys.stream().anyMatch(k -> k.active() && k.role().equals(Role.ADMIN.id()))) {
+            return Optional.empty();
+        }
+        List<String> taken = keys.stream().map(StoredApiKey::name).toList();
+        String name = "admin";
+        for (int i = 2; taken.contains(name); i++) {
+            name = "admin-" + i;
+        }
+        Issued issued = create(name, Role.ADMIN, "first start");
+        try {
+            Files.createDirectories(dataDir);
+            Path tmp = Files.createTempFile(dataDir, ".admin", ".key", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(tmp, issued.secret() + "\n");
+            Files.move(tmp, dataDir.resolve(ADMIN_KEY_FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write " + dataDir.resolve(ADMIN_KEY_FILE) + ": " + e.getMessage(), e);
+        }
+        return Optional.of(issued.secret());
+    }
+
+    private static ApiKey view(StoredApiKey k) {
+        return new ApiKey(k.name(), Role.parse(k.role()), k.createdAt(), k.createdBy(), k.revokedAt());
+    }
+
+    static String hash(String key) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.idiom.services.app;
+
+/**
+ * Who is calling: the name of the key presented and its role. Events record the name, so
+ * provenance names the principal.
+ */
+public record Caller(String keyName, Role role) {
+    /** Where the endpoints keep the caller of a request (a servlet request attribute). */
+    public static final String ATTRIBUTE = "dev.idiom.caller";
+
+    /** @throws ForbiddenException this key's role does not include {@code needed} */
+    public void require(Role needed) {
+        if (!role.includes(needed)) {
+            throw new ForbiddenException("the key '" + keyName + "' has role " + role.id() + "; this needs " + needed.id());
+        }
+    }
+
+    /**
+     * The source of the events this caller causes: the key's name, the protocol, and what the
+     * client said of itself (optional, e.g. a portal's name).
+     */
+    public String source(String protocol, String given) {
+        String s = "key:" + keyName + " (" + protocol + (given == null || given.isBlank() ? "" : ", " + given.strip()) + ")";
+        return s.length() > 200 ? s.substring(0, 199) + ")" : s;
+    }
+}

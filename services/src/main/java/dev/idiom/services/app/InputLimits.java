@@ -1,0 +1,32 @@
+package dev.idiom.services.app;
+
+import dev.idiom.events.Field;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.Metadata;
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * The configurable caps on what a caller may send (config keys {@code max-tags},
+ * {@code max-authors}, {@code max-json-depth}); field lengths are the domain's own
+ * ({@link Field}). A write over a cap is refused whole, naming the cap.
+ */
+public record InputLimits(int maxTags, int maxAuthors, int maxJsonDepth) {
+    public static final InputLimits DEFAULTS = new InputLimits(200, 500, 32);
+
+    public void check(Metadata m) {
+        check(Field.TAGS, m.get(Field.TAGS));
+        check(Field.AUTHORS, m.get(Field.AUTHORS));
+    }
+
+    public void check(Map<Field, Object> values) {
+        values.forEach(this::check);
+    }
+
+    private void check(Field f, Object value) {
+        int cap = f == Field.TAGS ? maxTags : f == Field.AUTHORS ? maxAuthors : Integer.MAX_VALUE;
+        if (value instanceof Collection<?> c && c.size() > cap) {
+            throw new InvalidValueException(f.jsonName() + " has " + c.size() + " entries; at most " + cap + " are accepted (max-" + f.jsonName() + ")");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.idiom.services.web;
+
+import dev.idiom.services.app.ErrorCode;
+import dev.idiom.services.rest.Problem;
+import dev.idiom.services.soap.SoapEndpoint;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * An answer given by a filter before any endpoint runs, in the caller's protocol: a SOAP fault
+ * envelope on {@code /services/}, a problem document elsewhere. The body is never read.
+ */
+final class Refusal {
+    private Refusal() {}
+
+    static void send(HttpServletRequest req, HttpServletResponse res, ErrorCode code, String message) throws IOException {
+        if (isSoap(req)) {
+            // SOAP 1.1 over HTTP: a fault travels with 500, so toolkits read its code; the statuses
+            // that say "not now" or "not this size" (503, 413) keep their meaning for the transport
+            res.setStatus(code.status() == 503 || code.status() == 413 ? code.status() : 500);
+            res.setContentType("text/xml;charset=UTF-8");
+            res.getWriter().write(SoapEndpoint.faultEnvelope(code.code(), message));
+        } else {
+            res.setStatus(code.status());
+            if (code == ErrorCode.UNAUTHORIZED) {
+                res.setHeader("WWW-Authenticate", "Bearer realm=\"idiom\"");
+            }
+            res.setContentType(Problem.MEDIA_TYPE);
+            res.getWriter().write(Problem.json(code.status(), code.code(), message));
+        }
+    }
+
+    static boolean isSoap(HttpServletRequest req) {
+        return path(req).startsWith("/services/");
+    }
+
+    /** The path inside the context, whatever servlet it maps to. */
+    static String path(HttpServletRequest req) {
+        return req.getRequestURI().substring(req.getContextPath().length());
+    }
+}
