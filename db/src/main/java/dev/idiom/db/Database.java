@@ -3,7 +3,11 @@ package dev.idiom.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -63,6 +67,30 @@ public final class Database implements AutoCloseable {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * What in the server's settings could lose a write Idiom acknowledged: InnoDB not flushing its
+     * log at every commit, or a binary log not synced at every commit (a replica or point-in-time
+     * recovery would then miss acknowledged events). Empty when the settings are durable.
+     */
+    public List<String> durabilityRisks() {
+        List<String> risks = new ArrayList<>();
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT @@innodb_flush_log_at_trx_commit, @@log_bin, @@sync_binlog")) {
+            rs.next();
+            if (rs.getInt(1) != 1) {
+                risks.add("innodb_flush_log_at_trx_commit is " + rs.getInt(1) + ", not 1: a crash of the database host can lose up to a second of "
+                        + "writes Idiom acknowledged; set innodb_flush_log_at_trx_commit=1");
+            }
+            if (rs.getInt(2) == 1 && rs.getInt(3) != 1) {
+                risks.add("the binary log is on with sync_binlog=" + rs.getInt(3) + ", not 1: after a crash, replicas and point-in-time recovery "
+                        + "can miss acknowledged writes; set sync_binlog=1");
+            }
+        } catch (SQLException e) {
+            risks.add("could not read the durability settings (" + e.getMessage() + "); check innodb_flush_log_at_trx_commit=1 and sync_binlog=1");
+        }
+        return risks;
     }
 
     public DataSource dataSource() {

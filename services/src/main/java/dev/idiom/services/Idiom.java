@@ -80,6 +80,7 @@ public final class Idiom implements AutoCloseable {
         try {
             Database database = Database.open(new DatabaseSettings(url, config.dbUser(), config.dbPassword(), config.dbPool()));
             LOG.info("database pool open and schema migrated after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            database.durabilityRisks().forEach(risk -> LOG.warning("DURABILITY: " + risk));
             EventCodec codec = new EventCodec();
             GroupCommit store = new GroupCommit(new MySqlEventStore(database.dataSource(), codec, clock), config.groupCommit());
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();

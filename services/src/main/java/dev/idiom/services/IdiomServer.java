@@ -1,6 +1,8 @@
 package dev.idiom.services;
 
+import dev.idiom.services.web.Admission;
 import dev.idiom.services.web.PublicUrl;
+import java.time.Duration;
 import dev.idiom.services.web.WebApp;
 import java.nio.file.Path;
 import org.apache.catalina.Context;
@@ -14,10 +16,12 @@ import org.apache.catalina.valves.ErrorReportValve;
 public final class IdiomServer implements AutoCloseable {
     private final Idiom idiom;
     private final Tomcat tomcat;
+    private final Admission admission;
     private final int port;
     private final String host;
 
-    private IdiomServer(Idiom idiom, Tomcat tomcat, String host, int port) {
+    private IdiomServer(Idiom idiom, Tomcat tomcat, Admission admission, String host, int port) {
+        this.admission = admission;
         this.idiom = idiom;
         this.tomcat = tomcat;
         this.host = host;
@@ -64,8 +68,10 @@ public final class IdiomServer implements AutoCloseable {
         }
         base.resolve("webroot").toFile().mkdirs();
         PublicUrl publicUrl = new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())); // a bad public-url fails here
+        Admission admission = new Admission(config.maxInFlight());
         context.addServletContainerInitializer((classes, servletContext) ->
-                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(), publicUrl), null);
+                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(), publicUrl, admission),
+                null);
         try {
             tomcat.start();
         } catch (LifecycleException e) {
@@ -80,7 +86,7 @@ public final class IdiomServer implements AutoCloseable {
             }
             throw new IllegalStateException("could not listen on " + config.host() + ":" + config.port() + " (in use?)");
         }
-        return new IdiomServer(idiom, tomcat, config.host(), connector.getLocalPort());
+        return new IdiomServer(idiom, tomcat, admission, config.host(), connector.getLocalPort());
     }
 
     public int port() {
@@ -97,9 +103,19 @@ public final class IdiomServer implements AutoCloseable {
         return idiom;
     }
 
+    /** Requests refused by the admission limit since start. */
+    public Admission admission() {
+        return admission;
+    }
+
+    /** Graceful: stops admitting (503 Busy), lets the requests in service finish (at most 10 s), then stops. */
     @Override
     public void close() {
         try {
+            int left = admission.drain(Duration.ofSeconds(10));
+            if (left > 0) {
+                java.util.logging.Logger.getLogger(IdiomServer.class.getName()).warning(left + " requests still in service after 10 s; stopping anyway");
+            }
             tomcat.stop();
             tomcat.destroy();
         } catch (LifecycleException e) {

@@ -1,6 +1,7 @@
 package dev.idiom.services;
 
 import dev.idiom.services.app.ApiKeys;
+import dev.idiom.services.web.Admission;
 import dev.idiom.services.web.PublicUrl;
 import dev.idiom.services.web.WebApp;
 import jakarta.servlet.ServletContextEvent;
@@ -14,6 +15,7 @@ import java.util.Map;
  */
 public final class WarBootstrap implements ServletContextListener {
     private Idiom idiom;
+    private Admission admission;
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
@@ -23,11 +25,14 @@ public final class WarBootstrap implements ServletContextListener {
                 .log("Idiom: a first admin key was created and written to " + config.data().resolve(ApiKeys.ADMIN_KEY_FILE).toAbsolutePath()
                         + " (owner-only); it is not logged"));
         WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(),
-                new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())));
+                new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())), admission = new Admission(config.maxInFlight()));
     }
 
     @Override
     public void contextDestroyed(ServletContextEvent event) {
+        if (admission != null) {
+            admission.drain(java.time.Duration.ofSeconds(10));
+        }
         if (idiom != null) {
             idiom.close();
         }

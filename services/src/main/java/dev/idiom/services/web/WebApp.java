@@ -20,11 +20,16 @@ public final class WebApp {
      * @param maxBodyBytes the largest request body accepted (413 beyond)
      * @param tempDir Axis2's scratch folder (otherwise it writes {@code _axis2} into the working directory)
      * @param publicUrl how the URLs Idiom writes are formed
+     * @param admission the bound on requests in service, drained on shutdown
      */
-    public static void mount(ServletContext context, Application app, long maxBodyBytes, Path tempDir, PublicUrl publicUrl) {
+    public static void mount(ServletContext context, Application app, long maxBodyBytes, Path tempDir, PublicUrl publicUrl, Admission admission) {
         File temp = tempDir.toFile();
         temp.mkdirs();
         context.setAttribute("javax.servlet.context.tempdir", temp);
+
+        // cheapest refusals first: too busy, then too large, then no key; only then any parsing
+        FilterRegistration.Dynamic admit = context.addFilter("admission", admission);
+        admit.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
         FilterRegistration.Dynamic limits = context.addFilter("request-limits", new RequestLimits(maxBodyBytes));
         limits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
