@@ -71,7 +71,7 @@ class ConsistencyEndpointsTest {
             assertEquals(200, soapSync.statusCode(), soapSync.body());
             assertTrue(soapSync.body().contains("pushed>0</"), "nothing more to push: " + soapSync.body());
             HttpResponse<String> unknown = idiom.post("/api/tools/nosuch/sync", "application/json", "");
-            assertEquals(400, unknown.statusCode());
+            assertEquals(404, unknown.statusCode());
             assertTrue(unknown.body().contains("no tool account named 'nosuch'"), unknown.body());
         }
     }

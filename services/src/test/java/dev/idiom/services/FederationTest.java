@@ -159,7 +159,7 @@ class FederationTest {
             assertEquals("ToolAuth", RunningIdiom.json(r).get("code").asText());
             assertTrue(RunningIdiom.json(r).get("detail").asText().contains("403"));
         }
-        assertEquals(400, a.post("/api/imports", "application/json", "{\"tool\":\"nobody\"}").statusCode());
+        assertEquals(404, a.post("/api/imports", "application/json", "{\"tool\":\"nobody\"}").statusCode());
     }
 
     @Test

@@ -68,7 +68,7 @@ public final class ApiKeys {
         String secret = "idiom_" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
         StoredApiKey stored = new StoredApiKey(name, role.id(), hash(secret), clock.instant(), createdBy, null);
         if (!repository.insert(stored)) {
-            throw new InvalidValueException("a key named '" + name + "' exists already (names of revoked keys are not reused)");
+            throw new KeyNameTakenException(name);
         }
         return new Issued(view(stored), secret);
     }

@@ -20,7 +20,9 @@ public record Caller(String keyName, Role role) {
      * client said of itself (optional, e.g. a portal's name).
      */
     public String source(String protocol, String given) {
-        String s = "key:" + keyName + " (" + protocol + (given == null || given.isBlank() ? "" : ", " + given.strip()) + ")";
+        // what the client says of itself is kept printable: it ends up in history over SOAP too
+        String said = given == null ? "" : given.replaceAll("[\\p{Cc}\\p{Cs}\\uFFFE\\uFFFF]", "").strip();
+        String s = "key:" + keyName + " (" + protocol + (said.isEmpty() ? "" : ", " + said) + ")";
         return s.length() > 200 ? s.substring(0, 199) + ")" : s;
     }
 }

@@ -18,6 +18,7 @@ public enum ErrorCode {
     UNAUTHORIZED("Unauthorized", 401, false),
     FORBIDDEN("Forbidden", 403, false),
     NOT_FOUND("NotFound", 404, false),
+    CONFLICT("Conflict", 409, false),
     REMOTE_CHANGED("RemoteChanged", 409, true),
     STALE_VERSION("StaleVersion", 412, false),
     TOO_LARGE("TooLarge", 413, false),
@@ -67,6 +68,8 @@ public enum ErrorCode {
             case NotAuthorizedException x -> new Failure(UNAUTHORIZED, x.getMessage());
             case ForbiddenException x -> new Failure(FORBIDDEN, x.getMessage());
             case UnknownKeyException x -> new Failure(NOT_FOUND, x.getMessage());
+            case dev.idiom.services.tools.UnknownToolAccountException x -> new Failure(NOT_FOUND, x.getMessage());
+            case KeyNameTakenException x -> new Failure(CONFLICT, x.getMessage());
             case RemoteChangedException x -> new Failure(REMOTE_CHANGED, x.getMessage());
             case ToolAuthException x -> new Failure(TOOL_AUTH, x.getMessage());
             case ToolException x -> new Failure(TOOL_FAILED, x.getMessage());

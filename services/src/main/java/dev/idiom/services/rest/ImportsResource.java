@@ -33,9 +33,9 @@ public final class ImportsResource {
         ObjectNode b = JsonBodies.closed(json.object(body), "tool", "remoteId", "fromStart");
         String tool = json.toolName(b, "import from");
         if (b.hasNonNull("remoteId")) {
-            return outcome(imports.download(tool, b.get("remoteId").asText())).toString();
+            return outcome(imports.download(tool, JsonBodies.string(b, "remoteId"))).toString();
         }
-        return json.summary(imports.importAccount(tool, b.path("fromStart").asBoolean(false), (s, done, size, last) -> { })).toString();
+        return json.summary(imports.importAccount(tool, JsonBodies.flag(b, "fromStart"), (s, done, size, last) -> { })).toString();
     }
 
     ObjectNode outcome(ImportOutcome o) {

@@ -81,9 +81,30 @@ final class JsonBodies {
         return body;
     }
 
+    /** A member that must be a string when present: null when absent or null. */
+    static String string(ObjectNode body, String name) {
+        JsonNode v = body.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new InvalidValueException("\"" + name + "\" must be a string, got " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return v.asText();
+    }
+
+    /** A member that must be true or false when present. */
+    static boolean flag(ObjectNode body, String name) {
+        JsonNode v = body.get(name);
+        if (v != null && !v.isNull() && !v.isBoolean()) {
+            throw new InvalidValueException("\"" + name + "\" must be true or false");
+        }
+        return v != null && v.asBoolean(false);
+    }
+
     /** The tool account a federation request names: {"tool": "…"}. */
     String toolName(ObjectNode body, String purpose) {
-        String name = body.path("tool").asText(null);
+        String name = string(body, "tool");
         if (name == null || name.isBlank()) {
             throw new InvalidValueException("name the tool account to " + purpose + ": {\"tool\": \"…\"}");
         }
@@ -92,7 +113,7 @@ final class JsonBodies {
 
     /** Metadata of a new DE: {"metadata": {...}} or the fields at the top level. */
     Metadata newRecord(ObjectNode body) {
-        JsonNode fields = body.has("metadata") ? body.get("metadata") : body;
+        JsonNode fields = body.has("metadata") ? closed(body, "metadata").get("metadata") : body;
         if (!fields.isObject()) {
             throw new InvalidValueException("metadata must be a JSON object");
         }

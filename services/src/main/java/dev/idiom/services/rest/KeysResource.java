@@ -47,7 +47,7 @@ public final class KeysResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(byte[] body, @Context HttpServletRequest request) {
         ObjectNode b = JsonBodies.closed(json.object(body), "name", "role");
-        ApiKeys.Issued issued = keys.create(b.path("name").asText(null), Role.parse(b.path("role").asText(null)),
+        ApiKeys.Issued issued = keys.create(JsonBodies.string(b, "name"), Role.parse(JsonBodies.string(b, "role")),
                 RoleCheck.caller(request).keyName());
         ObjectNode out = view(issued.key()).put("key", issued.secret());
         return Response.created(URI.create(publicUrl.of(request) + "/api/keys/" + URLEncoder.encode(issued.key().name(), StandardCharsets.UTF_8)))

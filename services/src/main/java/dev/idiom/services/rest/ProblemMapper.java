@@ -22,6 +22,9 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         return switch (e) {
             case PreconditionRequired x -> Problem.of(ErrorCode.PRECONDITION_REQUIRED, x.getMessage());
             case BodyTooLarge x -> Problem.of(ErrorCode.TOO_LARGE, x.getMessage());
+            // JAX-RS answers 404 for a query or header parameter it cannot convert: it is the request that is wrong
+            case org.glassfish.jersey.server.ParamException x when !(x instanceof org.glassfish.jersey.server.ParamException.PathParamException) ->
+                    Problem.of(ErrorCode.INVALID, "parameter '" + x.getParameterName() + "' has the wrong form (see /api/openapi.json)");
             case WebApplicationException x -> {
                 int status = x.getResponse().getStatus();
                 Response r = Problem.of(status, codeFor(status), messageFor(status, x));

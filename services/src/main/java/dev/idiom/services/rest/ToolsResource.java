@@ -48,9 +48,8 @@ public final class ToolsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public String put(@PathParam("name") String name, byte[] body) {
         ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy");
-        return view(accounts.put(name, b.path("kind").asText(null), b.path("baseUrl").asText(null), b.path("account").asText(""),
-                b.path("secret").asText(null), b.path("newRecords").asText(null),
-                b.path("conflictPolicy").asText(null))).toString();
+        return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
+                JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"))).toString();
     }
 
     /**

@@ -230,6 +230,26 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     }
 
     /** An HTTP request header, by name in any case. */
+    private static boolean malformedXml(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof org.apache.axiom.om.OMException || c instanceof javax.xml.stream.XMLStreamException
+                    || c.getClass().getName().startsWith("com.ctc.wstx.exc.")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        String m = e.getMessage();
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c.getMessage() != null) {
+                m = c.getMessage();
+            }
+        }
+        return m;
+    }
+
     private static String header(MessageContext in, String name) {
         if (in.getProperty(MessageContext.TRANSPORT_HEADERS) instanceof Map<?, ?> headers) {
             for (var e : headers.entrySet()) {
@@ -263,7 +283,10 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     }
 
     private AxisFault fault(RuntimeException e) {
-        ErrorCode.Failure f = ErrorCode.of(e);
+        // the envelope is parsed as it is read: XML that breaks off or is not well-formed shows up here
+        ErrorCode.Failure f = malformedXml(e)
+                ? new ErrorCode.Failure(ErrorCode.INVALID, "the request is not well-formed XML: " + rootMessage(e))
+                : ErrorCode.of(e);
         if (f.code() == ErrorCode.UNAVAILABLE) {
             LOG.log(Level.WARNING, "event store failure", e);
         } else if (f.code() == ErrorCode.INTERNAL) {

@@ -55,6 +55,22 @@ public final class ToolAccounts {
         if (baseUrl.length() > 1000 || (account != null && account.length() > 200) || (secret != null && secret.length() > 2000)) {
             throw new InvalidValueException("baseUrl is at most 1000 characters, account 200, secret 2000");
         }
+        for (String[] v : new String[][] {{"baseUrl", baseUrl}, {"account", account}, {"secret", secret}}) {
+            if (v[1] != null && v[1].codePoints().anyMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE)) {
+                throw new InvalidValueException(v[0] + " holds a control character");
+            }
+        }
+        if (!Set.of("bibtex", "bookmarks").contains(kind)) {
+            try {
+                java.net.URI u = new java.net.URI(baseUrl.strip());
+                if (!Set.of("http", "https").contains(String.valueOf(u.getScheme()).toLowerCase(java.util.Locale.ROOT)) || u.getHost() == null) {
+                    throw new java.net.URISyntaxException(baseUrl, "not an http(s) URL with a host");
+                }
+            } catch (java.net.URISyntaxException e) {
+                throw new InvalidValueException("baseUrl of a " + kind + " account must be an http(s) URL such as https://api.zotero.org, got '"
+                        + baseUrl + "'");
+            }
+        }
         String visibility = newRecords == null || newRecords.isEmpty() ? "private" : newRecords;
         if (!Set.of("private", "public").contains(visibility)) {
             throw new InvalidValueException("newRecords must be \"private\" or \"public\", got '" + newRecords + "'");

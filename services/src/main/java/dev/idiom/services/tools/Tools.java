@@ -45,7 +45,7 @@ public final class Tools implements ToolDirectory {
     /** The adapter of the account called {@code name}. */
     public AnnotationTool open(String name) {
         ToolAccounts.Opened a = accounts.open(name)
-                .orElseThrow(() -> new InvalidValueException("no tool account named '" + name + "'; configure it with PUT /api/tools/" + name));
+                .orElseThrow(() -> new UnknownToolAccountException(name));
         String kind = a.account().kind();
         String base = a.account().baseUrl();
         String secret = a.secret() == null ? "" : a.secret();

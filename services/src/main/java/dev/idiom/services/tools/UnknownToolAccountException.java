@@ -1,0 +1,8 @@
+package dev.idiom.services.tools;
+
+/** No tool account has that name. */
+public final class UnknownToolAccountException extends RuntimeException {
+    public UnknownToolAccountException(String name) {
+        super("no tool account named '" + name + "'; an admin configures it with PUT /api/tools/" + name);
+    }
+}
