@@ -208,6 +208,6 @@ public final class ClosedLoad {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(ApiKey.signed(b).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -59,9 +59,9 @@ public final class GrowthProbe {
         ops.put("moreInfo cache", i -> get(http, base + "/api/entities/" + ids.get(i % ids.size()) + "?source=cache"));
         ops.put("updateDE (REST)", i -> {
             String id = ids.get(i % ids.size());
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/entities/" + id))
+            HttpResponse<String> r = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(base + "/api/entities/" + id))
                     .header("Content-Type", "application/merge-patch+json").header("If-Match", "\"" + versions.get(id) + "\"")
-                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"notes\":\"growth " + i + "\"}}")).build(),
+                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"notes\":\"growth " + i + "\"}}"))).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 200) {
                 versions.put(id, Integer.parseInt(LatencyProbe.first(LatencyProbe.VERSION_JSON, r.body())));
@@ -96,6 +96,6 @@ public final class GrowthProbe {
     }
 
     private static HttpResponse<String> get(HttpClient http, String url) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(url))).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -60,7 +60,7 @@ public final class ImportRate {
     }
 
     private static String send(HttpClient http, HttpRequest.Builder b) throws Exception {
-        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(ApiKey.signed(b).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() >= 300) {
             throw new IllegalStateException(r.statusCode() + " " + r.body());
         }

@@ -126,7 +126,7 @@ public final class LatencyProbe {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) throws IOException, InterruptedException {
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(ApiKey.signed(b).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     static String first(Pattern p, String s) {

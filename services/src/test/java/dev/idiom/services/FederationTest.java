@@ -218,7 +218,7 @@ class FederationTest {
                 String remoteId = RunningIdiom.json(u).get("remoteId").asText();
                 long t1 = System.nanoTime();
                 HttpResponse<String> d = b.post("/api/imports", "application/json", "{\"tool\":\"zlatb\",\"remoteId\":\"" + remoteId + "\"}");
-                if (i == 0 && d.statusCode() == 400) {
+                if (i == 0 && d.statusCode() == 404) {
                     account(b, "zlatb", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + ZoteroStub.LIBRARY
                             + "\",\"secret\":\"" + ZoteroStub.KEY + "\"}");
                     t1 = System.nanoTime();

@@ -193,7 +193,7 @@ class KeysAndRolesTest {
 
         String listed = idiom.get("/api/keys").body();
         assertTrue(listed.contains("\"portal-b\"") && !listed.contains(key), "listed, never with the key: " + listed);
-        assertEquals(400, idiom.post("/api/keys", "application/json", "{\"name\":\"portal-b\",\"role\":\"reader\"}").statusCode(), "names are unique");
+        assertEquals(409, idiom.post("/api/keys", "application/json", "{\"name\":\"portal-b\",\"role\":\"reader\"}").statusCode(), "names are unique");
         assertEquals(400, idiom.post("/api/keys", "application/json", "{\"name\":\"x\",\"role\":\"owner\"}").statusCode(), "roles are closed");
         assertEquals(400, idiom.post("/api/keys", "application/json", "{\"name\":\"x\",\"role\":\"reader\",\"extra\":1}").statusCode());
         assertEquals(400, idiom.post("/api/keys", "application/json", "{\"name\":\"bad name/\",\"role\":\"reader\"}").statusCode());
