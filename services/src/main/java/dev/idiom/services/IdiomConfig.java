@@ -91,7 +91,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
     @Override
     public String toString() {
         return "IdiomConfig[" + host + ":" + port + ", data " + data + ", db " + (dbUrl == null ? "embedded" : dbUrl) + ", secret key "
-                + (secretKey == null ? "unset" : "set") + ", operator token " + (adminToken == null ? "unset" : "set") + "]";
+                + (secretKey == null ? "unset" : "set") + ", admin token " + (adminToken == null ? "unset" : "set") + "]";
     }
 
     /** The README's configuration table, generated from {@link #KEYS}. */

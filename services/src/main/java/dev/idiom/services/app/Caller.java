@@ -7,6 +7,19 @@ package dev.idiom.services.app;
 public record Caller(String keyName, Role role) {
     /** Where the endpoints keep the caller of a request (a servlet request attribute). */
     public static final String ATTRIBUTE = "dev.idiom.caller";
+    private static final java.util.regex.Pattern UNPRINTABLE = java.util.regex.Pattern.compile("[\\p{Cc}\\p{Cs}\\uFFFE\\uFFFF]");
+
+    /**
+     * The caller the key check left in a request's {@link #ATTRIBUTE}.
+     *
+     * @throws NotAuthorizedException there is none (the request did not pass the key check)
+     */
+    public static Caller of(Object attribute) {
+        if (attribute instanceof Caller caller) {
+            return caller;
+        }
+        throw new NotAuthorizedException("this needs an API key: send the HTTP header Authorization: Bearer <key>");
+    }
 
     /** @throws ForbiddenException this key's role does not include {@code needed} */
     public void require(Role needed) {
@@ -21,7 +34,7 @@ public record Caller(String keyName, Role role) {
      */
     public String source(String protocol, String given) {
         // what the client says of itself is kept printable: it ends up in history over SOAP too
-        String said = given == null ? "" : given.replaceAll("[\\p{Cc}\\p{Cs}\\uFFFE\\uFFFF]", "").strip();
+        String said = given == null ? "" : UNPRINTABLE.matcher(given).replaceAll("").strip();
         String s = "key:" + keyName + " (" + protocol + (said.isEmpty() ? "" : ", " + said) + ")";
         return s.length() > 200 ? s.substring(0, 199) + ")" : s;
     }

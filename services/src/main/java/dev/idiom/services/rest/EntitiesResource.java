@@ -98,9 +98,7 @@ public final class EntitiesResource {
     @Path("{id}/events")
     public String history(@PathParam("id") String id) {
         UUID entityId = entityId(id);
-        ObjectNode n = json.mapper().createObjectNode();
-        n.put("entityId", entityId.toString());
-        return json.events(reads.history(entityId), "events", n);
+        return json.events(reads.history(entityId), "events", about(entityId));
     }
 
     /** The conflicts a DE's replicas had with Idiom: both values, the base, the winner, the policy. */
@@ -108,8 +106,7 @@ public final class EntitiesResource {
     @Path("{id}/conflicts")
     public String conflicts(@PathParam("id") String id) {
         UUID entityId = entityId(id);
-        ObjectNode n = json.mapper().createObjectNode();
-        n.put("entityId", entityId.toString());
+        ObjectNode n = about(entityId);
         var list = n.putArray("conflicts");
         for (RecordedEvent e : reads.history(entityId)) {
             if (e.event() instanceof ConflictResolved) {
@@ -123,8 +120,7 @@ public final class EntitiesResource {
     @Path("{id}/provenance")
     public String provenance(@PathParam("id") String id) {
         UUID entityId = entityId(id);
-        ObjectNode n = json.mapper().createObjectNode();
-        n.put("entityId", entityId.toString());
+        ObjectNode n = about(entityId);
         ObjectNode fields = n.putObject("fields");
         Provenance.of(entityId, reads.history(entityId)).forEach((f, s) -> fields.putObject(f.jsonName()).put("source", s.source())
                 .put("at", s.at().toString()).put("version", s.version()).put("event", s.eventType()));
@@ -157,6 +153,11 @@ public final class EntitiesResource {
         } catch (DateTimeParseException e) {
             throw new InvalidValueException("asOf must be an ISO-8601 instant such as 2026-01-31T12:00:00Z, got '" + s + "'");
         }
+    }
+
+    /** A document about one DE: {"entityId": …}, for the history, conflicts and provenance to fill. */
+    private ObjectNode about(UUID entityId) {
+        return json.mapper().createObjectNode().put("entityId", entityId.toString());
     }
 
     static EntityTag etag(int version) {

@@ -1,7 +1,6 @@
 package dev.idiom.services.rest;
 
 import dev.idiom.services.app.Caller;
-import dev.idiom.services.app.NotAuthorizedException;
 import dev.idiom.services.app.Role;
 import jakarta.annotation.Priority;
 import jakarta.servlet.http.HttpServletRequest;
@@ -46,19 +45,12 @@ final class RoleCheck implements DynamicFeature {
 
         @Override
         public void filter(ContainerRequestContext ctx) {
-            caller(ctx.getProperty(Caller.ATTRIBUTE)).require(needed);
+            Caller.of(ctx.getProperty(Caller.ATTRIBUTE)).require(needed);
         }
     }
 
     /** The caller of this request; the key check ran before any resource. */
     static Caller caller(HttpServletRequest request) {
-        return caller(request.getAttribute(Caller.ATTRIBUTE));
-    }
-
-    private static Caller caller(Object c) {
-        if (c instanceof Caller caller) {
-            return caller;
-        }
-        throw new NotAuthorizedException("this needs an API key: send Authorization: Bearer <key>");
+        return Caller.of(request.getAttribute(Caller.ATTRIBUTE));
     }
 }

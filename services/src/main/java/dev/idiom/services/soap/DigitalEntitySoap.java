@@ -11,7 +11,6 @@ import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ImportSummary;
 import dev.idiom.services.app.Caller;
-import dev.idiom.services.app.NotAuthorizedException;
 import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ReadPath;
 import dev.idiom.services.app.ReplicaLinks;
@@ -105,10 +104,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
 
     /** The caller the key check left on the HTTP request (every SOAP operation needs a key). */
     private static Caller caller(MessageContext in) {
-        if (in.getProperty(HTTPConstants.MC_HTTP_SERVLETREQUEST) instanceof HttpServletRequest r && r.getAttribute(Caller.ATTRIBUTE) instanceof Caller c) {
-            return c;
-        }
-        throw new NotAuthorizedException("this needs an API key: send the HTTP header Authorization: Bearer <key>");
+        return Caller.of(in.getProperty(HTTPConstants.MC_HTTP_SERVLETREQUEST) instanceof HttpServletRequest r ? r.getAttribute(Caller.ATTRIBUTE) : null);
     }
 
     private OMElement handle(String operation, OMElement request, String source) {
@@ -240,16 +236,6 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         return false;
     }
 
-    private static String rootMessage(Throwable e) {
-        String m = e.getMessage();
-        for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c.getMessage() != null) {
-                m = c.getMessage();
-            }
-        }
-        return m;
-    }
-
     private static String header(MessageContext in, String name) {
         if (in.getProperty(MessageContext.TRANSPORT_HEADERS) instanceof Map<?, ?> headers) {
             for (var e : headers.entrySet()) {
@@ -285,7 +271,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private AxisFault fault(RuntimeException e) {
         // the envelope is parsed as it is read: XML that breaks off or is not well-formed shows up here
         ErrorCode.Failure f = malformedXml(e)
-                ? new ErrorCode.Failure(ErrorCode.INVALID, "the request is not well-formed XML: " + rootMessage(e))
+                ? new ErrorCode.Failure(ErrorCode.INVALID, "the request is not well-formed XML: " + SoapXml.rootMessage(e))
                 : ErrorCode.of(e);
         if (f.code() == ErrorCode.UNAVAILABLE) {
             LOG.log(Level.WARNING, "event store failure", e);

@@ -106,12 +106,7 @@ public final class SoapEndpoint extends AxisServlet {
             super.handleFault(context, out, e); // ours, from the receiver
             return;
         }
-        String reason = e.getMessage();
-        for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c.getMessage() != null) {
-                reason = c.getMessage();
-            }
-        }
+        String reason = SoapXml.rootMessage(e);
         if (reason != null && reason.contains("The endpoint reference (EPR) for the Operation not found")) {
             reason = "no such operation; the body's first element must be one of the WSDL's operations";
         }

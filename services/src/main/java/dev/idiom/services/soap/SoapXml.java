@@ -177,6 +177,17 @@ final class SoapXml {
         return detail;
     }
 
+    /** The message of the deepest cause that has one: what went wrong, not the wrapper saying so. */
+    static String rootMessage(Throwable e) {
+        String m = e.getMessage();
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c.getMessage() != null) {
+                m = c.getMessage();
+            }
+        }
+        return m;
+    }
+
     static String required(OMElement parent, String name) {
         String v = text(parent, name);
         if (v == null || v.isBlank()) {

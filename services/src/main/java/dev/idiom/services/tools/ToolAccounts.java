@@ -55,11 +55,9 @@ public final class ToolAccounts {
         if (baseUrl.length() > 1000 || (account != null && account.length() > 200) || (secret != null && secret.length() > 2000)) {
             throw new InvalidValueException("baseUrl is at most 1000 characters, account 200, secret 2000");
         }
-        for (String[] v : new String[][] {{"baseUrl", baseUrl}, {"account", account}, {"secret", secret}}) {
-            if (v[1] != null && v[1].codePoints().anyMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE)) {
-                throw new InvalidValueException(v[0] + " holds a control character");
-            }
-        }
+        printable("baseUrl", baseUrl);
+        printable("account", account);
+        printable("secret", secret);
         if (!Set.of("bibtex", "bookmarks").contains(kind)) {
             try {
                 java.net.URI u = new java.net.URI(baseUrl.strip());
@@ -85,6 +83,12 @@ public final class ToolAccounts {
 
     public List<ToolAccount> list() {
         return repository.list().stream().map(ToolAccounts::view).toList();
+    }
+
+    private static void printable(String what, String value) {
+        if (value != null && value.codePoints().anyMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE)) {
+            throw new InvalidValueException(what + " holds a control character");
+        }
     }
 
     /** Names are ASCII (the column is): any other name cannot exist, and must not reach the database as one. */
