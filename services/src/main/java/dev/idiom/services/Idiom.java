@@ -77,18 +77,20 @@ public final class Idiom implements AutoCloseable {
             url = embedded.jdbcUrl("idiom");
             LOG.info("embedded MariaDB up in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         }
+        Database database = null;
         try {
-            Database database = Database.open(new DatabaseSettings(url, config.dbUser(), config.dbPassword(), config.dbPool()));
+            database = Database.open(new DatabaseSettings(url, config.dbUser(), config.dbPassword(), config.dbPool()));
             LOG.info("database pool open and schema migrated after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             database.durabilityRisks().forEach(risk -> LOG.warning("DURABILITY: " + risk));
+            MySqlToolAccounts toolAccounts = new MySqlToolAccounts(database.dataSource());
+            ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(config.secretKey()), clock);
+            accounts.checkSecretKey(); // a wrong key is an error now, not a failed sync later
             EventCodec codec = new EventCodec();
             GroupCommit store = new GroupCommit(new MySqlEventStore(database.dataSource(), codec, clock), config.groupCommit());
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
             ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
             EntityIds ids = new EntityIds(clock);
             EntityWrites writes = new EntityWrites(store, cache, codec, ids, config.limits());
-            MySqlToolAccounts toolAccounts = new MySqlToolAccounts(database.dataSource());
-            ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(config.secretKey()), clock);
             Tools tools = new Tools(accounts, clock, pacing);
             ImportRecords imports = new ImportRecords(store, writes, tools, ids);
             SqlOutbox outbox = new SqlOutbox(database.dataSource(), clock);
@@ -103,6 +105,9 @@ public final class Idiom implements AutoCloseable {
                     new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed), codec, replicaSync);
             return new Idiom(embedded, database, store, cache, feed, app, engine.start());
         } catch (RuntimeException e) {
+            if (database != null) {
+                database.close();
+            }
             if (embedded != null) {
                 embedded.close();
             }

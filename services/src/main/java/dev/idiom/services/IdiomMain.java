@@ -1,6 +1,7 @@
 package dev.idiom.services;
 
 import dev.idiom.services.app.ApiKeys;
+import dev.idiom.services.tools.SecretBox;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.RebuildReport;
 import java.io.IOException;
@@ -49,6 +50,9 @@ public final class IdiomMain {
                     commandFlags.put(k, flags.remove(k));
                 }
             }
+            if (command.equals("rotate-secret-key")) {
+                flags.put("sync-interval-ms", "0"); // no push may open a secret while they are resealed
+            }
             if (command.equals("seed")) {
                 flags.putIfAbsent("cache.enabled", "false"); // a million offers to a bounded cache would only churn it
             }
@@ -60,6 +64,7 @@ public final class IdiomMain {
                 case "seed" -> new SeedCommand(out, err).run(config, commandFlags);
                 case "sync" -> new SyncCommand(out, err).run(config, commandFlags);
                 case "keys" -> new KeysCommand(out).run(config, sub, commandFlags);
+                case "rotate-secret-key" -> rotateSecretKey(config, System.getenv(SecretBox.ENV_NEW), out);
                 case "help", "--help", "-h" -> {
                     usage(out);
                     yield 0;
@@ -107,6 +112,24 @@ public final class IdiomMain {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** Re-seals the stored tool secrets under IDIOM_NEW_SECRET_KEY (or a new random key, printed once). */
+    static int rotateSecretKey(IdiomConfig config, String newKey, PrintStream out) {
+        boolean generated = newKey == null || newKey.isBlank();
+        String next = generated ? SecretBox.newKey() : newKey.strip();
+        SecretBox box = SecretBox.fromKey(next);
+        try (Idiom idiom = Idiom.start(config)) {
+            int resealed = idiom.application().tools().accounts().rotateSecretKey(box);
+            out.println("idiom: resealed " + resealed + " tool secret(s) under the new key, in one transaction.");
+            if (generated) {
+                out.println("idiom: the new key is shown this once; from now on start Idiom with:");
+                out.println("export " + SecretBox.ENV + "=" + next);
+            } else {
+                out.println("idiom: from now on start Idiom with " + SecretBox.ENV + " set to the value of " + SecretBox.ENV_NEW + ".");
+            }
+            return 0;
+        }
     }
 
     private static int rebuild(IdiomConfig config, PrintStream out, PrintStream err) {
@@ -158,6 +181,7 @@ public final class IdiomMain {
                        ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
                        ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--server http://HOST:PORT] [--data …]
                        ./idiom seed    --entities N [--events-per-entity 1] [--data …] [--db-url …]
+                       ./idiom rotate-secret-key [--data …] [--db-url …]   (stop the server first)
                        ./idiom keys    create --name NAME --role reader|curator|admin | list | revoke --name NAME [--data …] [--db-url …]
                 
                 serve    runs Idiom (SOAP, REST, admin) on embedded Tomcat; without --db-url on an embedded MariaDB
@@ -170,6 +194,8 @@ public final class IdiomMain {
                          anti-entropy; --server asks a running Idiom (IDIOM_ADMIN_TOKEN) instead of opening the data dir
                 keys     API keys: create (the key is printed once), list (never the keys), revoke. Roles: reader (portals:
                          read), curator (also create, update, import, sync), admin (also tool accounts, keys, admin pages)
+                rotate-secret-key  re-seals every stored tool secret, atomically, from IDIOM_SECRET_KEY (the current key) to
+                         IDIOM_NEW_SECRET_KEY (or to a new random key it prints once); then start Idiom with the new key
                 seed     fills the store with N realistic digital entities (for growth runs), through the real append path
                 
                 Options (also as IDIOM_* environment variables; see README "Configuration"):""");

@@ -32,4 +32,10 @@ public interface ToolAccountRepository {
 
     /** Applies {@code change} to the account's state under a row lock, so two nodes cannot lose each other's update. */
     SyncState updateSyncState(String kind, String account, java.util.function.UnaryOperator<SyncState> change, Instant at);
+
+    /**
+     * Replaces every stored sealed secret by {@code reseal} of it, all in one transaction: if any
+     * throws, none is changed. Returns how many were resealed.
+     */
+    int resealSecrets(java.util.function.UnaryOperator<String> reseal, Instant at);
 }

@@ -12,7 +12,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
@@ -147,26 +149,40 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
 
     @Override
     public SyncState updateSyncState(String kind, String account, UnaryOperator<SyncState> change, Instant at) {
-        return run(c -> {
-            c.setAutoCommit(false);
-            try {
-                // the row must exist to be locked: insert the initial state if none (a no-op otherwise)
-                try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO tool_sync (kind, account, updated_at) VALUES (?, ?, ?)")) {
-                    ps.setString(1, kind);
-                    ps.setString(2, account == null ? "" : account);
-                    ps.setObject(3, SqlProjection.utc(at));
-                    ps.executeUpdate();
-                }
-                SyncState next = change.apply(readSync(c, kind, account, true));
-                writeSync(c, next, at);
-                c.commit();
-                return next;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
+        return SqlWork.transaction(db, "tool accounts", c -> {
+            // the row must exist to be locked: insert the initial state if none (a no-op otherwise)
+            try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO tool_sync (kind, account, updated_at) VALUES (?, ?, ?)")) {
+                ps.setString(1, kind);
+                ps.setString(2, account == null ? "" : account);
+                ps.setObject(3, SqlProjection.utc(at));
+                ps.executeUpdate();
             }
+            SyncState next = change.apply(readSync(c, kind, account, true));
+            writeSync(c, next, at);
+            return next;
+        });
+    }
+
+    @Override
+    public int resealSecrets(UnaryOperator<String> reseal, Instant at) {
+        return SqlWork.transaction(db, "tool accounts", c -> {
+            Map<String, String> sealed = new LinkedHashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT name, secret FROM tool_account WHERE secret IS NOT NULL FOR UPDATE");
+                    ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sealed.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("UPDATE tool_account SET secret = ?, updated_at = ? WHERE name = ?")) {
+                for (Map.Entry<String, String> e : sealed.entrySet()) {
+                    ps.setString(1, reseal.apply(e.getValue())); // a secret that does not open throws: nothing is written
+                    ps.setObject(2, SqlProjection.utc(at));
+                    ps.setString(3, e.getKey());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return sealed.size();
         });
     }
 

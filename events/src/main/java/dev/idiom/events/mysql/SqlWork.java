@@ -22,6 +22,23 @@ interface SqlWork<T> {
         }
     }
 
+    /** Work in one transaction: committed if it returns, rolled back if it throws. */
+    static <T> T transaction(DataSource db, String what, SqlWork<T> work) {
+        return on(db, what, c -> {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        });
+    }
+
     /** A DATETIME(6) column written as UTC, or null. */
     static Instant instant(ResultSet rs, int column) throws SQLException {
         LocalDateTime t = rs.getObject(column, LocalDateTime.class);

@@ -16,6 +16,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class SecretBox {
     public static final String ENV = "IDIOM_SECRET_KEY";
+    /** The key {@code ./idiom rotate-secret-key} re-seals to. */
+    public static final String ENV_NEW = "IDIOM_NEW_SECRET_KEY";
     private static final int IV_BYTES = 12;
 
     private final SecretKeySpec key;
@@ -60,6 +62,23 @@ public final class SecretBox {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM unavailable", e);
         }
+    }
+
+    /** Whether {@code sealed} was sealed under this key. */
+    public boolean opens(String sealed) {
+        try {
+            open(sealed);
+            return true;
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
+    /** A new random 256-bit key, as the environment variable takes it. */
+    public static String newKey() {
+        byte[] raw = new byte[32];
+        new SecureRandom().nextBytes(raw);
+        return Base64.getEncoder().encodeToString(raw);
     }
 
     public String open(String sealed) {

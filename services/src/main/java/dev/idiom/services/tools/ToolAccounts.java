@@ -81,6 +81,36 @@ public final class ToolAccounts {
         return view(stored);
     }
 
+    /**
+     * Refuses to start when the stored tool secrets do not open with the configured key: a wrong or
+     * missing {@code IDIOM_SECRET_KEY} would otherwise surface as failed syncs, one account at a time.
+     */
+    public void checkSecretKey() {
+        List<String> sealed = repository.list().stream().filter(a -> a.sealedSecret() != null).map(StoredToolAccount::name).toList();
+        if (sealed.isEmpty()) {
+            return;
+        }
+        if (!secrets.ready()) {
+            throw new IllegalArgumentException("tool accounts " + sealed + " store sealed secrets but " + SecretBox.ENV
+                    + " is not set: start Idiom with the key they were sealed under");
+        }
+        List<String> unopened = repository.list().stream().filter(a -> a.sealedSecret() != null && !secrets.opens(a.sealedSecret()))
+                .map(StoredToolAccount::name).toList();
+        if (!unopened.isEmpty()) {
+            throw new IllegalArgumentException(SecretBox.ENV + " does not open the stored secrets of tool accounts " + unopened
+                    + ": start Idiom with the key they were sealed under (to change keys, use ./idiom rotate-secret-key)");
+        }
+    }
+
+    /** Re-seals every stored secret under {@code next}, atomically; returns how many. */
+    public int rotateSecretKey(SecretBox next) {
+        if (!next.ready()) {
+            throw new IllegalArgumentException("the new secret key is empty");
+        }
+        checkSecretKey();
+        return repository.resealSecrets(sealed -> next.seal(secrets.open(sealed)), clock.instant());
+    }
+
     public List<ToolAccount> list() {
         return repository.list().stream().map(ToolAccounts::view).toList();
     }
