@@ -22,9 +22,9 @@ public record ConflictPolicy(String name) {
         }
     }
 
-    /** The policy called {@code name}; null or empty is {@link #PREFER_IDIOM}. */
+    /** The policy called {@code name}; null (not given) is {@link #PREFER_IDIOM}. */
     public static ConflictPolicy named(String name) {
-        return name == null || name.isEmpty() ? PREFER_IDIOM : new ConflictPolicy(name);
+        return name == null ? PREFER_IDIOM : new ConflictPolicy(name);
     }
 
     /** True if the replica's value wins against Idiom's for a replica in a tool of {@code toolKind}. */

@@ -55,8 +55,11 @@ public interface EventStore {
     /** The entity as it was after {@code version} events: the projection itself for the current version, else the fold of its first events. */
     default DigitalEntity asOfVersion(UUID entityId, int version) {
         DigitalEntity now = load(entityId).orElseThrow(() -> new UnknownEntityException(entityId));
-        if (version < 1 || version > now.version()) {
-            throw new InvalidValueException("entity " + entityId + " has versions 1 to " + now.version() + ", not " + version);
+        if (version < 1) {
+            throw new InvalidValueException("a version is 1 or more, got " + version);
+        }
+        if (version > now.version()) {
+            throw new UnknownEntityException("entity " + entityId + " has versions 1 to " + now.version() + ", not " + version);
         }
         return version == now.version() ? now : DigitalEntity.fold(entityId, historyUpTo(entityId, version, Instant.MAX));
     }
@@ -69,7 +72,7 @@ public interface EventStore {
         }
         List<RecordedEvent> upTo = historyUpTo(entityId, Integer.MAX_VALUE, time);
         if (upTo.isEmpty()) {
-            throw new InvalidValueException("entity " + entityId + " did not exist yet at " + time);
+            throw new UnknownEntityException("entity " + entityId + " did not exist yet at " + time);
         }
         return DigitalEntity.fold(entityId, upTo);
     }

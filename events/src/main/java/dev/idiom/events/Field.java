@@ -194,7 +194,8 @@ public enum Field {
      * over SOAP as over REST.
      */
     static String checkedText(String what, String t, int max) {
-        if (t.length() > max) {
+        // characters as JSON Schema's maxLength and MySQL's VARCHAR count them: code points
+        if (t.length() > max && t.codePointCount(0, t.length()) > max) {
             throw new InvalidValueException(what + " is longer than " + max + " characters");
         }
         for (int i = 0; i < t.length(); i++) {

@@ -1,6 +1,6 @@
 package dev.idiom.events;
 
-import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * A search over DEs; null criteria match everything.
@@ -12,16 +12,22 @@ import java.util.UUID;
  * @param limit page size, 1–200
  */
 public record SearchQuery(String tag, String author, String words, String cursor, int limit) {
+    /** The longest criterion accepted: longer than any tag, name or title could be. */
+    public static final int MAX_CRITERION = 1000;
+    private static final Pattern ID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
     public SearchQuery {
+        for (String[] criterion : new String[][] {{"tag", tag}, {"author", author}, {"q", words}}) {
+            if (criterion[1] != null && criterion[1].length() > MAX_CRITERION) {
+                throw new InvalidValueException(criterion[0] + " is at most " + MAX_CRITERION + " characters, got " + criterion[1].length());
+            }
+        }
         if (limit < 1 || limit > 200) {
             throw new InvalidValueException("limit must be between 1 and 200, got " + limit);
         }
-        if (cursor != null && !cursor.isBlank()) {
-            try {
-                UUID.fromString(cursor);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidValueException("cursor is not one this service gave out: " + cursor);
-            }
+        // an id as this service writes them (UUID.fromString alone also takes forms like 1-1-1-1-1)
+        if (cursor != null && !cursor.isEmpty() && !ID.matcher(cursor).matches()) {
+            throw new InvalidValueException("cursor is not one this service gave out: " + cursor);
         }
     }
 }

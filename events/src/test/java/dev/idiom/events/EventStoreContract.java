@@ -295,8 +295,10 @@ public abstract class EventStoreContract {
         assertEquals(3, store.history(id).size());
         assertEquals(List.of(1, 2), store.historyUpTo(id, 2, Instant.MAX).stream().map(RecordedEvent::version).toList());
         assertEquals(List.of(1), store.historyUpTo(id, 3, afterCreate.plusSeconds(30)).stream().map(RecordedEvent::version).toList());
-        assertThrows(InvalidValueException.class, () -> store.asOfVersion(id, 4));
-        assertThrows(InvalidValueException.class, () -> store.asOfTime(id, afterCreate.minusSeconds(3600)));
+        // a version it has not reached, or a time before it existed: that DE is not there (404), not a bad request
+        assertThrows(UnknownEntityException.class, () -> store.asOfVersion(id, 4));
+        assertThrows(UnknownEntityException.class, () -> store.asOfTime(id, afterCreate.minusSeconds(3600)));
+        assertThrows(InvalidValueException.class, () -> store.asOfVersion(id, 0));
         assertThrows(UnknownEntityException.class, () -> store.asOfVersion(UUID.randomUUID(), 1));
         assertEquals(store.load(id).orElseThrow(), store.asOfVersion(id, 3));
         assertEquals(clock.instant(), store.load(id).orElseThrow().updatedAt());

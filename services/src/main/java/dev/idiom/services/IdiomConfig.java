@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
-                          String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight) {
+                          String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait) {
 
     /**
      * The consistency engine's timing: push rounds, scheduled pulls, anti-entropy checks, the lease on claimed pushes, and
@@ -72,7 +72,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("max-tags", Kind.WHOLE_NUMBER, "200", "most tags a DE may have (a create or update with more gets 400 / fault `Invalid`)"),
             key("max-authors", Kind.WHOLE_NUMBER, "500", "most authors a DE may have"),
             key("max-json-depth", Kind.WHOLE_NUMBER, "32", "deepest nesting of a JSON request body (arrays and objects)"),
-            key("max-in-flight", Kind.WHOLE_NUMBER, "64", "requests served at once; past it, requests are refused at once with 503 `Busy` and `Retry-After` instead of queueing (reads served from the cache may use a quarter more; `0`: no limit)"),
+            key("max-in-flight", Kind.WHOLE_NUMBER, "64", "requests served at once; past it a request waits at most `admission-wait-ms` for a place, then is refused with 503 `Busy` and `Retry-After` (reads served from the cache may use a quarter more; `0`: no limit)"),
+            key("admission-wait-ms", Kind.WHOLE_NUMBER, "100", "how long a request past `max-in-flight` may wait for a place before it is refused (at most four times `max-in-flight` wait; the rest are refused at once)"),
             key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
             key("public-url", Kind.TEXT, "", "the URL clients reach Idiom at behind a reverse proxy (`https://refs.example.org/idiom`); used in the WSDL address, `Location` headers, OpenAPI `servers` and admin links"),
             key("trusted-proxies", Kind.TEXT, "", "comma-separated addresses of reverse proxies whose `Forwarded` / `X-Forwarded-*` headers are believed (without `public-url`)"),
@@ -137,7 +138,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                         Duration.ofMillis(number(get, "check-interval-ms")), Duration.ofMillis(Math.max(1, number(get, "sync-lease-ms"))),
                         percent(get, "mass-delete-percent")),
                 new InputLimits((int) positive(get, "max-tags"), (int) positive(get, "max-authors"), (int) positive(get, "max-json-depth")),
-                (int) number(get, "max-in-flight"));
+                (int) number(get, "max-in-flight"), Duration.ofMillis(number(get, "admission-wait-ms")));
     }
 
     /** A value given for {@code k} (null when none was) is of its kind. */

@@ -9,8 +9,8 @@ import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;
+import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
-import org.apache.catalina.valves.ErrorReportValve;
 
 /** Idiom in an embedded Tomcat: both endpoints and the admin pages on one HTTP connector. */
 public final class IdiomServer implements AutoCloseable {
@@ -54,12 +54,8 @@ public final class IdiomServer implements AutoCloseable {
         }
         tomcat.setConnector(connector);
         tomcat.getHost().setAutoDeploy(false);
-        // Tomcat's own error pages (a servlet that failed to start, a bad request line) without
-        // stack traces or the server's version
-        ErrorReportValve errors = new ErrorReportValve();
-        errors.setShowReport(false);
-        errors.setShowServerInfo(false);
-        tomcat.getHost().getPipeline().addValve(errors);
+        // Tomcat's own error answers (a bad request line, headers too large) as problem documents
+        ((StandardHost) tomcat.getHost()).setErrorReportValveClass(ProblemReportValve.class.getName());
         Context context = tomcat.addContext("", base.resolve("webroot").toString());
         if (context instanceof StandardContext standard) {
             // leak detection is for redeployable web apps; this context lives as long as the JVM
@@ -68,7 +64,7 @@ public final class IdiomServer implements AutoCloseable {
         }
         base.resolve("webroot").toFile().mkdirs();
         PublicUrl publicUrl = new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())); // a bad public-url fails here
-        Admission admission = new Admission(config.maxInFlight());
+        Admission admission = new Admission(config.maxInFlight(), config.admissionWait());
         context.addServletContainerInitializer((classes, servletContext) ->
                 WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(), publicUrl, admission),
                 null);

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Past {@code max-in-flight} requests are refused at once (503 + Retry-After, SOAP fault Busy)
- * rather than queued; cache reads keep extra room; shutdown stops admitting and lets the
+ * Past {@code max-in-flight} a request waits at most {@code admission-wait-ms} for a place, then is
+ * refused (503 + Retry-After, SOAP fault Busy) rather than queued; cache reads keep extra room; shutdown stops admitting and lets the
  * requests in service finish. Requests are held in service by a tool stub that waits for a latch.
  */
 class AdmissionTest {
@@ -82,6 +82,25 @@ class AdmissionTest {
             assertTrue(idiom.server.admission().refused() >= 3);
             assertEquals(2, RunningIdiom.json(idiom.get("/api/entities?q=admitted")).get("entities").size()
                     + RunningIdiom.json(idiom.get("/api/entities?q=room")).get("entities").size(), "nothing refused was written");
+        }
+    }
+
+    @Test
+    void aRequestPastTheLimitIsAdmittedWhenAPlaceFreesWithinTheWait() throws Exception {
+        try (ZoteroStub zotero = new ZoteroStub();
+             RunningIdiom idiom = new RunningIdiom(Map.of("max-in-flight", "1", "admission-wait-ms", "10000", "sync-interval-ms", "0"))) {
+            assertEquals(200, idiom.put("/api/tools/zot", ACCOUNT.formatted(zotero.uri())).statusCode());
+            Gate gate = new Gate(zotero, 1);
+            CompletableFuture<HttpResponse<String>> held = importInBackground(idiom, "zot");
+            assertTrue(gate.entered.await(20, TimeUnit.SECONDS), "the one place is taken");
+            CompletableFuture<HttpResponse<String>> waiting = CompletableFuture.supplyAsync(
+                    () -> idiom.post("/api/entities", "application/json", "{\"metadata\":{\"title\":\"Waited\"}}"));
+            Thread.sleep(300);
+            assertTrue(!waiting.isDone(), "it waits for a place instead of being refused");
+            gate.release.countDown();
+            assertEquals(200, held.get(30, TimeUnit.SECONDS).statusCode());
+            assertEquals(201, waiting.get(30, TimeUnit.SECONDS).statusCode(), "admitted once the place freed");
+            assertEquals(0, idiom.server.admission().refused());
         }
     }
 

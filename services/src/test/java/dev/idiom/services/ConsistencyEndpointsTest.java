@@ -61,7 +61,7 @@ class ConsistencyEndpointsTest {
             // paused: no sync until resumed
             assertEquals(200, idiom.post("/api/tools/zot/pause", "application/json", "").statusCode());
             HttpResponse<String> refused = idiom.post("/api/tools/zot/sync", "application/json", "");
-            assertEquals(400, refused.statusCode(), refused.body());
+            assertEquals(409, refused.statusCode(), "a state to resolve, not a malformed request: " + refused.body());
             assertTrue(refused.body().contains("paused"), refused.body());
             HttpResponse<String> soapRefused = idiom.soap("<de:sync><de:tool>zot</de:tool></de:sync>");
             assertEquals(500, soapRefused.statusCode());

@@ -17,6 +17,7 @@ import dev.idiom.events.Metadata;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaUnlinked;
+import dev.idiom.services.app.ConflictException;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ReplicaSync;
@@ -295,9 +296,9 @@ class ConsistencyEngineTest {
         }
         var report = app.sync().report().getFirst();
         assertTrue(report.paused() && report.held() != null, "reported: " + report);
-        InvalidValueException refused = assertThrows(InvalidValueException.class, () -> app.sync().sync("zot", false, QUIET));
+        ConflictException refused = assertThrows(ConflictException.class, () -> app.sync().sync("zot", false, QUIET));
         assertTrue(refused.getMessage().contains("held"), refused.getMessage());
-        assertThrows(InvalidValueException.class, () -> app.sync().resume("zot", false), "a hold is released only by allowing it");
+        assertThrows(ConflictException.class, () -> app.sync().resume("zot", false), "a hold is released only by allowing it");
 
         app.sync().resume("zot", true); // the curator looked and agrees
         for (int i = 1; i <= 3; i++) {
@@ -475,7 +476,7 @@ class ConsistencyEngineTest {
         try (IdiomServer after = IdiomServer.start(IdiomConfig.from(Map.of("port", Integer.toString(port), "db-url", TestDatabase.freshUrl(),
                 "data", dir.resolve("p2").toString(), "sync-interval-ms", "0"), env, k -> null))) {
             after.idiom().application().writes().create(paper("Another library's paper"), "test");
-            InvalidValueException held = assertThrows(InvalidValueException.class, () -> app.sync().sync("peer", false, QUIET));
+            ConflictException held = assertThrows(ConflictException.class, () -> app.sync().sync("peer", false, QUIET));
             assertTrue(held.getMessage().contains("new instance"), held.getMessage());
             var report = app.sync().report().getFirst();
             assertTrue(report.paused(), "held: " + report);

@@ -160,4 +160,13 @@ class HostileInputTest {
     private static long head() {
         return RunningIdiom.json(idiom.get("/api/changes?after=0&limit=1")).path("head").asLong();
     }
+
+    @Test
+    void aRequestTomcatRefusesBeforeIdiomSeesItStillGetsAProblemDocument() {
+        // a request line past Tomcat's header limit never reaches a servlet: the host's error valve answers
+        var r = idiom.get("/api/entities?q=" + "x".repeat(20_000));
+        assertTrue(r.statusCode() >= 400 && r.statusCode() < 500, "status " + r.statusCode());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"), r.headers().toString());
+        assertTrue(r.body().contains("\"status\":" + r.statusCode()) && !r.body().contains("Tomcat") && !r.body().contains("<html"), r.body());
+    }
 }

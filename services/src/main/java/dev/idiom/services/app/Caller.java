@@ -1,5 +1,7 @@
 package dev.idiom.services.app;
 
+import dev.idiom.events.InvalidValueException;
+
 /**
  * Who is calling: the name of the key presented and its role. Events record the name, so
  * provenance names the principal.
@@ -7,6 +9,8 @@ package dev.idiom.services.app;
 public record Caller(String keyName, Role role) {
     /** Where the endpoints keep the caller of a request (a servlet request attribute). */
     public static final String ATTRIBUTE = "dev.idiom.caller";
+    /** The longest self-description (Idiom-Source) a client may give, as the OpenAPI document says. */
+    public static final int MAX_SOURCE = 200;
     private static final java.util.regex.Pattern UNPRINTABLE = java.util.regex.Pattern.compile("[\\p{Cc}\\p{Cs}\\uFFFE\\uFFFF]");
 
     /**
@@ -34,6 +38,9 @@ public record Caller(String keyName, Role role) {
      */
     public String source(String protocol, String given) {
         // what the client says of itself is kept printable: it ends up in history over SOAP too
+        if (given != null && given.length() > MAX_SOURCE && given.codePointCount(0, given.length()) > MAX_SOURCE) {
+            throw new InvalidValueException("Idiom-Source is at most " + MAX_SOURCE + " characters");
+        }
         String said = given == null ? "" : UNPRINTABLE.matcher(given).replaceAll("").strip();
         String s = "key:" + keyName + " (" + protocol + (said.isEmpty() ? "" : ", " + said) + ")";
         return s.length() > 200 ? s.substring(0, 199) + ")" : s;

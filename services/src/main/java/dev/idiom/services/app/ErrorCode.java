@@ -69,7 +69,7 @@ public enum ErrorCode {
             case ForbiddenException x -> new Failure(FORBIDDEN, x.getMessage());
             case UnknownKeyException x -> new Failure(NOT_FOUND, x.getMessage());
             case dev.idiom.services.tools.UnknownToolAccountException x -> new Failure(NOT_FOUND, x.getMessage());
-            case KeyNameTakenException x -> new Failure(CONFLICT, x.getMessage());
+            case ConflictException x -> new Failure(CONFLICT, x.getMessage());
             case RemoteChangedException x -> new Failure(REMOTE_CHANGED, x.getMessage());
             case ToolAuthException x -> new Failure(TOOL_AUTH, x.getMessage());
             case ToolException x -> new Failure(TOOL_FAILED, x.getMessage());

@@ -1,7 +1,7 @@
 package dev.idiom.services.app;
 
 /** A key of that name exists (or existed: names of revoked keys are not reused). */
-public final class KeyNameTakenException extends RuntimeException {
+public final class KeyNameTakenException extends ConflictException {
     public KeyNameTakenException(String name) {
         super("a key named '" + name + "' exists already (names of revoked keys are not reused)");
     }

@@ -2,7 +2,6 @@ package dev.idiom.services.app;
 
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventStore;
-import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.NewEvent;
 import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
@@ -29,14 +28,21 @@ public final class ReplicaLinks {
 
     /** Upload to the configured tool account {@code toolName}. */
     public Replica upload(UUID id, String toolName) {
-        return upload(id, tools.open(toolName));
+        AnnotationTool tool;
+        try {
+            tool = tools.open(toolName);
+        } catch (dev.idiom.services.tools.UnknownToolAccountException e) {
+            // the body names it, not the address: the entity is there, the account is not (yet)
+            throw new ConflictException(e.getMessage());
+        }
+        return upload(id, tool);
     }
 
     public Replica upload(UUID id, AnnotationTool tool) {
         DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
         de.replicas().stream().filter(r -> r.tool().equals(tool.kind()) && Objects.equals(r.account(), tool.account())).findFirst()
                 .ifPresent(r -> {
-                    throw new InvalidValueException("entity " + id + " already has a replica in " + tool.kind() + " " + tool.account()
+                    throw new ConflictException("entity " + id + " already has a replica in " + tool.kind() + " " + tool.account()
                             + " (" + r.remoteId() + ")");
                 });
         RemoteRecord created = tool.create(de.metadata());

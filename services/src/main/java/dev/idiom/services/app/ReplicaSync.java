@@ -118,7 +118,7 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         AnnotationTool tool = tools.open(name);
         SyncState state = tools.accounts().syncState(tool.kind(), tool.account());
         if (state.paused() && !allowDeletions) {
-            throw new InvalidValueException("tool account '" + name + "' is " + (state.held() == null ? "paused" : "held: " + heldReason(state.held()))
+            throw new ConflictException("tool account '" + name + "' is " + (state.held() == null ? "paused" : "held: " + heldReason(state.held()))
                     + "; resume it first (POST /api/tools/" + name + "/resume" + (state.held() == null ? "" : "?allowDeletions=true to apply what was held") + ")");
         }
         if (allowDeletions && state.held() != null) {
@@ -139,7 +139,7 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         } catch (ToolIdentityChangedException other) {
             String why = tool.kind() + " " + tool.account() + ": " + other.getMessage();
             hold(tool, why, List.of());
-            throw new InvalidValueException("held: " + why);
+            throw new ConflictException("held: " + why);
         }
         Deletions d = applyDeletions(tool, summary.deletedRemoteIds(), allowDeletions);
         tools.accounts().updateSyncState(tool.kind(), tool.account(), s -> s.pulled(clock.instant()));
@@ -257,7 +257,7 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         AnnotationTool tool = tools.open(name);
         SyncState now = tools.accounts().syncState(tool.kind(), tool.account());
         if (now.held() != null && !allowDeletions) {
-            throw new InvalidValueException("tool account '" + name + "' is held: " + heldReason(now.held())
+            throw new ConflictException("tool account '" + name + "' is held: " + heldReason(now.held())
                     + "; resume with allowDeletions=true once you have checked the tool");
         }
         if (now.held() != null) {

@@ -4,7 +4,6 @@ import dev.idiom.services.app.Role;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.services.app.EntityReads;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -26,7 +25,9 @@ public final class ChangesResource {
     }
 
     @GET
-    public String changes(@QueryParam("after") @DefaultValue("0") long after, @QueryParam("limit") @DefaultValue("100") int limit) {
+    public String changes(@QueryParam("after") String afterParam, @QueryParam("limit") String limitParam) {
+        long after = QueryParams.whole("after", afterParam, 0, 0, Long.MAX_VALUE);
+        int limit = (int) QueryParams.whole("limit", limitParam, 100, 1, 1000);
         List<RecordedEvent> events = reads.changes(after, limit);
         ObjectNode n = json.mapper().createObjectNode();
         String body = json.events(events, "events", n);

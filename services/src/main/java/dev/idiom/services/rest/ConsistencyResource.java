@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ReplicaSync;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -56,7 +55,9 @@ public final class ConsistencyResource {
     /** Conflicts across all DEs, newest first; {@code before}: the position to continue below. */
     @GET
     @Path("conflicts")
-    public String conflicts(@QueryParam("before") @DefaultValue("0") long before, @QueryParam("limit") @DefaultValue("100") int limit) {
+    public String conflicts(@QueryParam("before") String beforeParam, @QueryParam("limit") String limitParam) {
+        long before = QueryParams.whole("before", beforeParam, 0, Long.MIN_VALUE, Long.MAX_VALUE);
+        int limit = (int) QueryParams.whole("limit", limitParam, 100, 1, 1000);
         List<RecordedEvent> found = sync.conflicts(before, limit);
         ObjectNode n = json.mapper().createObjectNode();
         ArrayNode list = n.putArray("conflicts");

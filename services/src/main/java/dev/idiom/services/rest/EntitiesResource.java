@@ -64,9 +64,10 @@ public final class EntitiesResource {
 
     @GET
     @Path("{id}")
-    public Response describe(@PathParam("id") String id, @QueryParam("source") String path, @QueryParam("version") Integer version,
+    public Response describe(@PathParam("id") String id, @QueryParam("source") String path, @QueryParam("version") String versionParam,
                              @QueryParam("asOf") String asOf, @HeaderParam("If-None-Match") String ifNoneMatch) {
         UUID entityId = entityId(id);
+        Integer version = versionParam == null ? null : (int) QueryParams.whole("version", versionParam, 0, 1, Integer.MAX_VALUE);
         if (version != null || asOf != null) {
             DigitalEntity past = version != null ? reads.asOfVersion(entityId, version) : reads.asOfTime(entityId, instant(asOf));
             return Response.ok(json.entity(past)).tag(etag(past.version())).build();
@@ -129,8 +130,8 @@ public final class EntitiesResource {
 
     @GET
     public String search(@QueryParam("tag") String tag, @QueryParam("author") String author, @QueryParam("q") String words,
-                         @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
-        SearchPage page = reads.search(new SearchQuery(tag, author, words, cursor, limit == null ? 50 : limit));
+                         @QueryParam("cursor") String cursor, @QueryParam("limit") String limit) {
+        SearchPage page = reads.search(new SearchQuery(tag, author, words, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)));
         StringBuilder b = new StringBuilder("{\"entities\":[");
         for (int i = 0; i < page.entities().size(); i++) {
             b.append(i == 0 ? "" : ",").append(json.entity(page.entities().get(i)));
@@ -147,11 +148,26 @@ public final class EntitiesResource {
         }
     }
 
-    private static Instant instant(String s) {
+    private static final java.util.regex.Pattern RFC3339 = java.util.regex.Pattern.compile(
+            "([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}:[0-9]{2}):([0-9]{2})(\\.[0-9]{1,9})?([Zz]|([+-])([01][0-9]|2[0-3]):([0-5][0-9]))");
+
+    /**
+     * An RFC 3339 date-time, as the document's {@code format: date-time} says: any offset up to
+     * ±23:59 (java.time stops at ±18:00) and a leap second (:60, read as the next second).
+     */
+    static Instant instant(String s) {
+        java.util.regex.Matcher m = RFC3339.matcher(s);
         try {
-            return Instant.parse(s);
+            if (!m.matches()) {
+                throw new DateTimeParseException("not RFC 3339", s, 0);
+            }
+            int second = Integer.parseInt(m.group(3));
+            java.time.LocalDateTime local = java.time.LocalDateTime.parse(m.group(1) + "T" + m.group(2) + ":" + (second == 60 ? "59" : m.group(3))
+                    + (m.group(4) == null ? "" : m.group(4)));
+            long offset = m.group(6) == null ? 0 : (m.group(6).equals("-") ? -1 : 1) * (Integer.parseInt(m.group(7)) * 3600L + Integer.parseInt(m.group(8)) * 60L);
+            return local.toInstant(java.time.ZoneOffset.UTC).minusSeconds(offset).plusSeconds(second == 60 ? 1 : 0);
         } catch (DateTimeParseException e) {
-            throw new InvalidValueException("asOf must be an ISO-8601 instant such as 2026-01-31T12:00:00Z, got '" + s + "'");
+            throw new InvalidValueException("asOf must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z, got '" + s + "'");
         }
     }
 

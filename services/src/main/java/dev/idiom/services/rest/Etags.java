@@ -1,5 +1,7 @@
 package dev.idiom.services.rest;
 
+import dev.idiom.events.InvalidValueException;
+
 /** ETags are the DE's version in quotes ("7"); these read If-Match / If-None-Match. */
 final class Etags {
     private Etags() {}
@@ -15,13 +17,15 @@ final class Etags {
         return false;
     }
 
-    /** The version an If-Match names; a tag that is not one of ours names none (-1), so it cannot match: 412. */
+    private static final java.util.regex.Pattern OURS = java.util.regex.Pattern.compile("(W/)?\"[0-9]{1,9}\"");
+
+    /** The version an If-Match names: one ETag as this service gives them out ("3" or W/"3"), else 400. */
     static int version(String ifMatch) {
-        try {
-            return Integer.parseInt(unquote(ifMatch.strip()));
-        } catch (NumberFormatException e) {
-            return -1;
+        String t = ifMatch.strip();
+        if (!OURS.matcher(t).matches()) {
+            throw new InvalidValueException("If-Match must be one ETag as this service gives them, e.g. \"3\" (W/\"3\" too), got " + ifMatch);
         }
+        return Integer.parseInt(unquote(t));
     }
 
     private static String unquote(String t) {

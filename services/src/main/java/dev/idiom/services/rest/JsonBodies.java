@@ -118,7 +118,7 @@ final class JsonBodies {
             throw new InvalidValueException("metadata must be a JSON object");
         }
         Metadata m = Metadata.EMPTY;
-        for (Map.Entry<Field, Object> e : fieldValues((ObjectNode) fields).entrySet()) {
+        for (Map.Entry<Field, Object> e : fieldValues((ObjectNode) fields, false).entrySet()) {
             m = m.with(e.getKey(), e.getValue());
         }
         return m;
@@ -146,17 +146,47 @@ final class JsonBodies {
         if (!m.isObject()) {
             throw new InvalidValueException("\"metadata\" must be an object of fields to set");
         }
-        values.putAll(fieldValues((ObjectNode) m));
+        values.putAll(fieldValues((ObjectNode) m, true));
         return values;
     }
 
-    private static Map<Field, Object> fieldValues(ObjectNode fields) {
+    private static Map<Field, Object> fieldValues(ObjectNode fields, boolean nullClears) {
         Map<Field, Object> values = new EnumMap<>(Field.class);
         for (Map.Entry<String, JsonNode> e : fields.properties()) {
             Field f = Field.named(e.getKey());
-            values.put(f, f.fromJson(e.getValue()));
+            values.put(f, f.fromJson(shaped(f, e.getValue(), nullClears)));
         }
         return values;
+    }
+
+    /**
+     * The JSON types the OpenAPI document declares, held strictly (the stored-event decoder is
+     * lenient, a request is not): text fields are strings, an author is {family, given} and nothing else.
+     */
+    private static JsonNode shaped(Field f, JsonNode v, boolean nullClears) {
+        if (v.isNull()) {
+            if (!nullClears) {
+                throw new InvalidValueException("\"" + f.jsonName() + "\" is null; a new entity leaves a field out instead");
+            }
+            return v;
+        }
+        switch (f) {
+            case YEAR, TAGS -> { } // Field checks these as strictly as the document
+            case AUTHORS -> {
+                for (JsonNode a : v.isArray() ? v : com.fasterxml.jackson.databind.node.MissingNode.getInstance()) {
+                    if (!a.isObject() || !a.path("family").isTextual() || (a.has("given") && !a.get("given").isTextual())) {
+                        throw new InvalidValueException("each author is {\"family\": \"…\", \"given\": \"…\"} (given optional), got " + a);
+                    }
+                    closed((ObjectNode) a, "family", "given");
+                }
+            }
+            default -> {
+                if (!v.isTextual()) {
+                    throw new InvalidValueException("\"" + f.jsonName() + "\" must be a string, got " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+                }
+            }
+        }
+        return v;
     }
 
     String entity(DigitalEntity de) {

@@ -6,7 +6,6 @@ import dev.idiom.services.tools.ToolAccount;
 import dev.idiom.services.tools.ToolAccounts;
 import jakarta.ws.rs.Consumes;
 import dev.idiom.services.app.Role;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.QueryParam;
@@ -58,8 +57,8 @@ public final class ToolsResource {
      */
     @POST
     @Path("{name}/sync")
-    public String sync(@PathParam("name") String name, @QueryParam("allowDeletions") @DefaultValue("false") boolean allowDeletions) {
-        ReplicaSync.SyncReport r = sync.sync(name, allowDeletions, (s, done, size, last) -> { });
+    public String sync(@PathParam("name") String name, @QueryParam("allowDeletions") String allowDeletions) {
+        ReplicaSync.SyncReport r = sync.sync(name, QueryParams.flag("allowDeletions", allowDeletions), (s, done, size, last) -> { });
         ObjectNode n = json.mapper().createObjectNode().put("account", name);
         n.set("pulled", json.summary(r.pulled()));
         n.put("unlinked", r.unlinked()).put("held", r.held());
@@ -98,8 +97,8 @@ public final class ToolsResource {
     /** Resumes; a held account (a mass deletion, a changed identity) only with {@code allowDeletions=true}, which applies what was held. */
     @POST
     @Path("{name}/resume")
-    public String resume(@PathParam("name") String name, @QueryParam("allowDeletions") @DefaultValue("false") boolean allowDeletions) {
-        return state(name, sync.resume(name, allowDeletions));
+    public String resume(@PathParam("name") String name, @QueryParam("allowDeletions") String allowDeletions) {
+        return state(name, sync.resume(name, QueryParams.flag("allowDeletions", allowDeletions)));
     }
 
     private String state(String name, SyncState s) {

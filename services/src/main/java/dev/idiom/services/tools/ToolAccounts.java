@@ -19,6 +19,18 @@ import java.util.function.UnaryOperator;
  */
 public final class ToolAccounts {
     public static final Set<String> KINDS = Set.of("zotero", "pinboard", "bibsonomy", "idiom", "bibtex", "bookmarks");
+    private static final Set<String> FILE_KINDS = Set.of("bibtex", "bookmarks");
+
+    /**
+     * A network tool's API root, exactly as the OpenAPI document states it (so the document and the
+     * check cannot disagree): http(s), a host name (its last label starts with a letter, as java.net.URI
+     * wants) or an IPv4 address, an optional port, an optional path of URI characters.
+     */
+    public static final String API_ROOT_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://"
+            + "(([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?"
+            + "|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))"
+            + "(:[0-9]{1,5})?(/(%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@/-])*)?$";
+    private static final java.util.regex.Pattern API_ROOT = java.util.regex.Pattern.compile(API_ROOT_PATTERN);
 
     private final ToolAccountRepository repository;
     private final SecretBox secrets;
@@ -58,18 +70,11 @@ public final class ToolAccounts {
         printable("baseUrl", baseUrl);
         printable("account", account);
         printable("secret", secret);
-        if (!Set.of("bibtex", "bookmarks").contains(kind)) {
-            try {
-                java.net.URI u = new java.net.URI(baseUrl.strip());
-                if (!Set.of("http", "https").contains(String.valueOf(u.getScheme()).toLowerCase(java.util.Locale.ROOT)) || u.getHost() == null) {
-                    throw new java.net.URISyntaxException(baseUrl, "not an http(s) URL with a host");
-                }
-            } catch (java.net.URISyntaxException e) {
-                throw new InvalidValueException("baseUrl of a " + kind + " account must be an http(s) URL such as https://api.zotero.org, got '"
-                        + baseUrl + "'");
-            }
+        if (!FILE_KINDS.contains(kind) && !API_ROOT.matcher(baseUrl).matches()) {
+            throw new InvalidValueException("baseUrl of a " + kind + " account must be an http(s) URL with a host name or IPv4 address, "
+                    + "such as https://api.zotero.org, got '" + baseUrl + "'");
         }
-        String visibility = newRecords == null || newRecords.isEmpty() ? "private" : newRecords;
+        String visibility = newRecords == null ? "private" : newRecords;
         if (!Set.of("private", "public").contains(visibility)) {
             throw new InvalidValueException("newRecords must be \"private\" or \"public\", got '" + newRecords + "'");
         }
@@ -116,6 +121,7 @@ public final class ToolAccounts {
     }
 
     private static void printable(String what, String value) {
+        // as the document's pattern says: no C0 or C1 control (nor a lone surrogate, which JSON Schema cannot say)
         if (value != null && value.codePoints().anyMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE)) {
             throw new InvalidValueException(what + " holds a control character");
         }

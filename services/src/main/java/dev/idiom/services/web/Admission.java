@@ -8,27 +8,41 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A bounded number of requests in service at once. Past it a request is refused at once, before
- * its body is read (503 + {@code Retry-After}, or a SOAP {@code Busy} fault), so the ones admitted
- * keep their latency and throughput holds flat past saturation instead of every request queueing
- * until it times out. Reads served from the cache are cheapest and keep a quarter more room. On
- * shutdown it stops admitting, then lets what is in service finish.
+ * A bounded number of requests in service at once. Past it a request waits a short, bounded time
+ * for a place (a burst is absorbed, and a client refused at once would only come straight back,
+ * spending the CPU the admitted requests need); when no place frees in time, or too many already
+ * wait, it is refused before its body is read (503 + {@code Retry-After}, or a SOAP {@code Busy}
+ * fault). So the ones admitted keep their latency and throughput holds flat past saturation
+ * instead of every request queueing until it times out. Reads served from the cache are cheapest
+ * and keep a quarter more room. On shutdown it stops admitting, then lets what is in service finish.
  */
 public final class Admission extends HttpFilter {
     private final int limit;
-    private final int cacheReadLimit;
+    private final Semaphore places;
+    private final Semaphore cacheReadPlaces;
+    private final Duration wait;
+    private final int maxWaiting;
+    private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong refused = new AtomicLong();
     private volatile boolean closing;
 
-    /** @param limit requests in service at once ({@code 0}: no limit, only counted for the drain) */
-    public Admission(int limit) {
+    /**
+     * @param limit requests in service at once ({@code 0}: no limit, only counted for the drain)
+     * @param wait how long a request past the limit may wait for a place
+     */
+    public Admission(int limit, Duration wait) {
         this.limit = limit;
-        this.cacheReadLimit = limit + Math.max(1, limit / 4);
+        this.places = new Semaphore(Math.max(limit, 1));
+        this.cacheReadPlaces = new Semaphore(Math.max(1, limit / 4));
+        this.wait = wait;
+        this.maxWaiting = 4 * limit;
     }
 
     @Override
@@ -37,15 +51,44 @@ public final class Admission extends HttpFilter {
             refuse(req, res, "Idiom is shutting down; retry on another node or in a moment");
             return;
         }
-        int now = inFlight.incrementAndGet();
+        Semaphore place = limit > 0 ? admit(cacheRead(req)) : null;
+        if (limit > 0 && place == null) {
+            refuse(req, res, "Idiom is serving " + limit + " requests, its limit (max-in-flight), and none finished within "
+                    + wait.toMillis() + " ms; retry in a second");
+            return;
+        }
+        inFlight.incrementAndGet();
         try {
-            if (limit > 0 && now > (cacheRead(req) ? cacheReadLimit : limit)) {
-                refuse(req, res, "Idiom is serving " + limit + " requests, its limit (max-in-flight); retry in a second");
-                return;
-            }
             chain.doFilter(req, res);
         } finally {
             inFlight.decrementAndGet();
+            if (place != null) {
+                place.release();
+            }
+        }
+    }
+
+    /** The place taken (a cache read may take one of its own), or null when none came free in time. */
+    private Semaphore admit(boolean cacheRead) {
+        if (places.tryAcquire()) {
+            return places;
+        }
+        if (cacheRead && cacheReadPlaces.tryAcquire()) {
+            return cacheReadPlaces;
+        }
+        if (wait.isZero() || waiting.incrementAndGet() > maxWaiting) {
+            if (!wait.isZero()) {
+                waiting.decrementAndGet();
+            }
+            return null;
+        }
+        try {
+            return places.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS) ? places : null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            waiting.decrementAndGet();
         }
     }
 

@@ -66,7 +66,7 @@ public final class ToolHttp {
             } catch (IOException e) {
                 if (attempt >= maxAttempts) {
                     throw new ToolException(tool + " did not answer " + request.method() + " " + request.uri().getPath() + " after "
-                            + attempt + " attempts: " + e.getMessage(), e);
+                            + attempt + " attempts: " + why(e), e);
                 }
                 pause(jittered(backoff));
                 backoff = doubled(backoff);
@@ -144,5 +144,20 @@ public final class ToolHttp {
 
     private static Duration jittered(Duration d) {
         return d.plusMillis(ThreadLocalRandom.current().nextLong(Math.max(1, d.toMillis() / 2)));
+    }
+
+    /** What a failed connection says: ConnectException and friends often carry no message of their own. */
+    private static String why(IOException e) {
+        Throwable t = e;
+        while (t.getMessage() == null && t.getCause() != null) {
+            t = t.getCause();
+        }
+        String kind = switch (t) {
+            case java.net.ConnectException c -> "connection refused";
+            case java.net.UnknownHostException u -> "unknown host";
+            case java.net.http.HttpTimeoutException h -> "timed out";
+            default -> t.getClass().getSimpleName();
+        };
+        return t.getMessage() == null ? kind : kind + " (" + t.getMessage() + ")";
     }
 }
