@@ -72,7 +72,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("max-tags", Kind.WHOLE_NUMBER, "200", "most tags a DE may have (a create or update with more gets 400 / fault `Invalid`)"),
             key("max-authors", Kind.WHOLE_NUMBER, "500", "most authors a DE may have"),
             key("max-json-depth", Kind.WHOLE_NUMBER, "32", "deepest nesting of a JSON request body (arrays and objects)"),
-            key("max-in-flight", Kind.WHOLE_NUMBER, "64", "requests served at once; past it a request waits at most `admission-wait-ms` for a place, then is refused with 503 `Busy` and `Retry-After` (reads served from the cache may use a quarter more; `0`: no limit)"),
+            key("max-in-flight", Kind.WHOLE_NUMBER, "256", "requests served at once; past it a request waits at most `admission-wait-ms` for a place, then is refused with 503 `Busy` and `Retry-After` (reads served from the cache may use a quarter more; `0`: no limit)"),
             key("admission-wait-ms", Kind.WHOLE_NUMBER, "100", "how long a request past `max-in-flight` may wait for a place before it is refused (at most four times `max-in-flight` wait; the rest are refused at once)"),
             key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
             key("public-url", Kind.TEXT, "", "the URL clients reach Idiom at behind a reverse proxy (`https://refs.example.org/idiom`); used in the WSDL address, `Location` headers, OpenAPI `servers` and admin links"),

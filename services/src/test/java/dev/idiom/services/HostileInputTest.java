@@ -127,7 +127,9 @@ class HostileInputTest {
         long head = head();
         List<String> wrong = new ArrayList<>();
         List<Long> micros = new ArrayList<>();
-        for (Attack a : corpus()) {
+        java.util.Map<String, Long> slowest = new java.util.HashMap<>();
+        // five rounds, so the p99 of the time to refuse is not just the slowest single request
+        for (Attack a : java.util.Collections.nCopies(5, corpus()).stream().flatMap(List::stream).toList()) {
             HttpRequest.Builder b = a.request();
             if (a.name().equals("huge version")) {
                 b.setHeader("If-Match", "\"99999999999999999999\"");
@@ -135,6 +137,7 @@ class HostileInputTest {
             long t0 = System.nanoTime();
             HttpResponse<String> r = idiom.send(b);
             micros.add((System.nanoTime() - t0) / 1000);
+            slowest.merge(a.name(), micros.getLast(), Math::max);
             boolean soap = a.name().startsWith("SOAP");
             boolean refused = soap ? r.statusCode() == 500 && r.body().contains("Fault") || r.statusCode() == 413 : r.statusCode() >= 400 && r.statusCode() < 500;
             if (!refused) {
@@ -152,9 +155,11 @@ class HostileInputTest {
         assertTrue(wrong.isEmpty(), String.join("\n", wrong));
         assertEquals(head, head(), "no hostile request changed the event log");
         long[] sorted = micros.stream().mapToLong(Long::longValue).sorted().toArray();
-        System.out.printf("hostile corpus: %d requests refused; time to refuse p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", sorted.length,
-                sorted[sorted.length / 2] / 1000.0, sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1000.0, sorted[sorted.length - 1] / 1000.0);
-        assertTrue(sorted.length >= 40, "the whole corpus ran: " + sorted.length);
+        String slowestAttack = slowest.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey).orElseThrow();
+        System.out.printf("hostile corpus: %d requests refused; time to refuse p50 %.1f ms, p99 %.1f ms, max %.1f ms (%s)%n", sorted.length,
+                sorted[sorted.length / 2] / 1000.0, sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1000.0, sorted[sorted.length - 1] / 1000.0,
+                slowestAttack);
+        assertTrue(sorted.length >= 200, "the whole corpus ran five times: " + sorted.length);
     }
 
     private static long head() {
