@@ -131,4 +131,11 @@ public abstract class AnnotationToolContract {
         tool.delete(r.remoteId(), r.version());
         assertTrue(tool.fetch(r.remoteId()).isEmpty());
     }
+
+    @Test
+    void anIdHoldingUriCharactersStaysOneIdThatNoRecordHas() {
+        // a remote id comes from outside (a tool, a client's import request): '?', '/', '..' or
+        // non-ASCII in it must not turn into another path or a query
+        assertTrue(tool().fetch("no such?id=1/../x ă\\").isEmpty());
+    }
 }

@@ -14,7 +14,6 @@ import dev.idiom.wrappers.ToolException;
 import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.http.ToolHttp;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -107,7 +106,7 @@ public final class BibSonomyTool implements AnnotationTool {
     }
 
     private String postsPath() {
-        return "/users/" + URLEncoder.encode(user, StandardCharsets.UTF_8) + "/posts";
+        return "/users/" + ToolHttp.segment(user) + "/posts";
     }
 
     /**
@@ -306,7 +305,7 @@ public final class BibSonomyTool implements AnnotationTool {
                     + ("webpage".equals(wanted.type()) ? "bookmark" : "publication"));
         }
         apply(post, known.metadata(), wanted);
-        Document doc = ok(send("PUT", postsPath() + "/" + URLEncoder.encode(hash, StandardCharsets.UTF_8), envelope(post)), 200,
+        Document doc = ok(send("PUT", postsPath() + "/" + ToolHttp.segment(hash), envelope(post)), 200,
                 "update post " + hash);
         return fetch(resourceHash(doc)).orElseThrow(() -> new ToolException("BibSonomy did not keep the updated post"));
     }
@@ -328,7 +327,7 @@ public final class BibSonomyTool implements AnnotationTool {
     }
 
     private Optional<Element> postElement(String hash) {
-        HttpResponse<String> r = send("GET", postsPath() + "/" + URLEncoder.encode(hash, StandardCharsets.UTF_8), null);
+        HttpResponse<String> r = send("GET", postsPath() + "/" + ToolHttp.segment(hash), null);
         if (r.statusCode() == 404) {
             return Optional.empty();
         }
@@ -400,7 +399,7 @@ public final class BibSonomyTool implements AnnotationTool {
         if (knownVersion != null && !knownVersion.equals(current.get().version())) {
             throw new RemoteChangedException("BibSonomy post " + hash + " changed since " + knownVersion);
         }
-        ok(send("DELETE", postsPath() + "/" + URLEncoder.encode(hash, StandardCharsets.UTF_8), null), 200, "delete post " + hash);
+        ok(send("DELETE", postsPath() + "/" + ToolHttp.segment(hash), null), 200, "delete post " + hash);
     }
 
     private static String resourceHash(Document doc) {

@@ -160,4 +160,12 @@ public final class ToolHttp {
         };
         return t.getMessage() == null ? kind : kind + " (" + t.getMessage() + ")";
     }
+
+    /**
+     * One path segment (a record's id, a user name) as a URI carries it: whatever the id holds — a
+     * '?', a '/', non-ASCII — it stays one segment of the path and cannot become a query or a new path.
+     */
+    public static String segment(String s) {
+        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+    }
 }

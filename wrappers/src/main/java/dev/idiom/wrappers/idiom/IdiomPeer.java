@@ -107,7 +107,7 @@ public final class IdiomPeer implements AnnotationTool {
 
     @Override
     public Optional<RemoteRecord> fetch(String id) {
-        HttpResponse<String> r = send(at("/api/entities/" + id + "?source=db").GET());
+        HttpResponse<String> r = send(at("/api/entities/" + ToolHttp.segment(id) + "?source=db").GET());
         if (r.statusCode() == 404 || r.statusCode() == 400) {
             return Optional.empty();
         }
@@ -138,7 +138,7 @@ public final class IdiomPeer implements AnnotationTool {
         }
         ObjectNode body = JSON.createObjectNode();
         body.set("metadata", metadata);
-        HttpResponse<String> r = send(at("/api/entities/" + id).header("Content-Type", "application/merge-patch+json")
+        HttpResponse<String> r = send(at("/api/entities/" + ToolHttp.segment(id)).header("Content-Type", "application/merge-patch+json")
                 .header("If-Match", "\"" + knownVersion + "\"").method("PATCH", HttpRequest.BodyPublishers.ofString(body.toString())));
         if (r.statusCode() == 412) {
             throw new RemoteChangedException("entity " + id + " on " + account() + " changed since version " + knownVersion);

@@ -148,7 +148,7 @@ public final class ZoteroTool implements AnnotationTool {
 
     @Override
     public Optional<RemoteRecord> fetch(String key) {
-        HttpResponse<String> r = http.send(request("items/" + enc(key)).GET().build());
+        HttpResponse<String> r = http.send(request("items/" + ToolHttp.segment(key)).GET().build());
         if (r.statusCode() == 404) {
             return Optional.empty();
         }
@@ -186,7 +186,7 @@ public final class ZoteroTool implements AnnotationTool {
         if (patch != null && patch.isEmpty()) {
             return record(key, known.version(), data); // nothing Zotero holds differs
         }
-        HttpRequest.Builder b = request("items/" + enc(key)).header("Content-Type", "application/json")
+        HttpRequest.Builder b = request("items/" + ToolHttp.segment(key)).header("Content-Type", "application/json")
                 .header("If-Unmodified-Since-Version", known.version());
         HttpResponse<String> r = http.send(patch != null ? b.method("PATCH", HttpRequest.BodyPublishers.ofString(patch.toString())).build()
                 : b.PUT(HttpRequest.BodyPublishers.ofString(updated.toString())).build());
@@ -219,7 +219,7 @@ public final class ZoteroTool implements AnnotationTool {
 
     @Override
     public void delete(String key, String knownVersion) {
-        HttpResponse<String> r = http.send(request("items/" + enc(key)).header("If-Unmodified-Since-Version", knownVersion).DELETE().build());
+        HttpResponse<String> r = http.send(request("items/" + ToolHttp.segment(key)).header("If-Unmodified-Since-Version", knownVersion).DELETE().build());
         if (r.statusCode() == 412) {
             throw new RemoteChangedException("Zotero item " + key + " changed since version " + knownVersion);
         }
@@ -247,9 +247,5 @@ public final class ZoteroTool implements AnnotationTool {
         } catch (IOException e) {
             throw new ToolException("Zotero answered malformed JSON: " + e.getMessage());
         }
-    }
-
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }
