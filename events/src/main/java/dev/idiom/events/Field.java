@@ -193,9 +193,13 @@ public enum Field {
      * but tab and line breaks, U+FFFE, U+FFFF, unpaired surrogates): every value must be readable
      * over SOAP as over REST.
      */
+    /** Longer than {@code max} characters as JSON Schema's maxLength and MySQL's VARCHAR count them: code points. */
+    public static boolean longerThan(String t, int max) {
+        return t.length() > max && t.codePointCount(0, t.length()) > max;
+    }
+
     static String checkedText(String what, String t, int max) {
-        // characters as JSON Schema's maxLength and MySQL's VARCHAR count them: code points
-        if (t.length() > max && t.codePointCount(0, t.length()) > max) {
+        if (longerThan(t, max)) {
             throw new InvalidValueException(what + " is longer than " + max + " characters");
         }
         for (int i = 0; i < t.length(); i++) {

@@ -18,8 +18,8 @@ public record SearchQuery(String tag, String author, String words, String cursor
 
     public SearchQuery {
         for (String[] criterion : new String[][] {{"tag", tag}, {"author", author}, {"q", words}}) {
-            if (criterion[1] != null && criterion[1].length() > MAX_CRITERION) {
-                throw new InvalidValueException(criterion[0] + " is at most " + MAX_CRITERION + " characters, got " + criterion[1].length());
+            if (criterion[1] != null && Field.longerThan(criterion[1], MAX_CRITERION)) {
+                throw new InvalidValueException(criterion[0] + " is at most " + MAX_CRITERION + " characters");
             }
         }
         if (limit < 1 || limit > 200) {

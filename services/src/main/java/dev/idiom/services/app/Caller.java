@@ -1,5 +1,6 @@
 package dev.idiom.services.app;
 
+import dev.idiom.events.Field;
 import dev.idiom.events.InvalidValueException;
 
 /**
@@ -38,7 +39,7 @@ public record Caller(String keyName, Role role) {
      */
     public String source(String protocol, String given) {
         // what the client says of itself is kept printable: it ends up in history over SOAP too
-        if (given != null && given.length() > MAX_SOURCE && given.codePointCount(0, given.length()) > MAX_SOURCE) {
+        if (given != null && Field.longerThan(given, MAX_SOURCE)) {
             throw new InvalidValueException("Idiom-Source is at most " + MAX_SOURCE + " characters");
         }
         String said = given == null ? "" : UNPRINTABLE.matcher(given).replaceAll("").strip();

@@ -1,5 +1,6 @@
 package dev.idiom.services.app;
 
+import dev.idiom.services.tools.UnknownToolAccountException;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.NewEvent;
@@ -31,7 +32,7 @@ public final class ReplicaLinks {
         AnnotationTool tool;
         try {
             tool = tools.open(toolName);
-        } catch (dev.idiom.services.tools.UnknownToolAccountException e) {
+        } catch (UnknownToolAccountException e) {
             // the body names it, not the address: the entity is there, the account is not (yet)
             throw new ConflictException(e.getMessage());
         }

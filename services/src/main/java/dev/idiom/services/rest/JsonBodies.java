@@ -88,7 +88,7 @@ final class JsonBodies {
             return null;
         }
         if (!v.isTextual()) {
-            throw new InvalidValueException("\"" + name + "\" must be a string, got " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+            throw new InvalidValueException("\"" + name + "\" must be a string, got " + v.getNodeType().name().toLowerCase(Locale.ROOT));
         }
         return v.asText();
     }
@@ -172,8 +172,8 @@ final class JsonBodies {
         }
         switch (f) {
             case YEAR, TAGS -> { } // Field checks these as strictly as the document
-            case AUTHORS -> {
-                for (JsonNode a : v.isArray() ? v : com.fasterxml.jackson.databind.node.MissingNode.getInstance()) {
+            case AUTHORS -> { // not an array: Field says so
+                for (JsonNode a : v.isArray() ? v : List.<JsonNode>of()) {
                     if (!a.isObject() || !a.path("family").isTextual() || (a.has("given") && !a.get("given").isTextual())) {
                         throw new InvalidValueException("each author is {\"family\": \"…\", \"given\": \"…\"} (given optional), got " + a);
                     }
@@ -182,7 +182,7 @@ final class JsonBodies {
             }
             default -> {
                 if (!v.isTextual()) {
-                    throw new InvalidValueException("\"" + f.jsonName() + "\" must be a string, got " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+                    throw new InvalidValueException("\"" + f.jsonName() + "\" must be a string, got " + v.getNodeType().name().toLowerCase(Locale.ROOT));
                 }
             }
         }

@@ -91,16 +91,15 @@ public final class ToolAccounts {
      * missing {@code IDIOM_SECRET_KEY} would otherwise surface as failed syncs, one account at a time.
      */
     public void checkSecretKey() {
-        List<String> sealed = repository.list().stream().filter(a -> a.sealedSecret() != null).map(StoredToolAccount::name).toList();
+        List<StoredToolAccount> sealed = repository.list().stream().filter(a -> a.sealedSecret() != null).toList();
         if (sealed.isEmpty()) {
             return;
         }
         if (!secrets.ready()) {
-            throw new IllegalArgumentException("tool accounts " + sealed + " store sealed secrets but " + SecretBox.ENV
-                    + " is not set: start Idiom with the key they were sealed under");
+            throw new IllegalArgumentException("tool accounts " + sealed.stream().map(StoredToolAccount::name).toList()
+                    + " store sealed secrets but " + SecretBox.ENV + " is not set: start Idiom with the key they were sealed under");
         }
-        List<String> unopened = repository.list().stream().filter(a -> a.sealedSecret() != null && !secrets.opens(a.sealedSecret()))
-                .map(StoredToolAccount::name).toList();
+        List<String> unopened = sealed.stream().filter(a -> !secrets.opens(a.sealedSecret())).map(StoredToolAccount::name).toList();
         if (!unopened.isEmpty()) {
             throw new IllegalArgumentException(SecretBox.ENV + " does not open the stored secrets of tool accounts " + unopened
                     + ": start Idiom with the key they were sealed under (to change keys, use ./idiom rotate-secret-key)");

@@ -76,13 +76,13 @@ public final class Admission extends HttpFilter {
         if (cacheRead && cacheReadPlaces.tryAcquire()) {
             return cacheReadPlaces;
         }
-        if (wait.isZero() || waiting.incrementAndGet() > maxWaiting) {
-            if (!wait.isZero()) {
-                waiting.decrementAndGet();
-            }
+        if (wait.isZero()) {
             return null;
         }
         try {
+            if (waiting.incrementAndGet() > maxWaiting) {
+                return null;
+            }
             return places.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS) ? places : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
