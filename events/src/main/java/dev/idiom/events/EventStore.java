@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * The event store port: streams of events per digital entity, a global order, and the DE
@@ -93,8 +94,13 @@ public interface EventStore {
     /** The highest position committed so far (0 when the store is empty). */
     long headPosition();
 
-    /** Entities matching every given criterion (null criteria match all), by id after the cursor. */
-    SearchPage search(SearchQuery query);
+    /**
+     * Every DE folded from its events (not read from the projection), streamed in entity-id order
+     * with one entity in memory at a time: what a read model rebuilds itself from.
+     *
+     * @return how many entities were folded
+     */
+    long foldAll(Consumer<DigitalEntity> each);
 
     /** The DE that has the copy {@code tool}/{@code account}/{@code remoteId} as a replica, if any. */
     default Optional<UUID> findReplica(String tool, String account, String remoteId) {

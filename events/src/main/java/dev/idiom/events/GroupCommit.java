@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Group commit in front of any event store: one writer thread takes whatever appends are waiting
@@ -177,8 +178,8 @@ public final class GroupCommit implements EventStore, AutoCloseable {
     }
 
     @Override
-    public SearchPage search(SearchQuery query) {
-        return store.search(query);
+    public long foldAll(Consumer<DigitalEntity> each) {
+        return store.foldAll(each);
     }
 
     @Override

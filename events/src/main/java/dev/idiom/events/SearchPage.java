@@ -1,6 +1,24 @@
 package dev.idiom.events;
 
 import java.util.List;
+import java.util.Map;
 
-/** One page of search results; {@code nextCursor} is null on the last page. */
-public record SearchPage(List<DigitalEntity> entities, String nextCursor) {}
+/**
+ * One page of search results, best match first.
+ *
+ * @param total how many DEs match the whole query
+ * @param facets for each of tag, year, type and venue, the most frequent values among all matches
+ * @param nextCursor null on the last page
+ */
+public record SearchPage(List<DigitalEntity> entities, long total, Map<String, List<FacetCount>> facets, String nextCursor) {
+    /** The facets every answer carries, in this order. */
+    public static final List<String> FACETS = List.of("tag", "year", "type", "venue");
+
+    public SearchPage {
+        entities = List.copyOf(entities);
+        facets = Map.copyOf(facets);
+    }
+
+    /** One value of a facet and how many matches have it. */
+    public record FacetCount(String value, long count) {}
+}

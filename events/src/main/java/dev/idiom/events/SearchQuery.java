@@ -5,19 +5,29 @@ import java.util.regex.Pattern;
 /**
  * A search over DEs; null criteria match everything.
  *
- * @param tag a tag (folded: case and accents ignored)
- * @param author an author's family name (folded)
- * @param words words that must all occur in the title (folded)
- * @param cursor the last entity id of the previous page, or null
+ * @param text free text, ranked: every word must occur in some field (title, authors, venue,
+ *     abstract, tags, notes), typos and word beginnings tolerated, "quoted phrases" kept whole
+ * @param tag a tag (folded: case and accents ignored), exact
+ * @param author an author's family name (folded), exact
+ * @param yearFrom lowest year, inclusive
+ * @param yearTo highest year, inclusive
+ * @param type a record type (article, book, …)
+ * @param venue a venue (folded), exact
+ * @param tool a tool the DE has a replica in
+ * @param cursor the {@code next} of the previous page, or null
  * @param limit page size, 1–200
  */
-public record SearchQuery(String tag, String author, String words, String cursor, int limit) {
+public record SearchQuery(String text, String tag, String author, Integer yearFrom, Integer yearTo, String type, String venue, String tool,
+                          String cursor, int limit) {
     /** The longest criterion accepted: longer than any tag, name or title could be. */
     public static final int MAX_CRITERION = 1000;
-    private static final Pattern ID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    /** A cursor as this service writes them: searcher generation, score bits, entity id. */
+    public static final String CURSOR_PATTERN = "^[0-9a-f]{1,16}\\.[0-9a-f]{1,8}\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
+    private static final Pattern CURSOR = Pattern.compile(CURSOR_PATTERN);
 
     public SearchQuery {
-        for (String[] criterion : new String[][] {{"tag", tag}, {"author", author}, {"q", words}}) {
+        String[][] criteria = {{"q", text}, {"tag", tag}, {"author", author}, {"type", type}, {"venue", venue}, {"tool", tool}};
+        for (String[] criterion : criteria) {
             if (criterion[1] != null && Field.longerThan(criterion[1], MAX_CRITERION)) {
                 throw new InvalidValueException(criterion[0] + " is at most " + MAX_CRITERION + " characters");
             }
@@ -25,9 +35,32 @@ public record SearchQuery(String tag, String author, String words, String cursor
         if (limit < 1 || limit > 200) {
             throw new InvalidValueException("limit must be between 1 and 200, got " + limit);
         }
-        // an id as this service writes them (UUID.fromString alone also takes forms like 1-1-1-1-1)
-        if (cursor != null && !cursor.isEmpty() && !ID.matcher(cursor).matches()) {
+        if (yearFrom != null && yearTo != null && yearFrom > yearTo) {
+            throw new InvalidValueException("yearFrom " + yearFrom + " is after yearTo " + yearTo);
+        }
+        if (cursor != null && !cursor.isEmpty() && !CURSOR.matcher(cursor).matches()) {
             throw new InvalidValueException("cursor is not one this service gave out: " + cursor);
         }
+        text = blankToNull(text);
+        tag = blankToNull(tag);
+        author = blankToNull(author);
+        type = blankToNull(type);
+        venue = blankToNull(venue);
+        tool = blankToNull(tool);
+        cursor = blankToNull(cursor);
+    }
+
+    /** The first page of a plain text search. */
+    public static SearchQuery text(String text, int limit) {
+        return new SearchQuery(text, null, null, null, null, null, null, null, null, limit);
+    }
+
+    /** The same search, the page after {@code next}. */
+    public SearchQuery after(String next) {
+        return new SearchQuery(text, tag, author, yearFrom, yearTo, type, venue, tool, next, limit);
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
     }
 }

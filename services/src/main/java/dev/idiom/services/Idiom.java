@@ -1,6 +1,8 @@
 package dev.idiom.services;
 
 import dev.idiom.cache.ChangeFeedInvalidation;
+import dev.idiom.cache.SearchFeed;
+import dev.idiom.cache.lucene.LuceneIndexHome;
 import dev.idiom.cache.EntityCache;
 import dev.idiom.cache.NoEntityCache;
 import dev.idiom.cache.ehcache.EhcacheEntityCache;
@@ -25,7 +27,12 @@ import dev.idiom.services.tools.SecretBox;
 import dev.idiom.services.tools.ToolAccounts;
 import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.http.Pacing;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.HexFormat;
 import java.security.SecureRandom;
 import dev.idiom.consistency.DeletionHold;
 import dev.idiom.consistency.PropagationLag;
@@ -47,12 +54,14 @@ public final class Idiom implements AutoCloseable {
     private final GroupCommit store;
     private final EntityCache cache;
     private final ChangeFeedInvalidation feed;
+    private final SearchFeed search;
     private final Application app;
 
     private final SyncEngine engine;
 
-    private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, Application app,
-            SyncEngine engine) {
+    private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search,
+            Application app, SyncEngine engine) {
+        this.search = search;
         this.engine = engine;
         this.embedded = embedded;
         this.database = database;
@@ -78,6 +87,7 @@ public final class Idiom implements AutoCloseable {
             LOG.info("embedded MariaDB up in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         }
         Database database = null;
+        SearchFeed search = null;
         try {
             database = Database.open(new DatabaseSettings(url, config.dbUser(), config.dbPassword(), config.dbPool()));
             LOG.info("database pool open and schema migrated after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
@@ -89,8 +99,10 @@ public final class Idiom implements AutoCloseable {
             GroupCommit store = new GroupCommit(new MySqlEventStore(database.dataSource(), codec, clock), config.groupCommit());
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
             ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
+            search = SearchFeed.start(store, new LuceneIndexHome(searchIndexDirectory(config), codec), clock,
+                    config.search().feedPoll(), config.search().freshWait());
             EntityIds ids = new EntityIds(clock);
-            EntityWrites writes = new EntityWrites(store, cache, codec, ids, config.limits());
+            EntityWrites writes = new EntityWrites(store, cache, search::written, codec, ids, config.limits());
             Tools tools = new Tools(accounts, clock, pacing);
             ImportRecords imports = new ImportRecords(store, writes, tools, ids);
             SqlOutbox outbox = new SqlOutbox(database.dataSource(), clock);
@@ -101,10 +113,13 @@ public final class Idiom implements AutoCloseable {
             ReplicaSync replicaSync = new ReplicaSync(store, imports, writes, engine, tools, lag, clock,
                     new ReplicaSync.Schedule(sync.pullInterval(), sync.checkInterval(), new DeletionHold(sync.massDeletePercent() / 100.0)));
             engine.pulls(replicaSync);
-            Application app = new Application(new EntityReads(store, cache, codec), writes, imports, new ReplicaLinks(store, writes, tools), tools,
-                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed), codec, replicaSync);
-            return new Idiom(embedded, database, store, cache, feed, app, engine.start());
+            Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, new ReplicaLinks(store, writes, tools), tools,
+                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search), codec, replicaSync);
+            return new Idiom(embedded, database, store, cache, feed, search, app, engine.start());
         } catch (RuntimeException e) {
+            if (search != null) {
+                search.close();
+            }
             if (database != null) {
                 database.close();
             }
@@ -112,6 +127,22 @@ public final class Idiom implements AutoCloseable {
                 embedded.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * One index per database under the data directory: the embedded one, or each JDBC URL's own
+     * (nodes of a cluster share the database, never an index; each keeps its own from the feed).
+     */
+    static Path searchIndexDirectory(IdiomConfig config) {
+        if (config.dbUrl() == null) {
+            return config.data().resolve("search-index").resolve("embedded");
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(config.dbUrl().getBytes(StandardCharsets.UTF_8));
+            return config.data().resolve("search-index").resolve("db-" + HexFormat.of().formatHex(digest, 0, 6));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
     }
 
@@ -134,6 +165,7 @@ public final class Idiom implements AutoCloseable {
         if (feed != null) {
             feed.close();
         }
+        search.close();
         cache.close();
         store.close(); // writes what is waiting before the pool closes
         database.close();

@@ -22,7 +22,13 @@ import java.util.stream.Collectors;
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
-                          String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait) {
+                          String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait, SearchSettings search) {
+
+    /**
+     * The search index: how often it follows the change feed for other nodes' writes, and how long
+     * a search waits for this node's own last write to become searchable before answering anyway.
+     */
+    public record SearchSettings(Duration feedPoll, Duration freshWait) {}
 
     /**
      * The consistency engine's timing: push rounds, scheduled pulls, anti-entropy checks, the lease on claimed pushes, and
@@ -83,7 +89,11 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("cache.ttlSeconds", Kind.WHOLE_NUMBER, "3600", "an entry expires this long after it was written"),
             new Key("cache.xml", Kind.PATH, "", "(built in)",
                     "an Ehcache 3 XML file with a `de-view` cache template, used as is (the three keys above then do not apply)"),
-            key("cache.feedPollMillis", Kind.WHOLE_NUMBER, "100", "how often the change feed is polled to invalidate entries that other nodes wrote"));
+            key("cache.feedPollMillis", Kind.WHOLE_NUMBER, "100", "how often the change feed is polled to invalidate entries that other nodes wrote"),
+            key("search.feedPollMillis", Kind.WHOLE_NUMBER, "100", "how often the search index follows the change feed for writes made on other nodes "
+                    + "(this node's own writes are indexed at once)"),
+            key("search.freshWaitMillis", Kind.WHOLE_NUMBER, "1000", "how long a search waits for this node's last write to be searchable "
+                    + "before answering from the index as it is"));
 
     /** Every key with its default, by name. */
     public static final Map<String, String> DEFAULTS = KEYS.stream().collect(Collectors.toUnmodifiableMap(Key::name, Key::defaultValue));
@@ -138,7 +148,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                         Duration.ofMillis(number(get, "check-interval-ms")), Duration.ofMillis(Math.max(1, number(get, "sync-lease-ms"))),
                         percent(get, "mass-delete-percent")),
                 new InputLimits((int) positive(get, "max-tags"), (int) positive(get, "max-authors"), (int) positive(get, "max-json-depth")),
-                (int) number(get, "max-in-flight"), Duration.ofMillis(number(get, "admission-wait-ms")));
+                (int) number(get, "max-in-flight"), Duration.ofMillis(number(get, "admission-wait-ms")),
+                new SearchSettings(Duration.ofMillis(Math.max(1, number(get, "search.feedPollMillis"))), Duration.ofMillis(number(get, "search.freshWaitMillis"))));
     }
 
     /** A value given for {@code k} (null when none was) is of its kind. */

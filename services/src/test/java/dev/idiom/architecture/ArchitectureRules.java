@@ -44,6 +44,7 @@ final class ArchitectureRules {
         VENDORS.put("Tomcat", List.of("org.apache.catalina..", "org.apache.tomcat..", "org.apache.coyote..", "|", "dev.idiom.services"));
         VENDORS.put("Ehcache", List.of("org.ehcache..", "|", "dev.idiom.cache.ehcache.."));
         VENDORS.put("Hibernate/JPA", List.of("org.hibernate..", "jakarta.persistence..", "|", "dev.idiom.events.hibernate.."));
+        VENDORS.put("Lucene", List.of("org.apache.lucene..", "|", "dev.idiom.cache.lucene.."));
         VENDORS.put("jbibtex", List.of("org.jbibtex..", "|", "dev.idiom.wrappers.bibtex.."));
         VENDORS.put("jsoup", List.of("org.jsoup..", "|", "dev.idiom.wrappers.bookmarks.."));
         VENDORS.put("JDBC", List.of("java.sql..", "javax.sql..", "com.mysql..", "com.zaxxer..", "|", "dev.idiom.db..", "dev.idiom.events.mysql..",

@@ -40,7 +40,7 @@ class CacheReadPathTest {
         EventCodec codec = new EventCodec();
         try (Database db = TestDatabase.fresh(); EntityCache cache = new EhcacheEntityCache(CacheSettings.DEFAULTS)) {
             MySqlEventStore store = new MySqlEventStore(counting(db.dataSource(), statements), codec, Clock.systemUTC());
-            EntityReads reads = new EntityReads(store, cache, codec);
+            EntityReads reads = new EntityReads(store, cache, null, codec); // no search here
             UUID id = new EntityWrites(store, new dev.idiom.cache.NoEntityCache(), codec, new EntityIds(Clock.systemUTC()))
                     .create(Metadata.EMPTY.with(Field.TITLE, "Counted"), "test").entity().id();
 

@@ -13,8 +13,6 @@ import dev.idiom.events.MatchKeys;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
-import dev.idiom.events.SearchPage;
-import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.sql.SqlOutbox;
 import dev.idiom.events.sql.SqlProjection;
@@ -36,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -250,28 +249,37 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
-    public SearchPage search(SearchQuery query) {
-        return read(s -> s.doReturningWork(c -> projection.search(c, query)));
+    public long foldAll(Consumer<DigitalEntity> each) {
+        return inEntityOrder("fold all entities", events -> SqlProjection.foldEach(events, each)).entities();
     }
 
     @Override
     public RebuildReport verifyProjections() {
+        return inEntityOrder("verify projections", events -> projection.verify(db, events));
+    }
+
+    /** Every event in (entity, version) order, streamed and detached so the session holds none. */
+    private <T> T inEntityOrder(String what, CursorWork<T> work) {
         return read(s -> {
             try (Stream<StoredEvent> rows = s.createSelectionQuery("from StoredEvent e order by e.entityId, e.version", StoredEvent.class)
                     .setFetchSize(Integer.MIN_VALUE).setReadOnly(true).stream()) {
                 Iterator<StoredEvent> it = rows.iterator();
-                return projection.verify(db, () -> {
+                return work.run(() -> {
                     if (!it.hasNext()) {
                         return null;
                     }
                     StoredEvent e = it.next();
-                    s.detach(e); // keep the session from holding every event
+                    s.detach(e);
                     return recorded(e);
                 });
             } catch (SQLException e) {
-                throw new EventStoreException("verify projections failed: " + e.getMessage(), e);
+                throw new EventStoreException(what + " failed: " + e.getMessage(), e);
             }
         });
+    }
+
+    private interface CursorWork<T> {
+        T run(SqlProjection.EventCursor events) throws SQLException;
     }
 
     private RecordedEvent recorded(StoredEvent e) {

@@ -13,8 +13,6 @@ import dev.idiom.events.MatchKeys;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
-import dev.idiom.events.SearchPage;
-import dev.idiom.events.SearchQuery;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.sql.SqlOutbox;
 import dev.idiom.events.sql.SqlProjection;
@@ -39,13 +37,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.UUID;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
  * The event store on MySQL/MariaDB. One batch of appends is one transaction: the entities'
  * projection rows locked and read, retried event ids found, each append decided
  * ({@link AppendBatch}), positions taken from the sequence row (whose lock is held to commit, so
- * positions follow commit order), events inserted in one batch, projections and changed search
+ * positions follow commit order), events inserted in one batch, projections and changed match
  * keys written.
  */
 public final class MySqlEventStore implements EventStore {
@@ -390,22 +389,30 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
-    public SearchPage search(SearchQuery q) {
-        return query("search", c -> projection.search(c, q));
+    public long foldAll(Consumer<DigitalEntity> each) {
+        return inEntityOrder("fold all entities", events -> SqlProjection.foldEach(events, each)).entities();
     }
 
     @Override
     public RebuildReport verifyProjections() {
-        return query("verify projections", c -> {
-            // streamed in entity order so memory stays flat however many events there are
+        return inEntityOrder("verify projections", events -> projection.verify(db, events));
+    }
+
+    /** Every event in (entity, version) order, streamed so memory stays flat however many there are. */
+    private <T> T inEntityOrder(String what, CursorWork<T> work) {
+        return query(what, c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM event ORDER BY entity_id, version",
                     ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
                 ps.setFetchSize(Integer.MIN_VALUE);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return projection.verify(db, () -> rs.next() ? event(rs) : null);
+                    return work.run(() -> rs.next() ? event(rs) : null);
                 }
             }
         });
+    }
+
+    private interface CursorWork<T> {
+        T run(SqlProjection.EventCursor events) throws SQLException;
     }
 
     private List<RecordedEvent> events(PreparedStatement ps) throws SQLException {

@@ -1,16 +1,13 @@
 package dev.idiom.events.sql;
 
 import dev.idiom.events.AppendBatch;
-import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
+import dev.idiom.events.EventStoreException;
 import dev.idiom.events.MatchKeys;
 import dev.idiom.events.Metadata;
-import dev.idiom.events.Normalized;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
-import dev.idiom.events.SearchPage;
-import dev.idiom.events.SearchQuery;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -29,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
@@ -69,7 +67,7 @@ public final class SqlProjection {
         }
     }
 
-    /** The search and match keys the changes added or removed. */
+    /** The match keys the changes added or removed. */
     public void writeKeys(Connection c, List<AppendBatch.Change> changes) throws SQLException {
         for (KeyTable table : KeyTable.values()) {
             table.write(c, changes);
@@ -77,28 +75,10 @@ public final class SqlProjection {
     }
 
     /**
-     * The search and match keys of a DE, one table each. Only the keys a change added or removed
+     * The match keys of a DE (DOI, URL, title+year+author, replicas). Only the keys a change added or removed
      * are written, so the cost of an append follows the change, not the size of the record.
      */
     private enum KeyTable {
-        TAG("entity_tag", "tag") {
-            @Override
-            Set<List<String>> keys(DigitalEntity de) {
-                return single(foldedTags(de));
-            }
-        },
-        AUTHOR("entity_author", "family") {
-            @Override
-            Set<List<String>> keys(DigitalEntity de) {
-                return single(families(de));
-            }
-        },
-        WORD("entity_word", "word") {
-            @Override
-            Set<List<String>> keys(DigitalEntity de) {
-                return single(Normalized.words(de.metadata().title()));
-            }
-        },
         MATCH("entity_match", "kind", "match_key") {
             @Override
             Set<List<String>> keys(DigitalEntity de) {
@@ -117,12 +97,6 @@ public final class SqlProjection {
         }
 
         abstract Set<List<String>> keys(DigitalEntity de);
-
-        static Set<List<String>> single(Set<String> values) {
-            Set<List<String>> out = new LinkedHashSet<>();
-            values.forEach(v -> out.add(List.of(v)));
-            return out;
-        }
 
         void write(Connection c, List<AppendBatch.Change> changes) throws SQLException {
             String where = String.join(" = ? AND ", columns) + " = ?";
@@ -215,101 +189,56 @@ public final class SqlProjection {
         return found;
     }
 
-    private static Set<String> foldedTags(DigitalEntity de) {
-        Set<String> tags = new LinkedHashSet<>();
-        de.metadata().tags().forEach(t -> tags.add(clip(Normalized.fold(t))));
-        tags.remove("");
-        return tags;
-    }
-
-    private static Set<String> families(DigitalEntity de) {
-        Set<String> names = new LinkedHashSet<>();
-        for (Author a : de.metadata().authors()) {
-            names.add(clip(Normalized.fold(a.family())));
-        }
-        names.remove("");
-        return names;
-    }
-
-    private static String clip(String s) {
-        return s.length() > 190 ? s.substring(0, 190) : s;
-    }
-
-    /** Entities matching every given criterion, in id (= creation) order after the cursor. */
-    public SearchPage search(Connection c, SearchQuery q) throws SQLException {
-        StringBuilder sql = new StringBuilder("SELECT e.state FROM entity e WHERE 1 = 1");
-        List<String> args = new ArrayList<>();
-        if (q.tag() != null && !q.tag().isBlank()) {
-            sql.append(" AND EXISTS (SELECT 1 FROM entity_tag t WHERE t.entity_id = e.entity_id AND t.tag = ?)");
-            args.add(Normalized.fold(q.tag()));
-        }
-        if (q.author() != null && !q.author().isBlank()) {
-            sql.append(" AND EXISTS (SELECT 1 FROM entity_author a WHERE a.entity_id = e.entity_id AND a.family = ?)");
-            args.add(Normalized.fold(q.author()));
-        }
-        if (q.words() != null) {
-            for (String w : Normalized.words(q.words())) {
-                sql.append(" AND EXISTS (SELECT 1 FROM entity_word w WHERE w.entity_id = e.entity_id AND w.word = ?)");
-                args.add(w);
-            }
-        }
-        if (q.cursor() != null && !q.cursor().isBlank()) {
-            sql.append(" AND e.entity_id > ?");
-            args.add(q.cursor());
-        }
-        sql.append(" ORDER BY e.entity_id LIMIT ?");
-        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-            int i = 1;
-            for (String a : args) {
-                ps.setString(i++, a);
-            }
-            ps.setInt(i, q.limit() + 1);
-            List<DigitalEntity> found = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    found.add(codec.entity(rs.getString(1)));
-                }
-            }
-            if (found.size() > q.limit()) {
-                found = found.subList(0, q.limit());
-                return new SearchPage(List.copyOf(found), found.getLast().id().toString());
-            }
-            return new SearchPage(List.copyOf(found), null);
-        }
-    }
-
     /** Supplies events in (entity, version) order; null at the end. */
     public interface EventCursor {
         RecordedEvent next() throws SQLException;
     }
 
     /**
-     * Folds each entity's events (streamed, one entity in memory at a time) and compares the
-     * result byte for byte with the stored projection, read over a second connection.
+     * Folds each entity's events (streamed, one entity in memory at a time) and hands each
+     * result to {@code each}.
+     */
+    public static Folded foldEach(EventCursor events, Consumer<DigitalEntity> each) throws SQLException {
+        long count = 0;
+        long entities = 0;
+        DigitalEntity state = null;
+        for (RecordedEvent e = events.next(); ; e = events.next()) {
+            if (state != null && (e == null || !e.entityId().equals(state.id()))) {
+                entities++;
+                each.accept(state);
+            }
+            if (e == null) {
+                return new Folded(entities, count);
+            }
+            count++;
+            if (state == null || !e.entityId().equals(state.id())) {
+                state = DigitalEntity.empty(e.entityId());
+            }
+            state = state.apply(e.event(), e.recordedAt());
+        }
+    }
+
+    /** How many entities a fold produced, from how many events. */
+    public record Folded(long entities, long events) {}
+
+    /**
+     * Folds each entity's events and compares the result byte for byte with the stored
+     * projection, read over a second connection.
      */
     public RebuildReport verify(DataSource db, EventCursor events) throws SQLException {
         List<UUID> differing = new ArrayList<>();
-        int entities = 0;
-        long count = 0;
+        Folded folded;
         try (Connection lookup = db.getConnection();
              PreparedStatement stored = lookup.prepareStatement("SELECT state FROM entity WHERE entity_id = ?")) {
-            DigitalEntity state = null;
-            for (RecordedEvent e = events.next(); ; e = events.next()) {
-                if (state != null && (e == null || !e.entityId().equals(state.id()))) {
-                    entities++;
+            folded = foldEach(events, state -> {
+                try {
                     if (!codec.entity(state).equals(storedState(stored, state.id()))) {
                         differing.add(state.id());
                     }
+                } catch (SQLException e) {
+                    throw new EventStoreException("reading the projection of " + state.id() + " failed: " + e.getMessage(), e);
                 }
-                if (e == null) {
-                    break;
-                }
-                count++;
-                if (state == null || !e.entityId().equals(state.id())) {
-                    state = DigitalEntity.empty(e.entityId());
-                }
-                state = state.apply(e.event(), e.recordedAt());
-            }
+            });
             try (PreparedStatement ps = lookup.prepareStatement("SELECT entity_id FROM entity e WHERE NOT EXISTS "
                     + "(SELECT 1 FROM event v WHERE v.entity_id = e.entity_id)"); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -317,7 +246,7 @@ public final class SqlProjection {
                 }
             }
         }
-        return new RebuildReport(entities, count, differing);
+        return new RebuildReport(Math.toIntExact(folded.entities()), folded.events(), differing);
     }
 
     private static String storedState(PreparedStatement stored, UUID id) throws SQLException {

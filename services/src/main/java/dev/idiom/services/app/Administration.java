@@ -2,23 +2,27 @@ package dev.idiom.services.app;
 
 import dev.idiom.cache.CacheStatistics;
 import dev.idiom.cache.ChangeFeedInvalidation;
+import dev.idiom.cache.SearchFeed;
 import dev.idiom.cache.EntityCache;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.GroupCommit;
 import dev.idiom.events.RebuildReport;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What admins and operators ask of the running system: its figures (cache, change feed, group
- * commit), the store's head, and the rebuild check. The admin pages and the command line come
+ * commit, search index), the store's head, the rebuild check and the search index rebuild. The admin pages and the command line come
  * here instead of reaching the store, cache or feed themselves.
  */
 public final class Administration {
     private final EventStore store;
     private final EntityCache cache;
     private final ChangeFeedInvalidation feed;
+    private final SearchFeed search;
 
     /** @param feed null when this node follows no change feed (cache off) */
-    public Administration(EventStore store, EntityCache cache, ChangeFeedInvalidation feed) {
+    public Administration(EventStore store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search) {
+        this.search = search;
         this.store = store;
         this.cache = cache;
         this.feed = feed;
@@ -34,7 +38,7 @@ public final class Administration {
     public record CommitFigures(long batches, long appends, double meanBatch, long largestBatch) {}
 
     /** Every figure at once, for the admin pages. */
-    public record Figures(CacheFigures cache, FeedFigures feed, CommitFigures commits) {}
+    public record Figures(CacheFigures cache, FeedFigures feed, CommitFigures commits, SearchFeed.Figures search) {}
 
     public Figures figures() {
         CacheStatistics c = cache.statistics();
@@ -46,12 +50,17 @@ public final class Administration {
             GroupCommit.Stats s = g.stats();
             commits = new CommitFigures(s.batches(), s.appends(), s.meanBatch(), s.largestBatch());
         }
-        return new Figures(cacheFigures, feedFigures, commits);
+        return new Figures(cacheFigures, feedFigures, commits, search.figures());
     }
 
     /** The highest position committed to the store. */
     public long headPosition() {
         return store.headPosition();
+    }
+
+    /** Rebuilds the search index from events while the current one keeps answering; completes when the new one is in use. */
+    public CompletableFuture<SearchFeed.Rebuild> rebuildSearchIndex() {
+        return search.rebuild();
     }
 
     /** Refolds every DE from its events and compares with the stored projection. */

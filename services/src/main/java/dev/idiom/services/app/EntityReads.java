@@ -1,6 +1,7 @@
 package dev.idiom.services.app;
 
 import dev.idiom.cache.EntityCache;
+import dev.idiom.cache.SearchFeed;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntitySnapshot;
 import dev.idiom.events.EventCodec;
@@ -19,11 +20,13 @@ import java.util.UUID;
 public final class EntityReads {
     private final EventStore store;
     private final EntityCache cache;
+    private final SearchFeed search;
     private final EventCodec codec;
 
-    public EntityReads(EventStore store, EntityCache cache, EventCodec codec) {
+    public EntityReads(EventStore store, EntityCache cache, SearchFeed search, EventCodec codec) {
         this.store = store;
         this.cache = cache;
+        this.search = search;
         this.codec = codec;
     }
 
@@ -58,8 +61,9 @@ public final class EntityReads {
         return events;
     }
 
+    /** Ranked search with facets, from the search index, which has this node's writes (see {@link SearchFeed}). */
     public SearchPage search(SearchQuery query) {
-        return store.search(query);
+        return search.search(query);
     }
 
     /** The change feed: events after a position, at most {@code limit} (1–1000). */

@@ -22,25 +22,30 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongConsumer;
 
 /**
  * The write use cases: create a DE (a major event) and change fields (minor events, appended
  * atomically with the caller's expected version). After each commit the new state goes into this
- * node's cache, so a read after a write sees it.
+ * node's cache, so a read after a write sees it, and its position goes to the read models that
+ * follow the change feed (the search index), so they index it now rather than at their next poll.
  */
 public final class EntityWrites {
     private final EventStore store;
     private final EntityCache cache;
+    private final LongConsumer written;
     private final EventCodec codec;
     private final EntityIds ids;
     private final InputLimits limits;
 
     public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids) {
-        this(store, cache, codec, ids, InputLimits.DEFAULTS);
+        this(store, cache, position -> {}, codec, ids, InputLimits.DEFAULTS);
     }
 
-    public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids, InputLimits limits) {
+    /** @param written told the position of every commit (after the commit) */
+    public EntityWrites(EventStore store, EntityCache cache, LongConsumer written, EventCodec codec, EntityIds ids, InputLimits limits) {
         this.limits = limits;
+        this.written = written;
         this.store = store;
         this.cache = cache;
         this.codec = codec;
@@ -101,6 +106,7 @@ public final class EntityWrites {
         // the store already serialised the new state for the projection: serve those bytes
         EntitySnapshot snapshot = new EntitySnapshot(result.entity(), result.json().getBytes(StandardCharsets.UTF_8));
         cache.offer(snapshot); // after commit, never before
+        written.accept(result.lastPosition());
         return snapshot;
     }
 

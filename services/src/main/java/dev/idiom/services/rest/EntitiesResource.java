@@ -1,6 +1,8 @@
 package dev.idiom.services.rest;
 
 import dev.idiom.services.app.Role;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.RecordedEvent;
@@ -31,6 +33,7 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.UUID;
 
 /** {@code /api/entities}: create, MoreInfo, merge-patch update, history and search of DEs. */
@@ -129,14 +132,23 @@ public final class EntitiesResource {
     }
 
     @GET
-    public String search(@QueryParam("tag") String tag, @QueryParam("author") String author, @QueryParam("q") String words,
-                         @QueryParam("cursor") String cursor, @QueryParam("limit") String limit) {
-        SearchPage page = reads.search(new SearchQuery(tag, author, words, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)));
+    public String search(@QueryParam("q") String text, @QueryParam("tag") String tag, @QueryParam("author") String author,
+                         @QueryParam("yearFrom") String yearFrom, @QueryParam("yearTo") String yearTo, @QueryParam("type") String type,
+                         @QueryParam("venue") String venue, @QueryParam("tool") String tool, @QueryParam("cursor") String cursor,
+                         @QueryParam("limit") String limit) {
+        SearchPage page = reads.search(new SearchQuery(text, tag, author, QueryParams.year("yearFrom", yearFrom), QueryParams.year("yearTo", yearTo),
+                type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)));
         StringBuilder b = new StringBuilder("{\"entities\":[");
         for (int i = 0; i < page.entities().size(); i++) {
             b.append(i == 0 ? "" : ",").append(json.entity(page.entities().get(i)));
         }
-        b.append("],\"next\":").append(page.nextCursor() == null ? "null" : "\"" + page.nextCursor() + "\"").append('}');
+        ObjectNode facets = JsonNodeFactory.instance.objectNode();
+        for (String name : SearchPage.FACETS) {
+            ArrayNode values = facets.putArray(name);
+            page.facets().getOrDefault(name, List.of()).forEach(f -> values.addObject().put("value", f.value()).put("count", f.count()));
+        }
+        b.append("],\"total\":").append(page.total()).append(",\"facets\":").append(facets)
+                .append(",\"next\":").append(page.nextCursor() == null ? "null" : "\"" + page.nextCursor() + "\"").append('}');
         return b.toString();
     }
 

@@ -32,6 +32,11 @@ final class QueryParams {
         return v;
     }
 
+    /** A year (1–9999), or null when absent. */
+    static Integer year(String name, String value) {
+        return value == null ? null : (int) whole(name, value, 0, 1, 9999);
+    }
+
     /** true or false; absent: false. */
     static boolean flag(String name, String value) {
         if (value == null) {

@@ -17,6 +17,7 @@ public final class RestApi {
                 .register(new PingResource(app.reads()))
                 .register(new ToolsResource(app.tools().accounts(), app.sync(), json))
                 .register(new ConsistencyResource(app.sync(), json))
+                .register(new SearchIndexResource(app.administration(), json))
                 .register(new ImportsResource(app.imports(), json))
                 .register(new ReplicasResource(app.replicas(), json))
                 .register(new KeysResource(app.keys(), json, publicUrl))

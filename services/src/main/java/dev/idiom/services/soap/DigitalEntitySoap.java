@@ -126,12 +126,11 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             case "history" -> reads.history(id(request)).forEach(e -> xml.event(response, e));
             case "search" -> {
                 Integer limit = SoapXml.integer(request, "limit");
-                SearchPage page = reads.search(new SearchQuery(SoapXml.text(request, "tag"), SoapXml.text(request, "author"),
-                        SoapXml.text(request, "q"), SoapXml.text(request, "cursor"), limit == null ? 50 : limit));
-                page.entities().forEach(de -> xml.entity(response, de));
-                if (page.nextCursor() != null) {
-                    xml.child(response, "next", page.nextCursor());
-                }
+                SearchPage page = reads.search(new SearchQuery(SoapXml.text(request, "q"), SoapXml.text(request, "tag"),
+                        SoapXml.text(request, "author"), SoapXml.year(request, "yearFrom"), SoapXml.year(request, "yearTo"),
+                        SoapXml.text(request, "type"), SoapXml.text(request, "venue"), SoapXml.text(request, "tool"),
+                        SoapXml.text(request, "cursor"), limit == null ? 50 : limit));
+                xml.searchPage(response, page);
             }
             case "download" -> {
                 ImportOutcome o = imports.download(SoapXml.required(request, "tool"), SoapXml.required(request, "remoteId"));

@@ -11,6 +11,7 @@ import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.ReplicaEvent;
+import dev.idiom.events.SearchPage;
 import dev.idiom.events.Replica;
 import dev.idiom.events.TagAdded;
 import dev.idiom.events.TagRemoved;
@@ -194,6 +195,31 @@ final class SoapXml {
             throw new InvalidValueException("<" + parent.getLocalName() + "> needs a <" + name + "> element");
         }
         return v.strip();
+    }
+
+    /** A year element (1–9999), or null when absent. */
+    static Integer year(OMElement parent, String name) {
+        Integer y = integer(parent, name);
+        if (y != null && (y < 1 || y > 9999)) {
+            throw new InvalidValueException("<" + name + "> must be between 1 and 9999, got " + y);
+        }
+        return y;
+    }
+
+    /** A search answer: the page's entities, the next cursor, the total and the facets, in the schema's order. */
+    void searchPage(OMElement response, SearchPage page) {
+        page.entities().forEach(de -> entity(response, de));
+        if (page.nextCursor() != null) {
+            child(response, "next", page.nextCursor());
+        }
+        child(response, "total", Long.toString(page.total()));
+        for (String name : SearchPage.FACETS) {
+            OMElement facet = child(response, "facet", null);
+            facet.addAttribute("name", name, null);
+            for (SearchPage.FacetCount f : page.facets().getOrDefault(name, List.of())) {
+                child(facet, "value", f.value()).addAttribute("count", Long.toString(f.count()), null);
+            }
+        }
     }
 
     static Integer integer(OMElement parent, String name) {

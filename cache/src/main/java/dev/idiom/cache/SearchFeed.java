@@ -1,0 +1,295 @@
+package dev.idiom.cache;
+
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.RecordedEvent;
+import dev.idiom.events.SearchPage;
+import dev.idiom.events.SearchQuery;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Keeps the search index a projection of the event store: follows the change feed, re-indexes
+ * each changed DE at its current state (idempotent, so replaying a stretch of the feed is
+ * harmless), and rebuilds from events into a fresh index while the current one keeps answering.
+ *
+ * <p>Freshness: a write on this node reports its position ({@link #written}) and wakes the
+ * follower at once; a search waits, at most {@code freshWait}, until the index has reached the
+ * last position this node wrote, so a caller sees its own write. Writes on other nodes arrive
+ * within one poll interval. The index's lag (commit to searchable) is kept as a distribution.
+ */
+public final class SearchFeed implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(SearchFeed.class.getName());
+    private static final int BATCH = 1000;
+    private static final Duration COMMIT_EVERY = Duration.ofSeconds(5);
+    private static final Duration OLD_INDEX_GRACE = Duration.ofSeconds(10);
+
+    private final EventStore store;
+    private final SearchIndex.Home home;
+    private final Clock clock;
+    private final Duration freshWait;
+    private final ScheduledThreadPoolExecutor follower;
+    private final Set<SearchIndex> retired = ConcurrentHashMap.newKeySet();
+    private final ExecutorService rebuilder;
+    private volatile SearchIndex current;
+    private final AtomicReference<SearchIndex> rebuilt = new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<Rebuild>> rebuilding = new AtomicReference<>();
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicBoolean nudged = new AtomicBoolean();
+    private final Object reached = new Object();
+    private volatile long searchable;
+    private long lastCommit;
+    private final Histogram lag = new Histogram(3_600_000L, 2);
+    private final AtomicLong lastLag = new AtomicLong();
+    private final AtomicLong freshWaitsTimedOut = new AtomicLong();
+
+    /** What a rebuild did. */
+    public record Rebuild(long entities, long millis, long position) {
+        public double perSecond() {
+            return millis == 0 ? entities : entities * 1000.0 / millis;
+        }
+    }
+
+    private SearchFeed(EventStore store, SearchIndex.Home home, Clock clock, Duration freshWait) {
+        this.store = store;
+        this.home = home;
+        this.clock = clock;
+        this.freshWait = freshWait;
+        this.follower = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "search-feed"));
+        this.rebuilder = Executors.newSingleThreadExecutor(r -> daemon(r, "search-rebuild"));
+    }
+
+    /**
+     * Opens the current index and follows the feed from where it left off, polling every
+     * {@code interval}. An index that is empty while the store is not, or that is ahead of the
+     * store (another database), is rebuilt from events in the background.
+     */
+    public static SearchFeed start(EventStore store, SearchIndex.Home home, Clock clock, Duration interval, Duration freshWait) {
+        SearchFeed f = new SearchFeed(store, home, clock, freshWait);
+        f.current = home.openCurrent();
+        long head = store.headPosition();
+        if (f.current.position() > head) {
+            // an index of another database: never answer from it, start empty and rebuild
+            LOG.warning("search index at position " + f.current.position() + " is ahead of the event store (" + head + "): discarding it");
+            f.current.close();
+            f.current = home.createNext();
+            home.promote(f.current);
+        }
+        f.searchable = f.current.position();
+        if (f.current.position() == 0 && head > 0) {
+            LOG.info("search index empty, event store at position " + head + ": building it from events in the background");
+            f.rebuild();
+        }
+        f.follower.scheduleWithFixedDelay(f::pollSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        return f;
+    }
+
+    /** Searches the current index, after it has reached every write this node made (bounded wait). */
+    public SearchPage search(SearchQuery query) {
+        long want = written.get();
+        if (searchable < want) {
+            awaitSearchable(want);
+        }
+        return current.search(query);
+    }
+
+    /** A write on this node committed up to {@code position}: index it now rather than at the next poll. */
+    public void written(long position) {
+        written.accumulateAndGet(position, Math::max);
+        if (nudged.compareAndSet(false, true)) {
+            try {
+                follower.execute(this::pollSafely);
+            } catch (RejectedExecutionException closing) {
+                // shutting down: the write is committed; the next start indexes it from the feed
+            }
+        }
+    }
+
+    private void awaitSearchable(long want) {
+        long deadline = System.nanoTime() + freshWait.toNanos();
+        synchronized (reached) {
+            while (searchable < want) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    freshWaitsTimedOut.incrementAndGet();
+                    return; // answer from what is indexed rather than fail the search
+                }
+                try {
+                    reached.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Rebuilds the index from events into a fresh one; searches use the current one until it is ready. */
+    public CompletableFuture<Rebuild> rebuild() {
+        CompletableFuture<Rebuild> started = new CompletableFuture<>();
+        CompletableFuture<Rebuild> running = rebuilding.compareAndExchange(null, started);
+        if (running != null) {
+            return running; // one rebuild at a time; asking again joins it
+        }
+        rebuilder.execute(() -> {
+            try {
+                started.complete(rebuildNow());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "search index rebuild failed: " + e.getMessage(), e);
+                started.completeExceptionally(e);
+            } finally {
+                rebuilding.set(null);
+            }
+        });
+        return started;
+    }
+
+    private Rebuild rebuildNow() {
+        long t0 = System.nanoTime();
+        long head = store.headPosition(); // the fold reads at least this much; the follower catches up the rest
+        SearchIndex next = home.createNext();
+        List<DigitalEntity> batch = new ArrayList<>(BATCH);
+        long[] done = {0};
+        long entities;
+        try {
+            entities = store.foldAll(de -> {
+                batch.add(de);
+                if (batch.size() == BATCH) {
+                    next.put(batch, head);
+                    batch.clear();
+                    if (++done[0] % 100 == 0) {
+                        LOG.info("search index rebuild: " + done[0] * BATCH + " DEs indexed");
+                    }
+                }
+            });
+            next.put(batch, head);
+            next.refresh();
+        } catch (RuntimeException e) {
+            next.close(); // its directory is not current and goes at the next start
+            throw e;
+        }
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        rebuilt.set(next);
+        follower.execute(this::pollSafely); // catch up and swap on the follower's thread
+        Rebuild r = new Rebuild(entities, millis, head);
+        LOG.info(String.format("search index rebuilt from events: %,d DEs in %,d ms (%,.0f DEs/s)", entities, millis, r.perSecond()));
+        return r;
+    }
+
+    private void pollSafely() {
+        nudged.set(false);
+        try {
+            SearchIndex next = rebuilt.getAndSet(null);
+            if (next != null) {
+                catchUp(next);
+                home.promote(next);
+                SearchIndex old = current;
+                current = next;
+                retired.add(old);
+                follower.schedule(() -> retire(old), OLD_INDEX_GRACE.toMillis(), TimeUnit.MILLISECONDS); // searches still on it finish
+            }
+            if (current.position() > 0 || rebuilding.get() == null) { // while the first build runs, it alone indexes
+                catchUp(current);
+            }
+            if (clock.millis() - lastCommit >= COMMIT_EVERY.toMillis()) {
+                current.commit();
+                lastCommit = clock.millis();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "search feed poll failed; retrying next interval: " + e.getMessage());
+        }
+    }
+
+    /** Follows the feed into {@code index} up to the head, then makes it searchable. */
+    private void catchUp(SearchIndex index) {
+        long oldest = Long.MAX_VALUE;
+        int read;
+        do {
+            List<RecordedEvent> events = store.after(index.position(), BATCH);
+            read = events.size();
+            if (read == 0) {
+                break;
+            }
+            Set<UUID> changed = new LinkedHashSet<>();
+            for (RecordedEvent e : events) {
+                changed.add(e.entityId());
+                oldest = Math.min(oldest, e.recordedAt().toEpochMilli());
+            }
+            index.put(store.loadAll(changed).values(), events.getLast().position());
+        } while (read == BATCH);
+        if (oldest == Long.MAX_VALUE) {
+            return;
+        }
+        long upTo = index.refresh();
+        if (index == current) {
+            long late = Math.max(0, clock.millis() - oldest);
+            lastLag.set(late);
+            synchronized (lag) {
+                lag.recordValue(Math.min(late, lag.getHighestTrackableValue()));
+            }
+            synchronized (reached) {
+                searchable = upTo;
+                reached.notifyAll();
+            }
+        }
+    }
+
+    /** What an operator wants to know about the index. */
+    public record Figures(long documents, long position, long lastLagMillis, long p50LagMillis, long p99LagMillis, long maxLagMillis,
+                          long freshWaitsTimedOut, boolean rebuilding) {}
+
+    public Figures figures() {
+        synchronized (lag) {
+            return new Figures(current.documents(), searchable, lastLag.get(), lag.getValueAtPercentile(50), lag.getValueAtPercentile(99),
+                    lag.getMaxValue(), freshWaitsTimedOut.get(), rebuilding.get() != null);
+        }
+    }
+
+    private void retire(SearchIndex old) {
+        if (retired.remove(old)) {
+            old.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        rebuilder.shutdownNow();
+        follower.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        follower.shutdown();
+        try {
+            follower.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List.copyOf(retired).forEach(this::retire);
+        current.close();
+        SearchIndex half = rebuilt.getAndSet(null);
+        if (half != null) {
+            half.close();
+        }
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+}

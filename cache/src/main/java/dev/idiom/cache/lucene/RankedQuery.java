@@ -1,0 +1,151 @@
+package dev.idiom.cache.lucene;
+
+import dev.idiom.events.SearchQuery;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.IntPoint;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.FuzzyQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.PrefixQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+
+/**
+ * A {@link SearchQuery} as Lucene runs it. Every word (or "quoted phrase") must match in some field;
+ * a field's weight says how much a match there counts (BM25 scores each). A word also matches its
+ * typos (one edit from 4 letters, two from 8) and the last word, from 3 letters, the longer words
+ * it begins (typed as you search); both count less than the word itself and only in the short
+ * fields, where the vocabulary is small enough to expand quickly. The whole query as the exact title, or as a phrase in the title, adds
+ * on top, so the work whose title was typed comes first. Filters do not score.
+ */
+final class RankedQuery {
+    /** Field weights: a title or author match says most about what the reader wants. */
+    static final Map<String, Float> WEIGHTS = Map.of(SearchDocument.TITLE, 3f, SearchDocument.AUTHORS, 2f, SearchDocument.TAGS, 1.5f,
+            SearchDocument.VENUE, 1f, SearchDocument.ABSTRACT, 1f, SearchDocument.NOTES, 0.5f);
+    private static final List<String> SHORT_FIELDS = List.of(SearchDocument.TITLE, SearchDocument.AUTHORS, SearchDocument.TAGS, SearchDocument.VENUE);
+    private static final Pattern PHRASE_OR_WORD = Pattern.compile("\"([^\"]*)\"?|([^\\s\"]+)");
+    private static final float TYPO_WEIGHT = 0.3f;
+    private static final float PREFIX_WEIGHT = 0.5f;
+    private static final float TITLE_PHRASE_BOOST = 4f;
+    private static final float EXACT_TITLE_BOOST = 20f;
+    /** More words than any title: the rest are ignored rather than building a huge query. */
+    private static final int MAX_WORDS = 32;
+
+    private RankedQuery() {}
+
+    /** True when the query ranks by text (else the order is by id and nothing is scored). */
+    static boolean ranked(SearchQuery q, Analyzer analyzer) {
+        return q.text() != null && !words(analyzer, q.text()).isEmpty();
+    }
+
+    static Query of(SearchQuery q, Analyzer analyzer) {
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        boolean any = false;
+        if (q.text() != null) {
+            any = text(b, q.text(), analyzer);
+        }
+        any |= filter(b, SearchDocument.TAG_KEY, q.tag());
+        any |= filter(b, SearchDocument.AUTHOR_KEY, q.author());
+        any |= filter(b, SearchDocument.TYPE_KEY, q.type());
+        any |= filter(b, SearchDocument.VENUE_KEY, q.venue());
+        any |= filter(b, SearchDocument.TOOL_KEY, q.tool());
+        if (q.yearFrom() != null || q.yearTo() != null) {
+            b.add(IntPoint.newRangeQuery(SearchDocument.YEAR, q.yearFrom() == null ? Integer.MIN_VALUE : q.yearFrom(),
+                    q.yearTo() == null ? Integer.MAX_VALUE : q.yearTo()), Occur.FILTER);
+            any = true;
+        }
+        return any ? b.build() : new MatchAllDocsQuery();
+    }
+
+    private static boolean filter(BooleanQuery.Builder b, String field, String value) {
+        if (value == null) {
+            return false;
+        }
+        b.add(new TermQuery(new Term(field, SearchDocument.key(value))), Occur.FILTER);
+        return true;
+    }
+
+    private static boolean text(BooleanQuery.Builder b, String text, Analyzer analyzer) {
+        List<List<String>> phrases = new ArrayList<>();
+        List<String> all = new ArrayList<>();
+        Matcher m = PHRASE_OR_WORD.matcher(text);
+        while (m.find() && all.size() < MAX_WORDS) {
+            List<String> words = words(analyzer, m.group(1) != null ? m.group(1) : m.group(2));
+            if (m.group(1) != null && words.size() > 1) {
+                phrases.add(words);
+            } else {
+                words.forEach(w -> phrases.add(List.of(w)));
+            }
+            all.addAll(words);
+        }
+        if (all.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < phrases.size(); i++) {
+            List<String> p = phrases.get(i);
+            // only the last word may be unfinished (typed as you search); prefixes of every word cost too much at scale
+            b.add(p.size() > 1 ? phrase(p) : word(p.getFirst(), i == phrases.size() - 1), Occur.MUST);
+        }
+        if (all.size() > 1) {
+            b.add(new BoostQuery(phraseIn(SearchDocument.TITLE, all), TITLE_PHRASE_BOOST), Occur.SHOULD);
+        }
+        String exact = SearchDocument.key(text.replace("\"", " "));
+        b.add(new BoostQuery(new TermQuery(new Term(SearchDocument.TITLE_EXACT, exact)), EXACT_TITLE_BOOST), Occur.SHOULD);
+        return true;
+    }
+
+    /** One word in any field: the best field's score counts (plus a little of the others). */
+    private static Query word(String w, boolean last) {
+        List<Query> each = new ArrayList<>();
+        WEIGHTS.forEach((field, weight) -> each.add(new BoostQuery(new TermQuery(new Term(field, w)), weight)));
+        for (String field : SHORT_FIELDS) {
+            float weight = WEIGHTS.get(field);
+            if (w.length() >= 4) {
+                each.add(new BoostQuery(new FuzzyQuery(new Term(field, w), w.length() >= 8 ? 2 : 1, 1, 50, true), weight * TYPO_WEIGHT));
+            }
+            if (last && w.length() >= 3) {
+                each.add(new BoostQuery(new PrefixQuery(new Term(field, w)), weight * PREFIX_WEIGHT));
+            }
+        }
+        return new DisjunctionMaxQuery(each, 0.1f);
+    }
+
+    private static Query phrase(List<String> words) {
+        List<Query> each = new ArrayList<>();
+        WEIGHTS.forEach((field, weight) -> each.add(new BoostQuery(phraseIn(field, words), weight)));
+        return new DisjunctionMaxQuery(each, 0.1f);
+    }
+
+    private static PhraseQuery phraseIn(String field, List<String> words) {
+        return new PhraseQuery(field, words.toArray(String[]::new));
+    }
+
+    static List<String> words(Analyzer analyzer, String text) {
+        List<String> out = new ArrayList<>();
+        try (TokenStream ts = analyzer.tokenStream(SearchDocument.TITLE, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                out.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.idiom.cache.lucene;
+
+import dev.idiom.events.Author;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.Normalized;
+import dev.idiom.events.Replica;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.IntPoint;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.SortedSetDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * A DE as the index holds it: ranked text fields, exact keys for the filters (folded as the old
+ * SQL keys were, so {@code tag=} and {@code author=} keep their meaning), facet values, the id for
+ * the stable order, and the DE's JSON so a page needs no database read.
+ */
+final class SearchDocument {
+    static final String ID = "id";
+    static final String JSON = "json";
+    static final String TITLE = "title";
+    static final String AUTHORS = "authors";
+    static final String VENUE = "venue";
+    static final String ABSTRACT = "abstract";
+    static final String TAGS = "tags";
+    static final String NOTES = "notes";
+    /** The whole title folded, one term: an exact title match ranks first. */
+    static final String TITLE_EXACT = "title_exact";
+    static final String TAG_KEY = "tag_key";
+    static final String AUTHOR_KEY = "author_key";
+    static final String VENUE_KEY = "venue_key";
+    static final String TYPE_KEY = "type_key";
+    static final String TOOL_KEY = "tool_key";
+    static final String YEAR = "year";
+    /** Facet values (doc values), keyed by the facet's name in the answer. */
+    static final String FACET_PREFIX = "facet_";
+    /** Lucene's limit on one indexed term or doc value is 32,766 bytes; keys beyond this are clipped alike at query time. */
+    private static final int MAX_KEY = 1000;
+
+    private SearchDocument() {}
+
+    static Document of(DigitalEntity de, String json) {
+        Metadata m = de.metadata();
+        Document d = new Document();
+        String id = de.id().toString();
+        d.add(new StringField(ID, id, Field.Store.NO));
+        d.add(new SortedDocValuesField(ID, new BytesRef(id)));
+        d.add(new StoredField(JSON, json.getBytes(StandardCharsets.UTF_8)));
+        text(d, TITLE, m.title());
+        for (Author a : m.authors()) {
+            text(d, AUTHORS, (a.given() == null ? "" : a.given() + " ") + a.family());
+            key(d, AUTHOR_KEY, a.family());
+        }
+        text(d, VENUE, m.venue());
+        text(d, ABSTRACT, m.abstractText());
+        text(d, NOTES, m.notes());
+        for (String tag : m.tags()) {
+            text(d, TAGS, tag);
+            key(d, TAG_KEY, tag);
+            facet(d, "tag", tag);
+        }
+        key(d, TITLE_EXACT, m.title());
+        key(d, VENUE_KEY, m.venue());
+        facet(d, "venue", m.venue());
+        key(d, TYPE_KEY, m.type());
+        facet(d, "type", m.type());
+        if (m.year() != null) {
+            d.add(new IntPoint(YEAR, m.year()));
+            facet(d, "year", m.year().toString());
+        }
+        Set<String> tools = new LinkedHashSet<>();
+        for (Replica r : de.replicas()) {
+            tools.add(r.tool());
+        }
+        tools.forEach(t -> key(d, TOOL_KEY, t));
+        return d;
+    }
+
+    /** An exact key as stored and as asked for: folded like {@link Normalized#fold}, clipped. */
+    static String key(String value) {
+        String folded = Normalized.fold(value);
+        return folded.length() > MAX_KEY ? folded.substring(0, MAX_KEY) : folded;
+    }
+
+    private static void text(Document d, String field, String value) {
+        if (value != null && !value.isBlank()) {
+            d.add(new TextField(field, value, Field.Store.NO));
+        }
+    }
+
+    private static void key(Document d, String field, String value) {
+        if (value != null && !key(value).isEmpty()) {
+            d.add(new StringField(field, key(value), Field.Store.NO));
+        }
+    }
+
+    private static void facet(Document d, String facet, String value) {
+        if (value != null && !value.isBlank()) {
+            String v = value.strip();
+            d.add(new SortedSetDocValuesField(FACET_PREFIX + facet, new BytesRef(v.length() > MAX_KEY ? v.substring(0, MAX_KEY) : v)));
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package dev.idiom.cache.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idiom.events.Author;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EventCodec;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.RecordImported;
+import dev.idiom.events.SearchPage;
+import dev.idiom.events.SearchPage.FacetCount;
+import dev.idiom.events.SearchQuery;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What a portal relies on from search: relevance, tolerance, filters, facets and paging. */
+class SearchIndexTest {
+    private final LuceneSearchIndex index = LuceneSearchIndex.inMemory(new EventCodec());
+    private long position;
+
+    @AfterEach
+    void close() {
+        index.close();
+    }
+
+    @Test
+    void anExactTitleRanksAboveAScatteredMatch() {
+        DigitalEntity scattered = put(de("Consistency of replicated data", "Optimistic methods", 2001, "article", "replication", "Saito"));
+        DigitalEntity exact = put(de("Optimistic Replication", null, 2005, "article", "survey", "Shapiro"));
+        DigitalEntity longer = put(de("Optimistic replication for mobile replication systems", null, 2003, "article", "mobile", "Terry"));
+
+        List<UUID> order = ids(search(SearchQuery.text("optimistic replication", 10)));
+
+        assertEquals(exact.id(), order.getFirst(), "the exact title first");
+        assertEquals(Set.of(scattered.id(), exact.id(), longer.id()), Set.copyOf(order));
+        assertEquals(longer.id(), order.get(1), "the title phrase before words scattered over fields");
+    }
+
+    @Test
+    void anAuthorQueryFindsMullerFromMuller() {
+        DigitalEntity muller = put(de("Caches", null, 2010, "article", "cache", "Müller"));
+        DigitalEntity miller = put(de("Other", null, 2010, "article", "cache", "Miller"));
+        put(de("Third", null, 2010, "article", "cache", "Smith"));
+
+        assertEquals(List.of(muller.id(), miller.id()), ids(search(SearchQuery.text("muller", 10))),
+                "Müller first; Miller is one letter off, so a typo match, ranked below");
+        assertEquals(List.of(muller.id()), ids(search(new SearchQuery(null, null, "MULLER", null, null, null, null, null, null, 10))),
+                "author= is the exact family name, accents and case folded");
+    }
+
+    @Test
+    void aOneLetterTypoStillFindsTheWork() {
+        DigitalEntity paxos = put(de("Paxos made simple", null, 2001, "article", "consensus", "Lamport"));
+        put(de("Raft in search of an understandable consensus algorithm", null, 2014, "inproceedings", "consensus", "Ongaro"));
+
+        assertEquals(List.of(paxos.id()), ids(search(SearchQuery.text("paxso", 10))), "transposed letters");
+        assertEquals(List.of(paxos.id()), ids(search(SearchQuery.text("lamprt made", 10))), "a letter missing in the author");
+        assertEquals(List.of(paxos.id()), ids(search(SearchQuery.text("simp", 10))), "the last word as typed so far");
+    }
+
+    @Test
+    void aQuotedPhraseMatchesOnlyItsWordsInOrder() {
+        DigitalEntity inOrder = put(de("Eventual consistency today", null, 2013, "article", "x", "Bailis"));
+        put(de("Consistency, eventual and otherwise", null, 2013, "article", "x", "Vogels"));
+
+        assertEquals(List.of(inOrder.id()), ids(search(SearchQuery.text("\"eventual consistency\"", 10))));
+        assertEquals(2, search(SearchQuery.text("eventual consistency", 10)).total());
+    }
+
+    @Test
+    void filtersNarrowByYearTypeVenueToolTagAndKeepTheirExactMeaning() {
+        DigitalEntity a = put(imported(de("Alpha", "Réseaux", 1999, "article", "Net", "A"), "zotero"));
+        DigitalEntity b = put(de("Beta", "Reseaux", 2004, "book", "net", "B"));
+        put(de("Gamma", "Other", 2010, "article", "networks", "C"));
+
+        assertEquals(List.of(a.id()), ids(search(query(null, null, 1990, 2000, null, null, null))));
+        assertEquals(List.of(b.id()), ids(search(query(null, null, null, null, "BOOK", null, null))));
+        assertEquals(Set.of(a.id(), b.id()), Set.copyOf(ids(search(query(null, null, null, null, null, "reseaux", null)))));
+        assertEquals(List.of(a.id()), ids(search(query(null, null, null, null, null, null, "zotero"))));
+        assertEquals(Set.of(a.id(), b.id()), Set.copyOf(ids(search(query(null, "NET", null, null, null, null, null)))),
+                "tag= is the whole tag, folded: 'networks' is not 'net'");
+        assertEquals(0, search(query("alpha", null, 2000, null, null, null, null)).total(), "text and filters all apply");
+    }
+
+    @Test
+    void facetsCountEveryMatchByTagYearTypeAndVenue() {
+        for (int i = 0; i < 30; i++) {
+            put(de("Work " + i, i % 3 == 0 ? "SOSP" : "OSDI", 2000 + i % 2, i % 5 == 0 ? "book" : "article", "t" + i % 4, "Author"));
+        }
+        SearchPage all = search(SearchQuery.text("work", 5));
+
+        assertEquals(30, all.total());
+        assertEquals(List.of(new FacetCount("2000", 15), new FacetCount("2001", 15)), all.facets().get("year"));
+        assertEquals(List.of(new FacetCount("article", 24), new FacetCount("book", 6)), all.facets().get("type"));
+        assertEquals(List.of(new FacetCount("OSDI", 20), new FacetCount("SOSP", 10)), all.facets().get("venue"));
+        assertEquals(List.of(new FacetCount("t0", 8), new FacetCount("t1", 8), new FacetCount("t2", 7), new FacetCount("t3", 7)),
+                all.facets().get("tag"));
+
+        SearchPage books = search(query("work", null, null, null, "book", null, null));
+        assertEquals(Map.of("2000", 3L, "2001", 3L), counts(books.facets().get("year")), "facets follow the query");
+    }
+
+    @Test
+    void pagingThroughTenThousandHitsHasNoDuplicatesOrGapsRankedOrNot() {
+        List<DigitalEntity> batch = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            // a few title lengths, so scores differ and many tie
+            batch.add(de("common " + "word ".repeat(i % 7) + i, null, 2000, "article", "t", "A"));
+        }
+        index.put(batch, ++position);
+        index.refresh();
+
+        for (SearchQuery first : List.of(SearchQuery.text("common", 200), query(null, "t", null, null, null, null, null))) {
+            Set<UUID> seen = new HashSet<>();
+            int pages = 0;
+            for (SearchPage page = search(first); ; page = search(first.after(page.nextCursor()))) {
+                pages++;
+                for (DigitalEntity de : page.entities()) {
+                    assertTrue(seen.add(de.id()), "no duplicate: " + de.id());
+                }
+                assertEquals(10_000, page.total());
+                if (page.nextCursor() == null) {
+                    break;
+                }
+            }
+            assertEquals(10_000, seen.size(), "no gaps");
+            assertEquals(10_000 / first.limit(), pages);
+        }
+    }
+
+    @Test
+    void aCursorKeepsItsViewWhileWritesGoOn() {
+        for (int i = 0; i < 100; i++) {
+            put(de("stable " + i, null, 2000, "article", "t", "A"));
+        }
+        SearchPage first = search(SearchQuery.text("stable", 60));
+        for (int i = 0; i < 50; i++) {
+            put(de("stable newcomer " + i, null, 2000, "article", "t", "A")); // changes scores and the set
+        }
+        SearchPage second = search(SearchQuery.text("stable", 60).after(first.nextCursor()));
+
+        Set<UUID> both = new HashSet<>(ids(first));
+        second.entities().forEach(de -> assertTrue(both.add(de.id()), "no duplicate"));
+        assertEquals(100, both.size(), "the 100 of the first view, no more, no less");
+        assertNull(second.nextCursor());
+        assertEquals(150, search(SearchQuery.text("stable", 60)).total(), "a new search sees the writes");
+    }
+
+    @Test
+    void nonsenseCursorsAndRangesAreRefused() {
+        assertThrows(InvalidValueException.class, () -> SearchQuery.text("x", 10).after("zz"));
+        assertThrows(InvalidValueException.class, () -> query(null, null, 2010, 2000, null, null, null));
+        assertEquals(0, search(SearchQuery.text("nothingmatchesthis", 10)).total());
+    }
+
+    private SearchPage search(SearchQuery q) {
+        return index.search(q);
+    }
+
+    private static SearchQuery query(String text, String tag, Integer from, Integer to, String type, String venue, String tool) {
+        return new SearchQuery(text, tag, null, from, to, type, venue, tool, null, 50);
+    }
+
+    private DigitalEntity put(DigitalEntity de) {
+        index.put(List.of(de), ++position);
+        index.refresh();
+        return de;
+    }
+
+    private static DigitalEntity de(String title, String venue, int year, String type, String tag, String family) {
+        Metadata m = new Metadata(type, title, List.of(new Author(family, "")), year, venue, null, null, null, null, null,
+                new TreeSet<>(Set.of(tag)), null);
+        UUID id = UUID.randomUUID();
+        return DigitalEntity.empty(id).apply(new RecordImported(m, "idiom", id.toString()), Instant.now());
+    }
+
+    private static DigitalEntity imported(DigitalEntity de, String tool) {
+        return de.apply(new RecordImported(de.metadata(), tool, "acct", "R-" + de.id(), "1"), Instant.now());
+    }
+
+    private static List<UUID> ids(SearchPage page) {
+        return page.entities().stream().map(DigitalEntity::id).toList();
+    }
+
+    private static Map<String, Long> counts(List<FacetCount> facet) {
+        Map<String, Long> m = new java.util.HashMap<>();
+        facet.forEach(f -> m.put(f.value(), f.count()));
+        return m;
+    }
+}
