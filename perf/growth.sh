@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Growth: single-client MoreInfo / UpdateDE / as-of latency over DEs sampled across a seeded store.
-#   perf/growth.sh --entities N [--events-per-entity K] [--calls 3000] [--sample 500]
+# Growth: single-client MoreInfo / UpdateDE / as-of latency over DEs sampled across a seeded store,
+# or (--probe search) search latency, paging, concurrency, index rebuild rate and index lag.
+#   perf/growth.sh --entities N [--events-per-entity K] [--probe entities|search] [--calls 3000] [--sample 500]
 # seeds a fresh data directory with ./idiom seed (kept under perf/target/growth-N-K for reruns),
 # serves it, and probes it.
 set -euo pipefail
@@ -8,11 +9,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 . "$root/.mvn/find-jdk.sh"
 idiom_find_jdk || exit 1
-entities=""; events=1; args=()
+entities=""; events=1; probe=GrowthProbe; args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --entities) entities="$2"; shift 2 ;;
     --events-per-entity) events="$2"; shift 2 ;;
+    --probe) case "$2" in entities) probe=GrowthProbe ;; search) probe=SearchProbe ;; *) echo "growth: --probe is entities or search" >&2; exit 2 ;; esac; shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -30,4 +32,4 @@ fi
 url=""
 bench_data="$data"
 . "$root/perf/serve-for-bench.sh"
-"$JAVA_HOME/bin/java" -cp "perf/target/idiom-perf-0.1.0-SNAPSHOT.jar:perf/target/lib/*" dev.idiom.perf.GrowthProbe --url "$url" "${args[@]}"
+"$JAVA_HOME/bin/java" -cp "perf/target/idiom-perf-0.1.0-SNAPSHOT.jar:perf/target/lib/*" dev.idiom.perf.$probe --url "$url" "${args[@]}"

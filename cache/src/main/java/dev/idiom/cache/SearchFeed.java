@@ -34,7 +34,8 @@ import org.HdrHistogram.Histogram;
  * <p>Freshness: a write on this node reports its position ({@link #written}) and wakes the
  * follower at once; a search waits, at most {@code freshWait}, until the index has reached the
  * last position this node wrote, so a caller sees its own write. Writes on other nodes arrive
- * within one poll interval. The index's lag (commit to searchable) is kept as a distribution.
+ * within one poll interval. The index's lag (commit to searchable) is kept as a distribution over
+ * the last 30–60 seconds.
  */
 public final class SearchFeed implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SearchFeed.class.getName());
@@ -57,7 +58,12 @@ public final class SearchFeed implements AutoCloseable {
     private final Object reached = new Object();
     private volatile long searchable;
     private long lastCommit;
-    private final Histogram lag = new Histogram(3_600_000L, 2);
+    /** Lag over the last 30–60 s: this window and the one before, so a figure read after a load run shows that run. */
+    private Histogram lag = new Histogram(3_600_000L, 2);
+    private Histogram lagBefore = new Histogram(3_600_000L, 2);
+    private long windowStart;
+    private static final long WINDOW_MILLIS = 30_000;
+    private volatile Rebuild lastRebuild;
     private final AtomicLong lastLag = new AtomicLong();
     private final AtomicLong freshWaitsTimedOut = new AtomicLong();
 
@@ -190,6 +196,7 @@ public final class SearchFeed implements AutoCloseable {
         rebuilt.set(next);
         follower.execute(this::pollSafely); // catch up and swap on the follower's thread
         Rebuild r = new Rebuild(entities, millis, head);
+        lastRebuild = r;
         LOG.info(String.format("search index rebuilt from events: %,d DEs in %,d ms (%,.0f DEs/s)", entities, millis, r.perSecond()));
         return r;
     }
@@ -203,6 +210,7 @@ public final class SearchFeed implements AutoCloseable {
                 home.promote(next);
                 SearchIndex old = current;
                 current = next;
+                reached(next.position()); // caught up and refreshed above
                 retired.add(old);
                 follower.schedule(() -> retire(old), OLD_INDEX_GRACE.toMillis(), TimeUnit.MILLISECONDS); // searches still on it finish
             }
@@ -242,25 +250,40 @@ public final class SearchFeed implements AutoCloseable {
         if (index == current) {
             long late = Math.max(0, clock.millis() - oldest);
             lastLag.set(late);
-            synchronized (lag) {
+            synchronized (this) {
+                if (clock.millis() - windowStart >= WINDOW_MILLIS) {
+                    Histogram old = lagBefore;
+                    lagBefore = lag;
+                    old.reset();
+                    lag = old;
+                    windowStart = clock.millis();
+                }
                 lag.recordValue(Math.min(late, lag.getHighestTrackableValue()));
             }
-            synchronized (reached) {
-                searchable = upTo;
-                reached.notifyAll();
-            }
+            reached(upTo);
+        }
+    }
+
+    private void reached(long position) {
+        synchronized (reached) {
+            searchable = position;
+            reached.notifyAll();
         }
     }
 
     /** What an operator wants to know about the index. */
     public record Figures(long documents, long position, long lastLagMillis, long p50LagMillis, long p99LagMillis, long maxLagMillis,
-                          long freshWaitsTimedOut, boolean rebuilding) {}
+                          long freshWaitsTimedOut, boolean rebuilding, long lastRebuildEntities, long lastRebuildMillis) {}
 
     public Figures figures() {
-        synchronized (lag) {
-            return new Figures(current.documents(), searchable, lastLag.get(), lag.getValueAtPercentile(50), lag.getValueAtPercentile(99),
-                    lag.getMaxValue(), freshWaitsTimedOut.get(), rebuilding.get() != null);
+        Histogram window = new Histogram(3_600_000L, 2);
+        synchronized (this) {
+            window.add(lag);
+            window.add(lagBefore);
         }
+        Rebuild r = lastRebuild;
+        return new Figures(current.documents(), searchable, lastLag.get(), window.getValueAtPercentile(50), window.getValueAtPercentile(99),
+                window.getMaxValue(), freshWaitsTimedOut.get(), rebuilding.get() != null, r == null ? 0 : r.entities(), r == null ? 0 : r.millis());
     }
 
     private void retire(SearchIndex old) {

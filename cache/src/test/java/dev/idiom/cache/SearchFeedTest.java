@@ -102,6 +102,7 @@ class SearchFeedTest {
                 assertEquals(300, done.entities());
                 assertTrue(answeredDuring > 0);
                 awaitSwap(feed);
+                assertEquals(store.headPosition(), feed.figures().position(), "the new index reports the position it holds");
 
                 for (int i = 0; i < queries.size(); i++) {
                     SearchPage rebuilt = feed.search(queries.get(i));

@@ -36,21 +36,9 @@ public final class GrowthProbe {
         int calls = Integer.parseInt(opts.get("calls"));
         int warmup = Integer.parseInt(opts.get("warmup"));
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        long head = Long.parseLong(LatencyProbe.first(HEAD, get(http, base + "/admin/metrics").body()));
-        Random random = new Random(7);
-        Set<String> sampled = new LinkedHashSet<>();
-        for (int i = 0; i < Integer.parseInt(opts.get("sample")) * 2 && sampled.size() < Integer.parseInt(opts.get("sample")); i++) {
-            long p = (long) (random.nextDouble() * head);
-            var m = ENTITY.matcher(get(http, base + "/api/changes?after=" + p + "&limit=1").body());
-            if (m.find()) {
-                sampled.add(m.group(1));
-            }
-        }
-        List<String> ids = new ArrayList<>(sampled);
-        Map<String, Integer> versions = new LinkedHashMap<>();
-        for (String id : ids) {
-            versions.put(id, Integer.parseInt(LatencyProbe.first(LatencyProbe.VERSION_JSON, get(http, base + "/api/entities/" + id + "?source=db").body())));
-        }
+        long head = head(http, base);
+        List<String> ids = sample(http, base, Integer.parseInt(opts.get("sample")));
+        Map<String, Integer> versions = versions(http, base, ids);
         System.out.printf("Idiom at %s: %,d events in the store; %d DEs sampled across it; %d calls per operation after %d warm-up%n", base, head,
                 ids.size(), calls, warmup);
         System.out.printf("%-20s %9s %9s %9s%n", "operation", "p50 ms", "p99 ms", "mean ms");
@@ -85,17 +73,46 @@ public final class GrowthProbe {
         }
     }
 
+    /** The store's head position, from the admin figures. */
+    static long head(HttpClient http, String base) throws Exception {
+        return Long.parseLong(LatencyProbe.first(HEAD, get(http, base + "/admin/metrics").body()));
+    }
+
+    /** Up to {@code n} distinct DEs at random positions of the change feed, so calls touch the whole store. */
+    static List<String> sample(HttpClient http, String base, int n) throws Exception {
+        long head = head(http, base);
+        Random random = new Random(7);
+        Set<String> sampled = new LinkedHashSet<>();
+        for (int i = 0; i < n * 2 && sampled.size() < n; i++) {
+            long p = (long) (random.nextDouble() * head);
+            var m = ENTITY.matcher(get(http, base + "/api/changes?after=" + p + "&limit=1").body());
+            if (m.find()) {
+                sampled.add(m.group(1));
+            }
+        }
+        return new ArrayList<>(sampled);
+    }
+
+    /** Each DE's current version (its ETag), for writes that follow versions. */
+    static Map<String, Integer> versions(HttpClient http, String base, List<String> ids) throws Exception {
+        Map<String, Integer> versions = new java.util.concurrent.ConcurrentHashMap<>();
+        for (String id : ids) {
+            versions.put(id, Integer.parseInt(LatencyProbe.first(LatencyProbe.VERSION_JSON, get(http, base + "/api/entities/" + id + "?source=db").body())));
+        }
+        return versions;
+    }
+
     private interface Op {
         HttpResponse<String> call(int i) throws Exception;
     }
 
-    private static void check(String op, HttpResponse<String> r) {
+    static void check(String op, HttpResponse<String> r) {
         if (r.statusCode() >= 300) {
             throw new IllegalStateException(op + " answered " + r.statusCode() + ": " + r.body());
         }
     }
 
-    private static HttpResponse<String> get(HttpClient http, String url) throws Exception {
+    static HttpResponse<String> get(HttpClient http, String url) throws Exception {
         return http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(url))).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -1,0 +1,210 @@
+package dev.idiom.perf;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Search on a seeded store (see {@code ./idiom seed}): waits for the index to hold the whole store
+ * (and prints how fast it was built from events), then times a page of 50 with facets for
+ * queries that match nothing, a few percent, half the store, with typos, filters and deep cursors,
+ * one client at a time and then several at once; last, the index's lag while writers saturate
+ * the write path.
+ *
+ * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15]</pre>
+ */
+public final class SearchProbe {
+    private static final Pattern TOTAL = Pattern.compile("\"total\":(\\d+)");
+    private static final Pattern NEXT = Pattern.compile("\"next\":\"([^\"]+)\"");
+
+    private SearchProbe() {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new LinkedHashMap<>(Map.of("url", "http://127.0.0.1:8080", "calls", "1000", "warmup", "300", "clients", "8",
+                "writers", "64", "seconds", "15", "sample", "2000"));
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        String base = opts.get("url");
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        Map<String, String> index = awaitIndex(http, base);
+        System.out.printf("search index: %s DEs; last rebuild from events: %s DEs in %s ms (%s DEs/s)%n", index.get("documents"),
+                index.get("lastRebuildEntities"), index.get("lastRebuildMillis"), rate(index));
+
+        Map<String, String> queries = new LinkedHashMap<>();
+        queries.put("no match", "q=zzyzxqv");
+        queries.put("one word", "q=paxos");
+        queries.put("two words", "q=optimistic+replication");
+        queries.put("typo", "q=replicaton");
+        queries.put("phrase", "q=" + URLEncoder.encode("\"event sourcing\"", StandardCharsets.UTF_8));
+        queries.put("half (filter)", "yearFrom=1998");
+        queries.put("word + half", "q=consensus&yearFrom=1998");
+        queries.put("author exact", "author=saito");
+        int calls = Integer.parseInt(opts.get("calls"));
+        int warmup = Integer.parseInt(opts.get("warmup"));
+        System.out.printf("%-16s %11s %9s %9s %9s%n", "query (limit 50)", "matches", "p50 ms", "p99 ms", "mean ms");
+        for (Map.Entry<String, String> q : queries.entrySet()) {
+            String url = base + "/api/entities?limit=50&" + q.getValue();
+            for (int i = 0; i < warmup; i++) {
+                GrowthProbe.check(q.getKey(), GrowthProbe.get(http, url));
+            }
+            Histogram h = new Histogram(60_000_000_000L, 3);
+            String total = "";
+            for (int i = 0; i < calls; i++) {
+                long t0 = System.nanoTime();
+                HttpResponse<String> r = GrowthProbe.get(http, url);
+                h.recordValue(System.nanoTime() - t0);
+                GrowthProbe.check(q.getKey(), r);
+                total = LatencyProbe.first(TOTAL, r.body());
+            }
+            print(q.getKey(), Long.parseLong(total), h);
+        }
+        deepPages(http, base + "/api/entities?limit=50&yearFrom=1998", 40);
+        deepPages(http, base + "/api/entities?limit=50&q=replication", 40);
+        concurrent(http, base, List.copyOf(queries.values()), Integer.parseInt(opts.get("clients")), Integer.parseInt(opts.get("seconds")));
+        lagUnderWrites(http, base, Integer.parseInt(opts.get("writers")), Integer.parseInt(opts.get("seconds")), Integer.parseInt(opts.get("sample")));
+    }
+
+    private static void print(String name, long matches, Histogram h) {
+        System.out.printf("%-16s %,11d %9.3f %9.3f %9.3f%n", name, matches, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6,
+                h.getMean() / 1e6);
+    }
+
+    /** Follows cursors {@code pages} deep, timing each page: the cost must not grow with depth. */
+    private static void deepPages(HttpClient http, String first, int pages) throws Exception {
+        Histogram early = new Histogram(60_000_000_000L, 3);
+        Histogram late = new Histogram(60_000_000_000L, 3);
+        for (int round = 0; round < 5; round++) {
+            String url = first;
+            for (int p = 0; p < pages && url != null; p++) {
+                long t0 = System.nanoTime();
+                HttpResponse<String> r = GrowthProbe.get(http, url);
+                (p < pages / 2 ? early : late).recordValue(System.nanoTime() - t0);
+                GrowthProbe.check("deep page", r);
+                var m = NEXT.matcher(r.body());
+                url = m.find() ? first + "&cursor=" + m.group(1) : null;
+            }
+        }
+        String what = first.substring(first.indexOf('?') + 1);
+        System.out.printf("cursor paging %s: pages 1-%d p50 %.3f ms, pages %d-%d p50 %.3f ms (p99 %.3f)%n", what, pages / 2,
+                early.getValueAtPercentile(50) / 1e6, pages / 2 + 1, pages, late.getValueAtPercentile(50) / 1e6, late.getValueAtPercentile(99) / 1e6);
+    }
+
+    /** {@code clients} callers at once, each cycling through the queries, for {@code seconds}. */
+    private static void concurrent(HttpClient http, String base, List<String> queries, int clients, int seconds) throws Exception {
+        Recorder latencies = new Recorder(3);
+        AtomicLong errors = new AtomicLong();
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+            List<Future<?>> all = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                int offset = c;
+                all.add(pool.submit(() -> {
+                    for (int i = offset; System.nanoTime() < end; i++) {
+                        long t0 = System.nanoTime();
+                        HttpResponse<String> r = GrowthProbe.get(http, base + "/api/entities?limit=50&" + queries.get(i % queries.size()));
+                        latencies.recordValue(System.nanoTime() - t0);
+                        if (r.statusCode() != 200) {
+                            errors.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get();
+            }
+        }
+        Histogram h = latencies.getIntervalHistogram();
+        System.out.printf("%d clients, mixed queries, %d s: %,.0f searches/s, p50 %.3f ms, p99 %.3f ms, errors %d%n", clients, seconds,
+                h.getTotalCount() / (double) seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6, errors.get());
+    }
+
+    /** Writers patch DEs (each its own, following versions) as fast as they can; the index's lag over that window. */
+    private static void lagUnderWrites(HttpClient http, String base, int writers, int seconds, int sample) throws Exception {
+        List<String> ids = GrowthProbe.sample(http, base, Math.max(writers, sample));
+        Map<String, Integer> versions = GrowthProbe.versions(http, base, ids);
+        AtomicLong writes = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
+        Thread.sleep(61_000); // let the lag window forget the warm-up and the build
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        try (ExecutorService pool = Executors.newFixedThreadPool(writers)) {
+            List<Future<?>> all = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int me = w;
+                all.add(pool.submit(() -> {
+                    int mine = ids.size() / writers; // each writer its own DEs: no two race for a version
+                    for (int i = 0; System.nanoTime() < end; i++) {
+                        String id = ids.get(me + (i % mine) * writers);
+                        HttpResponse<String> r = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(base + "/api/entities/" + id))
+                                .header("Content-Type", "application/merge-patch+json").header("If-Match", "\"" + versions.get(id) + "\"")
+                                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"notes\":\"lag " + i + "\"}}"))).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() == 200) {
+                            versions.put(id, Integer.parseInt(LatencyProbe.first(LatencyProbe.VERSION_JSON, r.body())));
+                            writes.incrementAndGet();
+                        } else {
+                            refused.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get();
+            }
+        }
+        Thread.sleep(500);
+        Map<String, String> index = figures(http, base);
+        System.out.printf("index lag with %d writers (%,.0f UpdateDE/s acknowledged, %d refused): p50 %s ms, p99 %s ms, max %s ms%n", writers,
+                writes.get() / (double) seconds, refused.get(), index.get("p50LagMillis"), index.get("p99LagMillis"), index.get("maxLagMillis"));
+    }
+
+    private static Map<String, String> awaitIndex(HttpClient http, String base) throws Exception {
+        long head = GrowthProbe.head(http, base);
+        long start = System.nanoTime();
+        for (long shown = 0; ; ) {
+            Map<String, String> f = figures(http, base);
+            if (!Boolean.parseBoolean(f.get("rebuilding")) && Long.parseLong(f.get("position")) >= head) {
+                return f;
+            }
+            long s = (System.nanoTime() - start) / 1_000_000_000L;
+            if (s > 1800) {
+                throw new IllegalStateException("the search index did not reach the store's head (" + head + ") in 30 minutes: " + f);
+            }
+            if (s >= shown + 10) {
+                shown = s;
+                System.err.printf("waiting for the search index: %s DEs after %d s…%n", f.get("documents"), s);
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static Map<String, String> figures(HttpClient http, String base) throws Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        var m = Pattern.compile("\"(\\w+)\":(\\w+)").matcher(GrowthProbe.get(http, base + "/api/search-index").body());
+        while (m.find()) {
+            out.put(m.group(1), m.group(2));
+        }
+        return out;
+    }
+
+    private static String rate(Map<String, String> f) {
+        long ms = Long.parseLong(f.get("lastRebuildMillis"));
+        return ms == 0 ? "-" : String.format("%,.0f", Long.parseLong(f.get("lastRebuildEntities")) * 1000.0 / ms);
+    }
+}
