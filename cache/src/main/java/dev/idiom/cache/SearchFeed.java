@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -50,6 +51,7 @@ public final class SearchFeed implements AutoCloseable {
     private final ScheduledThreadPoolExecutor follower;
     private final Set<SearchIndex> retired = ConcurrentHashMap.newKeySet();
     private final ExecutorService rebuilder;
+    private final ScheduledExecutorService committer;
     private volatile SearchIndex current;
     private final AtomicReference<SearchIndex> rebuilt = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Rebuild>> rebuilding = new AtomicReference<>();
@@ -57,7 +59,6 @@ public final class SearchFeed implements AutoCloseable {
     private final AtomicBoolean nudged = new AtomicBoolean();
     private final Object reached = new Object();
     private volatile long searchable;
-    private long lastCommit;
     /** Lag over the last 30–60 s: this window and the one before, so a figure read after a load run shows that run. */
     private Histogram lag = new Histogram(3_600_000L, 2);
     private Histogram lagBefore = new Histogram(3_600_000L, 2);
@@ -81,6 +82,7 @@ public final class SearchFeed implements AutoCloseable {
         this.freshWait = freshWait;
         this.follower = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "search-feed"));
         this.rebuilder = Executors.newSingleThreadExecutor(r -> daemon(r, "search-rebuild"));
+        this.committer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "search-commit"));
     }
 
     /**
@@ -105,6 +107,8 @@ public final class SearchFeed implements AutoCloseable {
             f.rebuild();
         }
         f.follower.scheduleWithFixedDelay(f::pollSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        // the fsync of a commit takes its time off the follower's thread, so indexing never waits for it
+        f.committer.scheduleWithFixedDelay(f::commitSafely, COMMIT_EVERY.toMillis(), COMMIT_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         return f;
     }
 
@@ -217,12 +221,16 @@ public final class SearchFeed implements AutoCloseable {
             if (current.position() > 0 || rebuilding.get() == null) { // while the first build runs, it alone indexes
                 catchUp(current);
             }
-            if (clock.millis() - lastCommit >= COMMIT_EVERY.toMillis()) {
-                current.commit();
-                lastCommit = clock.millis();
-            }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "search feed poll failed; retrying next interval: " + e.getMessage());
+        }
+    }
+
+    private void commitSafely() {
+        try {
+            current.commit();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "search index commit failed; retrying next interval: " + e.getMessage());
         }
     }
 
@@ -295,10 +303,12 @@ public final class SearchFeed implements AutoCloseable {
     @Override
     public void close() {
         rebuilder.shutdownNow();
+        committer.shutdown(); // never interrupt Lucene's IO: a commit under way finishes
         follower.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         follower.shutdown();
         try {
             follower.awaitTermination(5, TimeUnit.SECONDS);
+            committer.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -27,16 +27,15 @@ import org.apache.lucene.search.TermQuery;
 /**
  * A {@link SearchQuery} as Lucene runs it. Every word (or "quoted phrase") must match in some field;
  * a field's weight says how much a match there counts (BM25 scores each). A word also matches its
- * typos (one edit from 4 letters, two from 8) and the last word, from 3 letters, the longer words
- * it begins (typed as you search); both count less than the word itself and only in the short
- * fields, where the vocabulary is small enough to expand quickly. The whole query as the exact title, or as a phrase in the title, adds
+ * typos (one edit, from 4 letters) and the last word, from 3 letters, the longer words it begins
+ * (typed as you search); both count less than the word itself and expand against one field that
+ * holds title, authors, tags and venue, whose vocabulary is small enough to expand quickly. The whole query as the exact title, or as a phrase in the title, adds
  * on top, so the work whose title was typed comes first. Filters do not score.
  */
 final class RankedQuery {
     /** Field weights: a title or author match says most about what the reader wants. */
     static final Map<String, Float> WEIGHTS = Map.of(SearchDocument.TITLE, 3f, SearchDocument.AUTHORS, 2f, SearchDocument.TAGS, 1.5f,
             SearchDocument.VENUE, 1f, SearchDocument.ABSTRACT, 1f, SearchDocument.NOTES, 0.5f);
-    private static final List<String> SHORT_FIELDS = List.of(SearchDocument.TITLE, SearchDocument.AUTHORS, SearchDocument.TAGS, SearchDocument.VENUE);
     private static final Pattern PHRASE_OR_WORD = Pattern.compile("\"([^\"]*)\"?|([^\\s\"]+)");
     private static final float TYPO_WEIGHT = 0.3f;
     private static final float PREFIX_WEIGHT = 0.5f;
@@ -112,14 +111,12 @@ final class RankedQuery {
     private static Query word(String w, boolean last) {
         List<Query> each = new ArrayList<>();
         WEIGHTS.forEach((field, weight) -> each.add(new BoostQuery(new TermQuery(new Term(field, w)), weight)));
-        for (String field : SHORT_FIELDS) {
-            float weight = WEIGHTS.get(field);
-            if (w.length() >= 4) {
-                each.add(new BoostQuery(new FuzzyQuery(new Term(field, w), w.length() >= 8 ? 2 : 1, 1, 50, true), weight * TYPO_WEIGHT));
-            }
-            if (last && w.length() >= 3) {
-                each.add(new BoostQuery(new PrefixQuery(new Term(field, w)), weight * PREFIX_WEIGHT));
-            }
+        // one edit (a transposition counts as one): two cost several times more to expand and match mostly noise
+        if (w.length() >= 4) {
+            each.add(new BoostQuery(new FuzzyQuery(new Term(SearchDocument.SHORT, w), 1, 1, 50, true), TYPO_WEIGHT));
+        }
+        if (last && w.length() >= 3) {
+            each.add(new BoostQuery(new PrefixQuery(new Term(SearchDocument.SHORT, w)), PREFIX_WEIGHT));
         }
         return new DisjunctionMaxQuery(each, 0.1f);
     }

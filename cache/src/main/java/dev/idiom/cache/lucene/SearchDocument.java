@@ -32,6 +32,8 @@ final class SearchDocument {
     static final String ABSTRACT = "abstract";
     static final String TAGS = "tags";
     static final String NOTES = "notes";
+    /** Title, authors, tags and venue in one field: typos and prefixes expand against one term dictionary, not four. */
+    static final String SHORT = "short";
     /** The whole title folded, one term: an exact title match ranks first. */
     static final String TITLE_EXACT = "title_exact";
     static final String TAG_KEY = "tag_key";
@@ -93,6 +95,9 @@ final class SearchDocument {
     private static void text(Document d, String field, String value) {
         if (value != null && !value.isBlank()) {
             d.add(new TextField(field, value, Field.Store.NO));
+            if (!field.equals(ABSTRACT) && !field.equals(NOTES)) {
+                d.add(new TextField(SHORT, value, Field.Store.NO));
+            }
         }
     }
 
