@@ -41,7 +41,12 @@ import org.HdrHistogram.Histogram;
 public final class SearchFeed implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SearchFeed.class.getName());
     private static final int BATCH = 1000;
-    private static final Duration COMMIT_EVERY = Duration.ofSeconds(5);
+    /**
+     * A commit fsyncs, and a refresh waits for a commit under way (measured: a 5 s interval put
+     * ~1.4 s stalls into the lag's p99). The index is derived: after a crash it resumes from the
+     * last commit and replays the feed from there, so commits can be rare.
+     */
+    private static final Duration COMMIT_EVERY = Duration.ofMinutes(5);
     private static final Duration OLD_INDEX_GRACE = Duration.ofSeconds(10);
 
     private final EventStore store;

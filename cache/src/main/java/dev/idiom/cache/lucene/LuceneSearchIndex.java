@@ -33,6 +33,7 @@ import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -78,7 +79,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     /** The index in {@code dir} (created if absent), resuming from the position it last committed. */
     public static LuceneSearchIndex open(Path dir, EventCodec codec) {
         try {
-            return new LuceneSearchIndex(FSDirectory.open(dir), codec);
+            // small new segments stay in memory until merged or committed: refreshing every few ms must not create files each time
+            return new LuceneSearchIndex(new NRTCachingDirectory(FSDirectory.open(dir), 8, 64), codec);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the search index in " + dir + ": " + e.getMessage(), e);
         }
