@@ -13,12 +13,15 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -177,29 +180,42 @@ public final class SearchFeed implements AutoCloseable {
         return started;
     }
 
+    @SuppressWarnings("unchecked")
     private Rebuild rebuildNow() {
         long t0 = System.nanoTime();
         long head = store.headPosition(); // the fold reads at least this much; the follower catches up the rest
         SearchIndex next = home.createNext();
-        List<DigitalEntity> batch = new ArrayList<>(BATCH);
+        // folding (reading and decoding events) and indexing overlap: one thread each, a few batches between them
+        ExecutorService indexer = Executors.newSingleThreadExecutor(r -> daemon(r, "search-rebuild-index"));
+        Semaphore inFlight = new Semaphore(4);
+        List<Future<?>> pending = new ArrayList<>();
+        List<DigitalEntity>[] batch = new List[] {new ArrayList<>(BATCH)};
         long[] done = {0};
         long entities;
         try {
             entities = store.foldAll(de -> {
-                batch.add(de);
-                if (batch.size() == BATCH) {
-                    next.put(batch, head);
-                    batch.clear();
+                batch[0].add(de);
+                if (batch[0].size() == BATCH) {
+                    pending.add(handOff(indexer, inFlight, next, batch[0], head));
+                    batch[0] = new ArrayList<>(BATCH);
                     if (++done[0] % 100 == 0) {
-                        LOG.info("search index rebuild: " + done[0] * BATCH + " DEs indexed");
+                        LOG.info("search index rebuild: " + done[0] * BATCH + " DEs folded");
                     }
                 }
             });
-            next.put(batch, head);
+            pending.add(handOff(indexer, inFlight, next, batch[0], head));
+            for (Future<?> f : pending) {
+                f.get();
+            }
             next.refresh();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | InterruptedException | ExecutionException e) {
             next.close(); // its directory is not current and goes at the next start
-            throw e;
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw e instanceof RuntimeException r ? r : new IllegalStateException("search index rebuild failed: " + e.getMessage(), e);
+        } finally {
+            indexer.shutdown();
         }
         long millis = (System.nanoTime() - t0) / 1_000_000;
         rebuilt.set(next);
@@ -208,6 +224,17 @@ public final class SearchFeed implements AutoCloseable {
         lastRebuild = r;
         LOG.info(String.format("search index rebuilt from events: %,d DEs in %,d ms (%,.0f DEs/s)", entities, millis, r.perSecond()));
         return r;
+    }
+
+    private static Future<?> handOff(ExecutorService indexer, Semaphore inFlight, SearchIndex into, List<DigitalEntity> batch, long head) {
+        inFlight.acquireUninterruptibly();
+        return indexer.submit(() -> {
+            try {
+                into.put(batch, head);
+            } finally {
+                inFlight.release();
+            }
+        });
     }
 
     private void pollSafely() {

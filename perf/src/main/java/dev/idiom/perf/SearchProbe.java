@@ -19,8 +19,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Search on a seeded store (see {@code ./idiom seed}): waits for the index to hold the whole store
- * (and prints how fast it was built from events), then times a page of 50 with facets for
+ * Search on a seeded store (see {@code ./idiom seed}): waits for the index to hold the whole store,
+ * rebuilds it from events (and prints how fast), then times a page of 50 with facets for
  * queries that match nothing, a few percent, half the store, with typos, filters and deep cursors,
  * one client at a time and then several at once; last, the index's lag while writers saturate
  * the write path.
@@ -41,6 +41,11 @@ public final class SearchProbe {
         }
         String base = opts.get("url");
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        awaitIndex(http, base);
+        // a rebuild from events while the current index answers: its rate is one of the figures
+        HttpResponse<String> rebuild = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(base + "/api/search-index")))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        GrowthProbe.check("rebuild", rebuild);
         Map<String, String> index = awaitIndex(http, base);
         System.out.printf("search index: %s DEs; last rebuild from events: %s DEs in %s ms (%s DEs/s)%n", index.get("documents"),
                 index.get("lastRebuildEntities"), index.get("lastRebuildMillis"), rate(index));
@@ -180,6 +185,7 @@ public final class SearchProbe {
         for (long shown = 0; ; ) {
             Map<String, String> f = figures(http, base);
             if (!Boolean.parseBoolean(f.get("rebuilding")) && Long.parseLong(f.get("position")) >= head) {
+                Thread.sleep(300); // a finished rebuild is swapped in on the follower's next round
                 return f;
             }
             long s = (System.nanoTime() - start) / 1_000_000_000L;

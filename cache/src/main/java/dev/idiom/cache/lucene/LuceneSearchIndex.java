@@ -57,6 +57,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final SearcherLifetimeManager views = new SearcherLifetimeManager();
+    private final FacetCounts.Facets facets = new FacetCounts.Facets();
     private volatile long position;
 
     private LuceneSearchIndex(Directory directory, EventCodec codec) throws IOException {
@@ -179,7 +180,7 @@ public final class LuceneSearchIndex implements SearchIndex {
                 ranked ? new Object[] {after.score(), new BytesRef(after.id())} : new Object[] {new BytesRef(after.id())});
         // one more than the page, to know whether a next page exists
         TopFieldCollectorManager top = new TopFieldCollectorManager(ranked ? BY_SCORE : BY_ID, limit + 1, afterDoc, Integer.MAX_VALUE);
-        Object[] results = view.search(query, new MultiCollectorManager(top, new FacetCounts()));
+        Object[] results = view.search(query, new MultiCollectorManager(top, new FacetCounts(facets)));
         TopFieldDocs hits = (TopFieldDocs) results[0];
         FacetCounts.Result facets = (FacetCounts.Result) results[1];
         StoredFields stored = view.storedFields();
