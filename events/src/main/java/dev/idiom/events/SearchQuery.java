@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * @param tag a tag (folded: case and accents ignored), exact
  * @param author an author's family name (folded), exact
  * @param yearFrom lowest year, inclusive
- * @param yearTo highest year, inclusive
+ * @param yearTo highest year, inclusive (before {@code yearFrom}: an empty range, nothing matches)
  * @param type a record type (article, book, …)
  * @param venue a venue (folded), exact
  * @param tool a tool the DE has a replica in
@@ -34,9 +34,6 @@ public record SearchQuery(String text, String tag, String author, Integer yearFr
         }
         if (limit < 1 || limit > 200) {
             throw new InvalidValueException("limit must be between 1 and 200, got " + limit);
-        }
-        if (yearFrom != null && yearTo != null && yearFrom > yearTo) {
-            throw new InvalidValueException("yearFrom " + yearFrom + " is after yearTo " + yearTo);
         }
         if (cursor != null && !cursor.isEmpty() && !CURSOR.matcher(cursor).matches()) {
             throw new InvalidValueException("cursor is not one this service gave out: " + cursor);

@@ -106,7 +106,9 @@ class CacheReadPathTest {
     @Test
     void aWriteOnOneNodeIsVisibleOnAnotherWithinTheFeedBound() throws Exception {
         String url = TestDatabase.freshUrl();
-        try (RunningIdiom a = new RunningIdiom(url, Map.of()); RunningIdiom b = new RunningIdiom(url, Map.of())) {
+        // two nodes share the database, never a data directory (each keeps its own search index)
+        try (RunningIdiom a = new RunningIdiom(url, Map.of());
+             RunningIdiom b = new RunningIdiom(url, Map.of("data", System.getProperty("idiom.test.dataRoot", "target/test-data") + "/node-b"))) {
             List<Long> lags = new ArrayList<>();
             for (int round = 0; round < 10; round++) {
                 String id = create(a, "Two nodes " + round);
