@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.StoredFields;
@@ -58,6 +59,14 @@ public final class LuceneSearchIndex implements SearchIndex {
     private final SearcherManager searchers;
     private final SearcherLifetimeManager views = new SearcherLifetimeManager();
     private final FacetCounts.Facets facets = new FacetCounts.Facets();
+    /** Total and facets of recent (view, query) pairs. */
+    private final Map<String, FacetCounts.Result> counted = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, FacetCounts.Result> eldest) {
+            return size() > COUNTED;
+        }
+    });
+    private static final int COUNTED = 256;
     private volatile long position;
 
     private LuceneSearchIndex(Directory directory, EventCodec codec) throws IOException {
@@ -178,11 +187,21 @@ public final class LuceneSearchIndex implements SearchIndex {
     private SearchPage search(IndexSearcher view, Query query, boolean ranked, Cursor after, int limit) throws IOException {
         FieldDoc afterDoc = after == null ? null : new FieldDoc(Integer.MAX_VALUE, after.score(),
                 ranked ? new Object[] {after.score(), new BytesRef(after.id())} : new Object[] {new BytesRef(after.id())});
-        // one more than the page, to know whether a next page exists
-        TopFieldCollectorManager top = new TopFieldCollectorManager(ranked ? BY_SCORE : BY_ID, limit + 1, afterDoc, Integer.MAX_VALUE);
-        Object[] results = view.search(query, new MultiCollectorManager(top, new FacetCounts(facets)));
-        TopFieldDocs hits = (TopFieldDocs) results[0];
-        FacetCounts.Result facets = (FacetCounts.Result) results[1];
+        // total and facets depend only on the view and the query: the next pages of a cursor, and the
+        // same query again, reuse them, and their top hits may then skip non-competitive documents
+        String key = ((DirectoryReader) view.getIndexReader()).getVersion() + "|" + query;
+        FacetCounts.Result facets = counted.get(key);
+        TopFieldDocs hits;
+        if (facets != null) {
+            hits = view.search(query, new TopFieldCollectorManager(ranked ? BY_SCORE : BY_ID, limit + 1, afterDoc, limit + 1));
+        } else {
+            // one more than the page, to know whether a next page exists
+            TopFieldCollectorManager top = new TopFieldCollectorManager(ranked ? BY_SCORE : BY_ID, limit + 1, afterDoc, Integer.MAX_VALUE);
+            Object[] results = view.search(query, new MultiCollectorManager(top, new FacetCounts(this.facets)));
+            hits = (TopFieldDocs) results[0];
+            facets = (FacetCounts.Result) results[1];
+            counted.put(key, facets);
+        }
         StoredFields stored = view.storedFields();
         List<DigitalEntity> entities = new ArrayList<>();
         ScoreDoc[] docs = hits.scoreDocs;
