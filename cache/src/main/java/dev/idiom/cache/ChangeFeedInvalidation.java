@@ -66,11 +66,11 @@ public final class ChangeFeedInvalidation implements AutoCloseable {
         for (RecordedEvent e : events) {
             cache.invalidate(e.entityId(), e.version());
             position.set(e.position());
+            seen.incrementAndGet();
             long lag = Math.max(0, clock.millis() - e.recordedAt().toEpochMilli());
             lastLagMillis.set(lag);
             maxLagMillis.accumulateAndGet(lag, Math::max);
         }
-        seen.addAndGet(events.size());
         return events.size();
     }
 

@@ -61,7 +61,8 @@ public final class SearchFeed implements AutoCloseable {
     private final ExecutorService rebuilder;
     private final ScheduledExecutorService committer;
     private volatile SearchIndex current;
-    private final AtomicReference<SearchIndex> rebuilt = new AtomicReference<>();
+    /** A rebuilt index waiting for the follower to catch it up and swap it in; its rebuild completes then. */
+    private final AtomicReference<Built> rebuilt = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Rebuild>> rebuilding = new AtomicReference<>();
     private final AtomicLong written = new AtomicLong();
     private final AtomicBoolean nudged = new AtomicBoolean();
@@ -75,6 +76,8 @@ public final class SearchFeed implements AutoCloseable {
     private volatile Rebuild lastRebuild;
     private final AtomicLong lastLag = new AtomicLong();
     private final AtomicLong freshWaitsTimedOut = new AtomicLong();
+
+    private record Built(SearchIndex index, Rebuild rebuild, CompletableFuture<Rebuild> done) {}
 
     /** What a rebuild did. */
     public record Rebuild(long entities, long millis, long position) {
@@ -160,7 +163,10 @@ public final class SearchFeed implements AutoCloseable {
         }
     }
 
-    /** Rebuilds the index from events into a fresh one; searches use the current one until it is ready. */
+    /**
+     * Rebuilds the index from events into a fresh one; searches use the current one until it is
+     * ready. Completes once the new index answers searches.
+     */
     public CompletableFuture<Rebuild> rebuild() {
         CompletableFuture<Rebuild> started = new CompletableFuture<>();
         CompletableFuture<Rebuild> running = rebuilding.compareAndExchange(null, started);
@@ -169,19 +175,18 @@ public final class SearchFeed implements AutoCloseable {
         }
         rebuilder.execute(() -> {
             try {
-                started.complete(rebuildNow());
+                rebuildNow(started);
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "search index rebuild failed: " + e.getMessage(), e);
-                started.completeExceptionally(e);
-            } finally {
                 rebuilding.set(null);
+                started.completeExceptionally(e);
             }
         });
         return started;
     }
 
     @SuppressWarnings("unchecked")
-    private Rebuild rebuildNow() {
+    private void rebuildNow(CompletableFuture<Rebuild> swapped) {
         long t0 = System.nanoTime();
         long head = store.headPosition(); // the fold reads at least this much; the follower catches up the rest
         SearchIndex next = home.createNext();
@@ -218,12 +223,10 @@ public final class SearchFeed implements AutoCloseable {
             indexer.shutdown();
         }
         long millis = (System.nanoTime() - t0) / 1_000_000;
-        rebuilt.set(next);
-        follower.execute(this::pollSafely); // catch up and swap on the follower's thread
         Rebuild r = new Rebuild(entities, millis, head);
-        lastRebuild = r;
         LOG.info(String.format("search index rebuilt from events: %,d DEs in %,d ms (%,.0f DEs/s)", entities, millis, r.perSecond()));
-        return r;
+        rebuilt.set(new Built(next, r, swapped));
+        follower.execute(this::pollSafely); // catch up and swap on the follower's thread
     }
 
     private static Future<?> handOff(ExecutorService indexer, Semaphore inFlight, SearchIndex into, List<DigitalEntity> batch, long head) {
@@ -240,13 +243,18 @@ public final class SearchFeed implements AutoCloseable {
     private void pollSafely() {
         nudged.set(false);
         try {
-            SearchIndex next = rebuilt.getAndSet(null);
-            if (next != null) {
-                catchUp(next);
+            Built built = rebuilt.get();
+            if (built != null) {
+                SearchIndex next = built.index();
+                catchUp(next); // should this fail, the next poll tries again
                 home.promote(next);
                 SearchIndex old = current;
                 current = next;
                 reached(next.position()); // caught up and refreshed above
+                rebuilt.set(null);
+                lastRebuild = built.rebuild();
+                rebuilding.set(null);
+                built.done().complete(built.rebuild());
                 retired.add(old);
                 follower.schedule(() -> retire(old), OLD_INDEX_GRACE.toMillis(), TimeUnit.MILLISECONDS); // searches still on it finish
             }
@@ -346,9 +354,10 @@ public final class SearchFeed implements AutoCloseable {
         }
         List.copyOf(retired).forEach(this::retire);
         current.close();
-        SearchIndex half = rebuilt.getAndSet(null);
+        Built half = rebuilt.getAndSet(null);
         if (half != null) {
-            half.close();
+            half.index().close();
+            half.done().completeExceptionally(new IllegalStateException("search index closed before the rebuilt index was swapped in"));
         }
     }
 

@@ -45,17 +45,7 @@ public final class GrowthProbe {
         Map<String, Op> ops = new LinkedHashMap<>();
         ops.put("moreInfo db", i -> get(http, base + "/api/entities/" + ids.get(i % ids.size()) + "?source=db"));
         ops.put("moreInfo cache", i -> get(http, base + "/api/entities/" + ids.get(i % ids.size()) + "?source=cache"));
-        ops.put("updateDE (REST)", i -> {
-            String id = ids.get(i % ids.size());
-            HttpResponse<String> r = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(base + "/api/entities/" + id))
-                    .header("Content-Type", "application/merge-patch+json").header("If-Match", "\"" + versions.get(id) + "\"")
-                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"notes\":\"growth " + i + "\"}}"))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200) {
-                versions.put(id, Integer.parseInt(LatencyProbe.first(LatencyProbe.VERSION_JSON, r.body())));
-            }
-            return r;
-        });
+        ops.put("updateDE (REST)", i -> patchNotes(http, base, ids.get(i % ids.size()), versions, "growth " + i));
         ops.put("asOf version 1", i -> get(http, base + "/api/entities/" + ids.get(i % ids.size()) + "?version=1"));
         for (Map.Entry<String, Op> op : ops.entrySet()) {
             for (int i = 0; i < warmup; i++) {
@@ -104,6 +94,18 @@ public final class GrowthProbe {
 
     private interface Op {
         HttpResponse<String> call(int i) throws Exception;
+    }
+
+    /** UpdateDE over REST: sets the DE's notes at the version last seen, and follows the version it answers. */
+    static HttpResponse<String> patchNotes(HttpClient http, String base, String id, Map<String, Integer> versions, String notes) throws Exception {
+        HttpResponse<String> r = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(base + "/api/entities/" + id))
+                .header("Content-Type", "application/merge-patch+json").header("If-Match", "\"" + versions.get(id) + "\"")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"notes\":\"" + notes + "\"}}"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+            versions.put(id, Integer.parseInt(LatencyProbe.first(LatencyProbe.VERSION_JSON, r.body())));
+        }
+        return r;
     }
 
     static void check(String op, HttpResponse<String> r) {

@@ -117,29 +117,16 @@ public final class SearchProbe {
         Recorder latencies = new Recorder(3);
         AtomicLong errors = new AtomicLong();
         AtomicLong distinct = new AtomicLong();
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
-            List<Future<?>> all = new ArrayList<>();
-            for (int c = 0; c < clients; c++) {
-                int offset = c;
-                all.add(pool.submit(() -> {
-                    for (int i = offset; System.nanoTime() < end; i++) {
-                        long t0 = System.nanoTime();
-                        // distinct each time (see the single-client table), so none is answered from the facet cache
-                        HttpResponse<String> r = GrowthProbe.get(http, base + "/api/entities?limit=50&" + queries.get(i % queries.size())
-                                + "&yearTo=" + (2026 + distinct.incrementAndGet() % 7900));
-                        latencies.recordValue(System.nanoTime() - t0);
-                        if (r.statusCode() != 200) {
-                            errors.incrementAndGet();
-                        }
-                    }
-                    return null;
-                }));
+        untilEnd(clients, seconds, (c, i) -> {
+            long t0 = System.nanoTime();
+            // distinct each time (see the single-client table), so none is answered from the facet cache
+            HttpResponse<String> r = GrowthProbe.get(http, base + "/api/entities?limit=50&" + queries.get((c + i) % queries.size())
+                    + "&yearTo=" + (2026 + distinct.incrementAndGet() % 7900));
+            latencies.recordValue(System.nanoTime() - t0);
+            if (r.statusCode() != 200) {
+                errors.incrementAndGet();
             }
-            for (Future<?> f : all) {
-                f.get();
-            }
-        }
+        });
         Histogram h = latencies.getIntervalHistogram();
         System.out.printf("%d clients, mixed queries, %d s: %,.0f searches/s, p50 %.3f ms, p99 %.3f ms, errors %d%n", clients, seconds,
                 h.getTotalCount() / (double) seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6, errors.get());
@@ -152,25 +139,32 @@ public final class SearchProbe {
         AtomicLong writes = new AtomicLong();
         AtomicLong refused = new AtomicLong();
         Thread.sleep(61_000); // let the lag window forget the warm-up and the build
+        int mine = ids.size() / writers; // each writer its own DEs: no two race for a version
+        untilEnd(writers, seconds, (w, i) -> {
+            String id = ids.get(w + (i % mine) * writers);
+            (GrowthProbe.patchNotes(http, base, id, versions, "lag " + i).statusCode() == 200 ? writes : refused).incrementAndGet();
+        });
+        Thread.sleep(500);
+        Map<String, String> index = figures(http, base);
+        System.out.printf("index lag with %d writers (%,.0f UpdateDE/s acknowledged, %d refused): p50 %s ms, p99 %s ms, max %s ms%n", writers,
+                writes.get() / (double) seconds, refused.get(), index.get("p50LagMillis"), index.get("p99LagMillis"), index.get("maxLagMillis"));
+    }
+
+    /** One client's i-th call. */
+    private interface Call {
+        void run(int client, int i) throws Exception;
+    }
+
+    /** {@code clients} threads, each making calls one after another until {@code seconds} have passed. */
+    private static void untilEnd(int clients, int seconds, Call call) throws Exception {
         long end = System.nanoTime() + seconds * 1_000_000_000L;
-        try (ExecutorService pool = Executors.newFixedThreadPool(writers)) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
             List<Future<?>> all = new ArrayList<>();
-            for (int w = 0; w < writers; w++) {
-                int me = w;
+            for (int c = 0; c < clients; c++) {
+                int me = c;
                 all.add(pool.submit(() -> {
-                    int mine = ids.size() / writers; // each writer its own DEs: no two race for a version
                     for (int i = 0; System.nanoTime() < end; i++) {
-                        String id = ids.get(me + (i % mine) * writers);
-                        HttpResponse<String> r = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(base + "/api/entities/" + id))
-                                .header("Content-Type", "application/merge-patch+json").header("If-Match", "\"" + versions.get(id) + "\"")
-                                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"notes\":\"lag " + i + "\"}}"))).build(),
-                                HttpResponse.BodyHandlers.ofString());
-                        if (r.statusCode() == 200) {
-                            versions.put(id, Integer.parseInt(LatencyProbe.first(LatencyProbe.VERSION_JSON, r.body())));
-                            writes.incrementAndGet();
-                        } else {
-                            refused.incrementAndGet();
-                        }
+                        call.run(me, i);
                     }
                     return null;
                 }));
@@ -179,10 +173,6 @@ public final class SearchProbe {
                 f.get();
             }
         }
-        Thread.sleep(500);
-        Map<String, String> index = figures(http, base);
-        System.out.printf("index lag with %d writers (%,.0f UpdateDE/s acknowledged, %d refused): p50 %s ms, p99 %s ms, max %s ms%n", writers,
-                writes.get() / (double) seconds, refused.get(), index.get("p50LagMillis"), index.get("p99LagMillis"), index.get("maxLagMillis"));
     }
 
     private static Map<String, String> awaitIndex(HttpClient http, String base) throws Exception {

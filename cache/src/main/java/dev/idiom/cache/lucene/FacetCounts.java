@@ -4,7 +4,9 @@ import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchPage.FacetCount;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +59,7 @@ final class FacetCounts implements CollectorManager<FacetCounts.Counter, FacetCo
                 if (sum[f] == null) {
                     sum[f] = counts.clone();
                 } else {
-                    int[] grown = sum[f].length >= counts.length ? sum[f] : java.util.Arrays.copyOf(sum[f], counts.length);
+                    int[] grown = sum[f].length >= counts.length ? sum[f] : Arrays.copyOf(sum[f], counts.length);
                     for (int i = 0; i < counts.length; i++) {
                         grown[i] += counts[i];
                     }
@@ -87,8 +89,8 @@ final class FacetCounts implements CollectorManager<FacetCounts.Counter, FacetCo
         return list;
     }
 
-    private static final java.util.Comparator<FacetCount> ORDER =
-            java.util.Comparator.comparingLong(FacetCount::count).reversed().thenComparing(FacetCount::value);
+    private static final Comparator<FacetCount> ORDER =
+            Comparator.comparingLong(FacetCount::count).reversed().thenComparing(FacetCount::value);
 
     /** Facet value dictionaries and each live segment's ordinal map into them; one per index. */
     static final class Facets {
@@ -154,7 +156,7 @@ final class FacetCounts implements CollectorManager<FacetCounts.Counter, FacetCo
                 return known;
             }
             if (size == values.length) {
-                values = java.util.Arrays.copyOf(values, size * 2);
+                values = Arrays.copyOf(values, size * 2);
             }
             values[size] = value;
             ids.put(value, size);
@@ -190,7 +192,7 @@ final class FacetCounts implements CollectorManager<FacetCounts.Counter, FacetCo
             for (int f = 0; f < values.length; f++) {
                 values[f] = DocValues.getSortedSet(context.reader(), SearchDocument.FACET_PREFIX + SearchPage.FACETS.get(f));
                 if (counts[f].length < facets.dictionary(f).size()) { // values first seen by this segment
-                    counts[f] = java.util.Arrays.copyOf(counts[f], facets.dictionary(f).size());
+                    counts[f] = Arrays.copyOf(counts[f], facets.dictionary(f).size());
                 }
             }
             return new LeafCollector() {

@@ -11,6 +11,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,7 +62,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     private final SearcherLifetimeManager views = new SearcherLifetimeManager();
     private final FacetCounts.Facets facets = new FacetCounts.Facets();
     /** Total and facets of recent (view, query) pairs. */
-    private final Map<String, FacetCounts.Result> counted = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(256, 0.75f, true) {
+    private final Map<String, FacetCounts.Result> counted = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, FacetCounts.Result> eldest) {
             return size() > COUNTED;
@@ -162,8 +164,9 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public SearchPage search(SearchQuery q) {
         Cursor after = Cursor.parse(q.cursor());
-        boolean ranked = RankedQuery.ranked(q, analyzer);
-        Query query = RankedQuery.of(q, analyzer);
+        RankedQuery.Built built = RankedQuery.of(q, analyzer); // the text analysed once
+        boolean ranked = built.ranked();
+        Query query = built.query();
         try {
             IndexSearcher view = after == null ? null : views.acquire(after.view());
             boolean pinned = view != null;

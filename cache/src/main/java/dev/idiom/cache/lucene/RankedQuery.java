@@ -46,17 +46,16 @@ final class RankedQuery {
 
     private RankedQuery() {}
 
-    /** True when the query ranks by text (else the order is by id and nothing is scored). */
-    static boolean ranked(SearchQuery q, Analyzer analyzer) {
-        return q.text() != null && !words(analyzer, q.text()).isEmpty();
-    }
+    /**
+     * The Lucene query, and whether it ranks by text (else the order is by id and nothing is
+     * scored): a text of no words, only punctuation, does not rank.
+     */
+    record Built(Query query, boolean ranked) {}
 
-    static Query of(SearchQuery q, Analyzer analyzer) {
+    static Built of(SearchQuery q, Analyzer analyzer) {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        boolean any = false;
-        if (q.text() != null) {
-            any = text(b, q.text(), analyzer);
-        }
+        boolean ranked = q.text() != null && text(b, q.text(), analyzer);
+        boolean any = ranked;
         any |= filter(b, SearchDocument.TAG_KEY, q.tag());
         any |= filter(b, SearchDocument.AUTHOR_KEY, q.author());
         any |= filter(b, SearchDocument.TYPE_KEY, q.type());
@@ -67,7 +66,7 @@ final class RankedQuery {
                     q.yearTo() == null ? Integer.MAX_VALUE : q.yearTo()), Occur.FILTER);
             any = true;
         }
-        return any ? b.build() : new MatchAllDocsQuery();
+        return new Built(any ? b.build() : new MatchAllDocsQuery(), ranked);
     }
 
     private static boolean filter(BooleanQuery.Builder b, String field, String value) {
