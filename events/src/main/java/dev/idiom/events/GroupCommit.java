@@ -1,5 +1,6 @@
 package dev.idiom.events;
 
+import dev.idiom.db.DbTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -66,12 +67,17 @@ public final class GroupCommit implements EventStore, AutoCloseable {
             waiting.add(p); // one caller's appends stay in order: chained appends to one entity work
         }
         List<AppendOutcome> out = new ArrayList<>(futures.size());
-        for (CompletableFuture<AppendOutcome> f : futures) {
-            try {
-                out.add(f.join());
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : e;
+        long start = System.nanoTime();
+        try {
+            for (CompletableFuture<AppendOutcome> f : futures) {
+                try {
+                    out.add(f.join());
+                } catch (CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException r ? r : e;
+                }
             }
+        } finally {
+            DbTime.since(start); // the writer's commit, on the caller's account
         }
         return out;
     }

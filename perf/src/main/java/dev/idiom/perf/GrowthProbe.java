@@ -64,12 +64,12 @@ public final class GrowthProbe {
     }
 
     /** The store's head position, from the admin figures. */
-    static long head(HttpClient http, String base) throws Exception {
+    public static long head(HttpClient http, String base) throws Exception {
         return Long.parseLong(LatencyProbe.first(HEAD, get(http, base + "/admin/metrics").body()));
     }
 
     /** Up to {@code n} distinct DEs at random positions of the change feed, so calls touch the whole store. */
-    static List<String> sample(HttpClient http, String base, int n) throws Exception {
+    public static List<String> sample(HttpClient http, String base, int n) throws Exception {
         long head = head(http, base);
         Random random = new Random(7);
         Set<String> sampled = new LinkedHashSet<>();
@@ -114,7 +114,7 @@ public final class GrowthProbe {
         }
     }
 
-    static HttpResponse<String> get(HttpClient http, String url) throws Exception {
+    public static HttpResponse<String> get(HttpClient http, String url) throws Exception {
         return http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(url))).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  */
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
-                          String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait, SearchSettings search) {
+                          String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait, SearchSettings search,
+                          boolean baseline, Path reports) {
 
     /**
      * The search index: how often it follows the change feed for other nodes' writes, and how long
@@ -93,7 +94,10 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("search.feedPollMillis", Kind.WHOLE_NUMBER, "100", "how often the search index follows the change feed for writes made on other nodes "
                     + "(this node's own writes are indexed at once)"),
             key("search.freshWaitMillis", Kind.WHOLE_NUMBER, "1000", "how long a search waits for this node's last write to be searchable "
-                    + "before answering from the index as it is"));
+                    + "before answering from the index as it is"),
+            key("baseline", Kind.BOOLEAN, "false", "mounts the saturation baselines beside Idiom, with no Idiom code in their path and no key: a bare servlet at "
+                    + "`/baseline/servlet` and a bare Axis2 echo service at `/baseline/services/EchoService` (for `./idiom perf`; leave off in production)"),
+            key("reports", Kind.PATH, "./perf/reports", "folder of saturation reports (`./idiom perf`) that `/admin/reports` lists and serves to admins"));
 
     /** Every key with its default, by name. */
     public static final Map<String, String> DEFAULTS = KEYS.stream().collect(Collectors.toUnmodifiableMap(Key::name, Key::defaultValue));
@@ -149,7 +153,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                         percent(get, "mass-delete-percent")),
                 new InputLimits((int) positive(get, "max-tags"), (int) positive(get, "max-authors"), (int) positive(get, "max-json-depth")),
                 (int) number(get, "max-in-flight"), Duration.ofMillis(number(get, "admission-wait-ms")),
-                new SearchSettings(Duration.ofMillis(Math.max(1, number(get, "search.feedPollMillis"))), Duration.ofMillis(number(get, "search.freshWaitMillis"))));
+                new SearchSettings(Duration.ofMillis(Math.max(1, number(get, "search.feedPollMillis"))), Duration.ofMillis(number(get, "search.freshWaitMillis"))),
+                bool(get, "baseline"), Path.of(get.apply("reports")).toAbsolutePath().normalize());
     }
 
     /** A value given for {@code k} (null when none was) is of its kind. */

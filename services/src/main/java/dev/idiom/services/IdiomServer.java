@@ -66,7 +66,7 @@ public final class IdiomServer implements AutoCloseable {
         PublicUrl publicUrl = new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())); // a bad public-url fails here
         Admission admission = new Admission(config.maxInFlight(), config.admissionWait());
         context.addServletContainerInitializer((classes, servletContext) ->
-                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(), publicUrl, admission),
+                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.baseline(), config.reports(), config.data().resolve("tmp").toAbsolutePath(), publicUrl, admission),
                 null);
         try {
             tomcat.start();

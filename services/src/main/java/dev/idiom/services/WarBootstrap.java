@@ -24,7 +24,7 @@ public final class WarBootstrap implements ServletContextListener {
         idiom.application().keys().firstAdminKey(config.data()).ifPresent(key -> event.getServletContext()
                 .log("Idiom: a first admin key was created and written to " + config.data().resolve(ApiKeys.ADMIN_KEY_FILE).toAbsolutePath()
                         + " (owner-only); it is not logged"));
-        WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.data().resolve("tmp").toAbsolutePath(),
+        WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.baseline(), config.reports(), config.data().resolve("tmp").toAbsolutePath(),
                 new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())), admission = new Admission(config.maxInFlight(), config.admissionWait()));
     }
 

@@ -39,7 +39,8 @@ final class ArchitectureRules {
     private static final Map<String, List<String>> VENDORS = new LinkedHashMap<>();
 
     static {
-        VENDORS.put("Axis2/Axiom", List.of("org.apache.axis2..", "org.apache.axiom..", "|", "dev.idiom.services.soap.."));
+        VENDORS.put("Axis2/Axiom", List.of("org.apache.axis2..", "org.apache.axiom..", "|", "dev.idiom.services.soap..",
+                "dev.idiom.services.baseline..")); // the baseline is bare Axis2 by definition
         VENDORS.put("Jersey/JAX-RS", List.of("org.glassfish.jersey..", "jakarta.ws.rs..", "|", "dev.idiom.services.rest..", "dev.idiom.services.web.."));
         VENDORS.put("Tomcat", List.of("org.apache.catalina..", "org.apache.tomcat..", "org.apache.coyote..", "|", "dev.idiom.services"));
         VENDORS.put("Ehcache", List.of("org.ehcache..", "|", "dev.idiom.cache.ehcache.."));

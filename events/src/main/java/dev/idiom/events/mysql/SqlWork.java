@@ -1,5 +1,6 @@
 package dev.idiom.events.mysql;
 
+import dev.idiom.db.DbTime;
 import dev.idiom.events.EventStoreException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -15,10 +16,13 @@ interface SqlWork<T> {
     T run(Connection c) throws SQLException;
 
     static <T> T on(DataSource db, String what, SqlWork<T> work) {
+        long start = System.nanoTime();
         try (Connection c = db.getConnection()) {
             return work.run(c);
         } catch (SQLException e) {
             throw new EventStoreException(what + ": " + e.getMessage(), e);
+        } finally {
+            DbTime.since(start);
         }
     }
 

@@ -83,14 +83,19 @@ public final class SoapEndpoint extends AxisServlet {
     @Override
     protected ConfigurationContext initConfigContext(ServletConfig config) throws ServletException {
         try {
-            URL axis2xml = SoapEndpoint.class.getResource("/axis2/axis2.xml");
-            ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromURIs(axis2xml, null);
-            context.setProperty(Constants.CONTAINER_MANAGED, Constants.VALUE_TRUE);
-            context.getAxisConfiguration().addService(service());
-            return context;
+            return configuration(service());
         } catch (IOException e) {
             throw new ServletException("could not set up the SOAP endpoint: " + e.getMessage(), e);
         }
+    }
+
+    /** Axis2 configured from our minimal axis2.xml, container-managed, serving {@code service} alone. */
+    public static ConfigurationContext configuration(AxisService service) throws AxisFault {
+        URL axis2xml = SoapEndpoint.class.getResource("/axis2/axis2.xml");
+        ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromURIs(axis2xml, null);
+        context.setProperty(Constants.CONTAINER_MANAGED, Constants.VALUE_TRUE);
+        context.getAxisConfiguration().addService(service);
+        return context;
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.idiom.services.app.Application;
 import dev.idiom.services.app.Caller;
 import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.Role;
+import dev.idiom.services.app.ServiceTime;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -20,10 +21,14 @@ import java.lang.management.ManagementFactory;
 final class AdminPages extends HttpServlet {
     private final transient Application app;
     private final transient PublicUrl publicUrl;
+    private final transient Admission admission;
+    private final transient SaturationReports reports;
 
-    AdminPages(Application app, PublicUrl publicUrl) {
+    AdminPages(Application app, PublicUrl publicUrl, Admission admission, SaturationReports reports) {
         this.app = app;
         this.publicUrl = publicUrl;
+        this.admission = admission;
+        this.reports = reports;
     }
 
     @Override
@@ -42,6 +47,10 @@ final class AdminPages extends HttpServlet {
         if (path.equals("/admin/metrics")) {
             res.setContentType("application/json");
             res.getWriter().write(metrics().toString());
+        } else if (path.equals("/admin/reports") || path.equals("/admin/reports/")) {
+            listReports(req, res);
+        } else if (path.startsWith("/admin/reports/")) {
+            serveReport(res, path.substring("/admin/reports/".length()));
         } else if (path.equals("/admin") || path.equals("/admin/")) {
             res.setContentType("text/html;charset=UTF-8");
             res.getWriter().write(page(publicUrl.of(req), metrics()));
@@ -50,6 +59,51 @@ final class AdminPages extends HttpServlet {
             res.setContentType("text/plain;charset=UTF-8");
             res.getWriter().write("no such page; try /admin, /api/openapi.json or /services/DigitalEntityService?wsdl\n");
         }
+    }
+
+    /** The saturation reports, newest first: a page, or JSON for {@code Accept: application/json}. */
+    private void listReports(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        var listed = reports.list();
+        String accept = req.getHeader("Accept");
+        if (accept != null && accept.contains("application/json")) {
+            res.setContentType("application/json");
+            res.getWriter().write(JsonNodeFactory.instance.objectNode().put("folder", reports.dir().toString())
+                    .set("reports", new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(listed)).toString());
+            return;
+        }
+        String base = publicUrl.of(req);
+        StringBuilder rows = new StringBuilder();
+        for (var r : listed) {
+            rows.append("<tr><td><a href=\"").append(esc(base)).append("/admin/reports/").append(esc(r.name())).append("/\">").append(esc(r.name()))
+                    .append("</a></td><td>").append(r.complete() ? "complete" : "<b>incomplete</b>: " + esc(String.valueOf(r.incompleteReason())))
+                    .append("</td><td>").append(r.operations()).append("</td><td>").append(r.baselineSaturation() == null ? "–" : esc(r.baselineSaturation()))
+                    .append("</td><td>").append(esc(r.target())).append("</td></tr>");
+        }
+        res.setContentType("text/html;charset=UTF-8");
+        res.getWriter().write("""
+                <!doctype html><html><head><meta charset="utf-8"><title>Idiom saturation reports</title>
+                <style>body{font-family:sans-serif;max-width:70em;margin:2em auto}td,th{padding:.2em .8em;text-align:left}</style></head><body>
+                <h1>Saturation reports</h1><p>From <code>./idiom perf</code>, in %s, newest first.</p>
+                <table><tr><th>report</th><th>status</th><th>operations</th><th>empty SOAP saturation msg/s</th><th>target</th></tr>%s</table>
+                </body></html>
+                """.formatted(esc(reports.dir().toString()), rows.length() == 0 ? "<tr><td colspan=5>none yet: run ./idiom perf</td></tr>" : rows));
+    }
+
+    private void serveReport(HttpServletResponse res, String relative) throws IOException {
+        var file = reports.file(relative);
+        if (file.isEmpty()) {
+            res.setStatus(404);
+            res.setContentType("text/plain;charset=UTF-8");
+            res.getWriter().write("no such report file: " + relative + " (the reports are listed at /admin/reports)\n");
+            return;
+        }
+        res.setContentType(SaturationReports.contentType(file.get()));
+        res.setContentLengthLong(java.nio.file.Files.size(file.get()));
+        java.nio.file.Files.copy(file.get(), res.getOutputStream());
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace("\"", "&quot;");
     }
 
     ObjectNode metrics() {
@@ -78,6 +132,13 @@ final class AdminPages extends HttpServlet {
             commits.put("meanBatch", f.commits().meanBatch());
             commits.put("largestBatch", f.commits().largestBatch());
         }
+        ServiceTime.Figures t = admission.serviceTime();
+        ObjectNode requests = n.putObject("requests");
+        requests.put("served", t.served());
+        requests.put("servedMicros", t.servedNanos() / 1000);
+        requests.put("databaseMicros", t.databaseNanos() / 1000);
+        requests.put("refused", admission.refused());
+        requests.put("inFlight", admission.inFlight());
         Runtime rt = Runtime.getRuntime();
         ObjectNode jvm = n.putObject("jvm");
         jvm.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
@@ -97,6 +158,7 @@ final class AdminPages extends HttpServlet {
                 <li>SOAP: <a href="%1$s/services/DigitalEntityService?wsdl">%1$s/services/DigitalEntityService?wsdl</a></li>
                 <li>REST: <a href="%1$s/api/openapi.json">%1$s/api/openapi.json</a> (entities under /api/entities, change feed /api/changes)</li>
                 <li>Metrics (JSON): <a href="%1$s/admin/metrics">%1$s/admin/metrics</a></li>
+                <li>Saturation reports: <a href="%1$s/admin/reports">%1$s/admin/reports</a></li>
                 </ul>
                 %2$s
                 </body></html>

@@ -1,6 +1,7 @@
 package dev.idiom.services.web;
 
 import dev.idiom.services.app.ErrorCode;
+import dev.idiom.services.app.ServiceTime;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -31,6 +32,7 @@ public final class Admission extends HttpFilter {
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong refused = new AtomicLong();
+    private final ServiceTime serviceTime = new ServiceTime();
     private volatile boolean closing;
 
     /**
@@ -58,9 +60,11 @@ public final class Admission extends HttpFilter {
             return;
         }
         inFlight.incrementAndGet();
+        long start = serviceTime.started();
         try {
             chain.doFilter(req, res);
         } finally {
+            serviceTime.finished(start);
             inFlight.decrementAndGet();
             if (place != null) {
                 place.release();
@@ -107,6 +111,11 @@ public final class Admission extends HttpFilter {
 
     public long refused() {
         return refused.get();
+    }
+
+    /** The requests admitted and served since start, and their time inside Idiom and on the database. */
+    public ServiceTime.Figures serviceTime() {
+        return serviceTime.figures();
     }
 
     public int inFlight() {

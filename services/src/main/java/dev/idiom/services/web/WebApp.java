@@ -1,6 +1,8 @@
 package dev.idiom.services.web;
 
 import dev.idiom.services.app.Application;
+import dev.idiom.services.baseline.BareEcho;
+import dev.idiom.services.baseline.BareServlet;
 import dev.idiom.services.rest.RestApi;
 import dev.idiom.services.soap.SoapEndpoint;
 import jakarta.servlet.DispatcherType;
@@ -14,27 +16,33 @@ import org.glassfish.jersey.servlet.ServletContainer;
 
 /** Mounts Idiom's endpoints on a servlet context. */
 public final class WebApp {
+    /** Everything Idiom serves: the filters apply here, and not to the baselines. */
+    private static final String[] IDIOM_PATHS = {"/api/*", "/services/*", "/admin", "/admin/*", ""};
+
     private WebApp() {}
 
     /**
      * @param maxBodyBytes the largest request body accepted (413 beyond)
+     * @param baseline also mount the bare servlet and Axis2 echo that saturation reports compare with
+     * @param reports the folder of saturation reports served under /admin/reports
      * @param tempDir Axis2's scratch folder (otherwise it writes {@code _axis2} into the working directory)
      * @param publicUrl how the URLs Idiom writes are formed
      * @param admission the bound on requests in service, drained on shutdown
      */
-    public static void mount(ServletContext context, Application app, long maxBodyBytes, Path tempDir, PublicUrl publicUrl, Admission admission) {
+    public static void mount(ServletContext context, Application app, long maxBodyBytes, boolean baseline, Path reports, Path tempDir, PublicUrl publicUrl, Admission admission) {
         File temp = tempDir.toFile();
         temp.mkdirs();
         context.setAttribute("javax.servlet.context.tempdir", temp);
 
-        // cheapest refusals first: too busy, then too large, then no key; only then any parsing
+        // cheapest refusals first: too busy, then too large, then no key; only then any parsing.
+        // Idiom's own paths only: the baselines are measured without any of Idiom's code.
         FilterRegistration.Dynamic admit = context.addFilter("admission", admission);
-        admit.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        admit.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, IDIOM_PATHS);
 
         FilterRegistration.Dynamic limits = context.addFilter("request-limits", new RequestLimits(maxBodyBytes));
-        limits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        limits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, IDIOM_PATHS);
         FilterRegistration.Dynamic keys = context.addFilter("key-check", new KeyCheck(app.keys()));
-        keys.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        keys.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, IDIOM_PATHS);
 
         ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app, publicUrl)));
         rest.addMapping("/api/*");
@@ -44,7 +52,15 @@ public final class WebApp {
         soap.addMapping("/services/*");
         soap.setLoadOnStartup(1);
 
-        ServletRegistration.Dynamic admin = context.addServlet("admin", new AdminPages(app, publicUrl));
+        ServletRegistration.Dynamic admin = context.addServlet("admin", new AdminPages(app, publicUrl, admission, new SaturationReports(reports)));
         admin.addMapping("/admin", "/admin/*", "");
+
+        if (baseline) {
+            context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");
+            // under .../services/ because Axis2 finds the service name after its servicePath
+            ServletRegistration.Dynamic echo = context.addServlet("baseline-axis2", new BareEcho());
+            echo.addMapping("/baseline/services/*");
+            echo.setLoadOnStartup(2); // after Idiom's Axis2 (see BareEcho.init)
+        }
     }
 }

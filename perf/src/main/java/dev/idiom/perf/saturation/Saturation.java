@@ -1,0 +1,38 @@
+package dev.idiom.perf.saturation;
+
+import java.util.List;
+
+/**
+ * The saturation point of an operation from its open-model steps, by one stated rule: the highest
+ * offered rate, climbing from the lowest step, at which the server still kept up — achieved at
+ * least 97% of offered, fewer than 0.1% errors, and p99 under ten times the unloaded p99 (one
+ * client at a time; at least 1 ms, JMeter's resolution). The first step that fails ends the climb.
+ */
+record Saturation(double msgPerSecond, boolean reached, String limitedBy) {
+    static final String RULE = "saturation point = the highest offered rate, climbing from the lowest step, at which achieved >= 97% of offered, "
+            + "errors < 0.1% and p99 < 10 x the unloaded p99 (closed model, 1 client; at least 1 ms); the first failing step ends the climb";
+
+    /** One step of the open model. */
+    record Step(double offered, Figures figures, boolean kept, String failed) {}
+
+    static Step judge(double offered, Figures f, double unloadedP99) {
+        double p99Limit = 10 * Math.max(1, unloadedP99);
+        // a generator that could not start requests on time says nothing about the server: said apart
+        String failed = f.sentPerSecond() < 0.97 * offered ? String.format("the load generator sent only %.0f of %.0f msg/s", f.sentPerSecond(), offered)
+                : f.achievedPerSecond() < 0.97 * offered ? String.format("achieved %.0f of %.0f msg/s", f.achievedPerSecond(), offered)
+                : f.errorRate() >= 0.001 ? String.format("errors %.2f%%", 100 * f.errorRate())
+                : f.p99() >= p99Limit ? String.format("p99 %.0f ms >= %.0f ms", f.p99(), p99Limit) : null;
+        return new Step(offered, f, failed == null, failed);
+    }
+
+    static Saturation of(List<Step> steps) {
+        double point = 0;
+        for (Step s : steps) {
+            if (!s.kept()) {
+                return new Saturation(point, true, s.failed() + " at " + Math.round(s.offered()) + " msg/s");
+            }
+            point = s.offered();
+        }
+        return new Saturation(point, false, steps.isEmpty() ? "no steps ran" : "kept up at every step offered: the point is higher");
+    }
+}

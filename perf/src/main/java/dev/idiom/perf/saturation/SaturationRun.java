@@ -1,0 +1,466 @@
+package dev.idiom.perf.saturation;
+
+import dev.idiom.perf.ApiKey;
+import dev.idiom.perf.GrowthProbe;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code ./idiom perf}: finds each operation's saturation point. Per operation, after a warm-up:
+ * the closed model at each client count (throughput, latency, and Idiom's own account of where the
+ * time went), the USL fitted to those points, then the open model — arrivals at fixed rates
+ * stepped from a quarter to 1.25× the closed model's peak — judged step by step by
+ * {@link Saturation#RULE}. The empty SOAP baseline runs first, in the same run, and every
+ * operation is reported as a ratio to it.
+ *
+ * <pre>./idiom perf [--ops a,b] [--duration S] [--target URL --key K] [--deploy tomcat] [--entities N] [--smoke]</pre>
+ */
+public final class SaturationRun {
+    private static final Pattern VERSION = Pattern.compile("\"version\":(\\d+)");
+    private static final Pattern TITLE = Pattern.compile("\"title\":\"([^\"]*)\"");
+    private static final Pattern WORD = Pattern.compile("[A-Za-z]{5,}");
+    private static final Pattern HOST_PORT = Pattern.compile("^https?://([^:/]+)(?::(\\d+))?");
+    private static final String HELP = """
+            ./idiom perf: each operation's saturation point, against the empty SOAP baseline of the same run
+              --ops a,b,…          operations (default: all): %s
+              --duration S         seconds per closed-model point and per open-model step (default 10)
+              --warmup S           seconds of warm-up per operation, not recorded (default 5)
+              --settle S           seconds at the start of every JMeter run that are not measured (default 2)
+              --clients 1,4,16,64  closed model: client counts (at least three for the USL fit)
+              --think MS           closed model: think time between a client's requests (default 0)
+              --steps 0.25,…,1.25  open model: offered rates as fractions of the closed model's peak
+              --entities N         DEs seeded before the run when this run starts Idiom (default 100000)
+              --deploy embedded|tomcat   start Idiom with ./idiom serve (default) or on a standalone Tomcat (tomcat-conf/deploy)
+              --target URL --key K       load a running Idiom instead (start it with --baseline true for the bare baselines)
+              --out DIR            report folder (default perf/reports/<time>)
+              --smoke              a few seconds per operation: checks the plan, the run and the report, measures nothing
+            """;
+
+    private final Path root;
+    private final Map<String, String> opts;
+    private final JMeter jmeter;
+    private final Report report;
+    private volatile String now = "starting";
+    private volatile boolean finished;
+    private Target target;
+    private int run;
+    private int runs;
+
+    private SaturationRun(Path root, Map<String, String> opts, JMeter jmeter, Report report) {
+        this.root = root;
+        this.opts = opts;
+        this.jmeter = jmeter;
+        this.report = report;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        if (opts == null) {
+            System.out.print(HELP.formatted(String.join(", ", Operation.names())));
+            return;
+        }
+        Path root = Path.of("").toAbsolutePath();
+        if (!Files.exists(root.resolve("perf/plans/saturation.jmx"))) {
+            throw new IllegalStateException("run from the repository root (perf/plans/saturation.jmx not found under " + root + ")");
+        }
+        Path out = opts.containsKey("out") ? Path.of(opts.get("out")).toAbsolutePath()
+                : root.resolve("perf/reports").resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss")));
+        Map<String, Object> settings = new LinkedHashMap<>(opts);
+        settings.remove("key");
+        SaturationRun r = new SaturationRun(root, opts, JMeter.locate(root), new Report(out, opts.getOrDefault("target", opts.get("deploy")), settings));
+        Thread hook = new Thread(r::interrupted, "perf-interrupted");
+        Runtime.getRuntime().addShutdownHook(hook);
+        boolean ok = r.runAll();
+        System.exit(ok ? 0 : 1);
+    }
+
+    /** Ctrl-C (or a kill): stop JMeter and the server, and leave the report marked incomplete. */
+    private void interrupted() {
+        if (finished) {
+            return;
+        }
+        jmeter.stop();
+        report.incomplete("interrupted during " + now);
+        try {
+            report.write();
+            System.err.println("\nperf: interrupted; the partial report (marked incomplete) is in " + report.dir());
+        } catch (IOException e) {
+            System.err.println("\nperf: interrupted, and the partial report could not be written: " + e.getMessage());
+        }
+        if (target != null) {
+            target.close();
+        }
+    }
+
+    private boolean runAll() {
+        try {
+            List<Operation> ops = new ArrayList<>();
+            ops.add(Operation.BASELINE); // always, first: every ratio is to it
+            for (String name : opts.get("ops").split(",")) {
+                Operation o = Operation.named(name.strip());
+                if (!ops.contains(o)) {
+                    ops.add(o);
+                }
+            }
+            List<Integer> clients = Arrays.stream(opts.get("clients").split(",")).map(String::strip).map(Integer::parseInt).toList();
+            double[] steps = Arrays.stream(opts.get("steps").split(",")).map(String::strip).mapToDouble(Double::parseDouble).toArray();
+            boolean warm = Integer.parseInt(opts.get("warmup")) > 0;
+            runs = ops.size() * (clients.size() + 1 + (warm ? 1 : 0));
+            if (opts.containsKey("target")) {
+                target = Target.running(opts.get("target"));
+                if (opts.containsKey("key")) {
+                    ApiKey.use(opts.get("key"));
+                }
+                if (!target.pings()) {
+                    throw new IOException("no Idiom answers " + target.url + "/api/ping: is it running, and is the URL right?");
+                }
+            } else {
+                long entities = Long.parseLong(opts.get("entities"));
+                target = Target.start(root, opts.get("deploy"), root.resolve("perf/target/growth-" + entities + "-1"), entities, this::say);
+            }
+            if (ApiKey.current() == null) {
+                throw new IOException("no key: pass --key (an admin key of the target) or set IDIOM_KEY");
+            }
+            if (!target.hasBaselines()) {
+                int before = ops.size();
+                ops.removeIf(o -> o.bare);
+                if (ops.size() < before) {
+                    say("the target has no baselines mounted (start it with --baseline true): bare-servlet and bare-axis2-echo left out");
+                    runs = ops.size() * (clients.size() + 1 + (warm ? 1 : 0));
+                }
+            }
+            // JMeter's files (its properties hold the key; raw results are large) stay out of the report
+            Path work = root.resolve("perf/target/perf-runs").resolve(report.dir().getFileName());
+            Files.createDirectories(work);
+            report.note("raw JMeter results and logs: " + work);
+            Data data = Data.prepare(target, Integer.parseInt(opts.get("sample")), work, this::say);
+            say(String.format("%d operations, %d JMeter runs; report in %s", ops.size(), runs, report.dir()));
+            Report.OperationResult baseline = null;
+            for (Operation op : ops) {
+                Report.OperationResult r = measure(op, clients, steps, data, work, baseline);
+                if (op == Operation.BASELINE) {
+                    baseline = r;
+                }
+                report.add(r);
+                report.write();
+            }
+            now = "building JMeter's dashboard";
+            say("building JMeter's dashboard of every request…");
+            Path all = work.resolve("all.csv");
+            concatenate(work, all);
+            if (jmeter.dashboard(all, report.dir().resolve("jmeter-dashboard")) != 0) {
+                say("JMeter's dashboard could not be built; see " + report.dir().resolve("dashboard.log"));
+            }
+            Files.deleteIfExists(all);
+            boolean failed = report.operations().stream().anyMatch(o -> o.problem() != null);
+            if (failed) {
+                report.incomplete("some operations failed; see each one's problem");
+            } else {
+                report.complete();
+            }
+            report.write();
+            finished = true;
+            say((failed ? "done, with failures: " : "done: ") + report.dir().resolve("report.html"));
+            return !failed;
+        } catch (Exception e) {
+            report.incomplete(e.getMessage() == null ? e.toString() : e.getMessage());
+            try {
+                report.write();
+            } catch (IOException w) {
+                e.addSuppressed(w);
+            }
+            finished = true;
+            System.err.println("perf: " + report.summary().incompleteReason() + "\nperf: the partial report (marked incomplete) is in " + report.dir());
+            return false;
+        } finally {
+            finished = true;
+            if (target != null) {
+                target.close();
+            }
+        }
+    }
+
+    private Report.OperationResult measure(Operation op, List<Integer> clients, double[] fractions, Data data, Path work,
+                                           Report.OperationResult baseline) throws Exception {
+        int seconds = Integer.parseInt(opts.get("duration"));
+        int warmup = Integer.parseInt(opts.get("warmup"));
+        long think = Long.parseLong(opts.get("think"));
+        try {
+            if (warmup > 0) {
+                closed(op, clients.getLast(), warmup, 0, data, work.resolve(op.sampler + "-warmup.csv"), "warm-up");
+            }
+            List<Report.ClosedPoint> closed = new ArrayList<>();
+            for (int n : clients) {
+                Target.ServerTime before = target.serverTime();
+                Path csv = work.resolve(op.sampler + "-closed-" + n + ".csv");
+                Figures f = closed(op, n, seconds, think, data, csv, "closed N=" + n);
+                Target.ServerTime after = target.serverTime();
+                Target.ServerTime d = before == null || after == null ? null : after.minus(before);
+                boolean counted = d != null && d.served() >= f.requests() / 2; // the bare baselines pass no Idiom code
+                closed.add(new Report.ClosedPoint(n, think, f, counted ? d.servedMicros() / (double) d.served() : null,
+                        counted ? d.databaseMicros() / (double) d.served() : null));
+            }
+            Usl usl = Usl.fit(closed.stream().map(c -> new Usl.Point(c.clients(), c.figures().achievedPerSecond())).toList());
+            double peak = closed.stream().mapToDouble(c -> c.figures().achievedPerSecond()).max().orElse(0);
+            double unloaded = closed.stream().filter(c -> c.clients() == clients.getFirst()).findFirst().map(c -> c.figures().p99()).orElse(0.0);
+            List<Saturation.Step> open = open(op, peak, fractions, seconds, unloaded, data, work.resolve(op.sampler + "-open.csv"));
+            Saturation sat = Saturation.of(open);
+            Double ratio = baseline == null || baseline.saturation() == null || baseline.saturation().msgPerSecond() == 0 ? null
+                    : sat.msgPerSecond() / baseline.saturation().msgPerSecond();
+            Double peakRatio = baseline == null || baseline.closedPeak() == 0 ? null : peak / baseline.closedPeak();
+            if (op == Operation.BASELINE) {
+                ratio = 1.0;
+                peakRatio = 1.0;
+            }
+            say(String.format("  %s: saturation %,.0f msg/s%s (%s), closed peak %,.0f msg/s%s", op.sampler, sat.msgPerSecond(), sat.reached() ? "" : "+",
+                    sat.limitedBy(), peak, ratio == null ? "" : String.format("; %.2f× empty", ratio)));
+            return new Report.OperationResult(op.sampler, op.description, closed, usl, usl == null ? null : usl.peakClients(), peak, unloaded, open, sat,
+                    ratio, peakRatio, null);
+        } catch (PlanFailed e) {
+            say("  " + op.sampler + " FAILED: " + e.getMessage());
+            return new Report.OperationResult(op.sampler, op.description, List.of(), null, null, 0, 0, List.of(), null, null, null, e.getMessage());
+        }
+    }
+
+    /** A plan run that produced nothing usable: the operation is reported as failed and the run goes on. */
+    private static final class PlanFailed extends Exception {
+        PlanFailed(String message) {
+            super(message);
+        }
+    }
+
+    private Figures closed(Operation op, int n, int seconds, long think, Data data, Path csv, String what) throws Exception {
+        int settle = settle();
+        Map<String, String> props = props(op, data, csv);
+        props.put("clients", Integer.toString(n));
+        props.put("seconds", Integer.toString(settle + seconds));
+        props.put("thinkMillis", Long.toString(think));
+        List<Sample> samples = jmeterRun(op, what, props, csv, settle + seconds + 120L);
+        long from = samples.stream().mapToLong(Sample::startMillis).min().orElse(0) + settle * 1000L;
+        Figures f = Figures.of(samples.stream().filter(s -> s.startMillis() >= from && s.startMillis() < from + seconds * 1000L).toList(), seconds);
+        progress(op, what, f);
+        return f;
+    }
+
+    private List<Saturation.Step> open(Operation op, double peak, double[] fractions, int seconds, double unloadedP99, Data data, Path csv)
+            throws Exception {
+        int settle = settle();
+        StringBuilder schedule = new StringBuilder();
+        double[] offered = new double[fractions.length];
+        for (int i = 0; i < fractions.length; i++) {
+            offered[i] = Math.max(1, Math.round(peak * fractions[i]));
+            // a flat step: the same rate at both ends of its arrivals
+            schedule.append(String.format("rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) ", offered[i], seconds, offered[i]));
+        }
+        // a lead-in at the first rate, not judged: each run is a fresh JMeter, and its first second is its own warm-up
+        schedule.insert(0, String.format("rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) ", offered[0], settle, offered[0]));
+        // no arrivals at the end, so the last requests finish rather than being cut off when the test ends
+        schedule.append(String.format("pause(%d sec)", Math.max(2, Math.min(5, seconds))));
+        Map<String, String> props = props(op, data, csv);
+        props.put("schedule", schedule.toString());
+        String what = String.format("open %,.0f→%,.0f msg/s", offered[0], offered[offered.length - 1]);
+        List<Sample> samples = jmeterRun(op, what, props, csv, (long) seconds * fractions.length + settle + 180);
+        long t0 = samples.stream().mapToLong(Sample::startMillis).min().orElse(0) + settle * 1000L;
+        List<Saturation.Step> steps = new ArrayList<>();
+        for (int i = 0; i < offered.length; i++) {
+            long from = t0 + i * seconds * 1000L;
+            long to = from + seconds * 1000L;
+            List<Sample> in = samples.stream().filter(s -> s.startMillis() >= from && s.startMillis() < to).toList();
+            steps.add(Saturation.judge(offered[i], Figures.of(in, seconds), unloadedP99));
+        }
+        Saturation.Step last = steps.getLast();
+        progress(op, what, last.figures());
+        return steps;
+    }
+
+    private List<Sample> jmeterRun(Operation op, String what, Map<String, String> props, Path csv, long timeoutSeconds) throws Exception {
+        now = op.sampler + " " + what;
+        Files.deleteIfExists(csv);
+        int exit = jmeter.run(root.resolve("perf/plans/saturation.jmx"), props, csv, timeoutSeconds);
+        List<Sample> samples = Sample.read(csv);
+        if (exit != 0 || samples.isEmpty()) {
+            throw new PlanFailed(what + ": JMeter exited " + exit + " with " + samples.size() + " samples; see " + csv.getFileName() + ".log and .out in "
+                    + csv.getParent());
+        }
+        return samples;
+    }
+
+    private Map<String, String> props(Operation op, Data data, Path csv) throws Exception {
+        Matcher m = HOST_PORT.matcher(target.url);
+        if (!m.find()) {
+            throw new IllegalArgumentException("not an http URL: " + target.url);
+        }
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("host", m.group(1));
+        p.put("port", m.group(2) == null ? "80" : m.group(2));
+        p.put("key", ApiKey.current());
+        p.put("op", op.sampler);
+        p.put("timeoutMillis", "10000");
+        p.put("rows", data.rows(op.rows, target, csv.resolveSibling(csv.getFileName() + ".rows.tsv")).toString());
+        p.put("runId", Long.toString(System.currentTimeMillis()));
+        if (op.rows == Operation.Rows.UPDATES) {
+            p.put("pad", "x".repeat(3300)); // the paper's UpdateDE message is ~3.7 KB
+        }
+        return p;
+    }
+
+    /** Seconds at the start of every JMeter run that are not measured (JMeter's own warm-up). */
+    private int settle() {
+        return Integer.parseInt(opts.get("settle"));
+    }
+
+    private void progress(Operation op, String what, Figures f) {
+        run++;
+        say(String.format("[%2d/%d] %-20s %-28s %,9.0f msg/s  p50 %5.0f ms  p99 %6.0f ms  errors %.2f%%", run, runs, op.sampler, what,
+                f.achievedPerSecond(), f.p50(), f.p99(), 100 * f.errorRate()));
+    }
+
+    private void say(String line) {
+        System.out.println("perf: " + line);
+    }
+
+    private static void concatenate(Path work, Path all) throws IOException {
+        List<Path> csvs;
+        try (var list = Files.list(work)) {
+            csvs = list.filter(p -> p.getFileName().toString().endsWith(".csv") && !p.getFileName().toString().contains("warmup")).sorted().toList();
+        }
+        try (var out = Files.newBufferedWriter(all)) {
+            boolean header = false;
+            for (Path csv : csvs) {
+                List<String> lines = Files.readAllLines(csv);
+                for (int i = header ? 1 : 0; i < lines.size(); i++) {
+                    out.write(lines.get(i));
+                    out.write('\n');
+                }
+                header = header || !lines.isEmpty();
+            }
+        }
+    }
+
+    /** The DEs a run reads and writes: sampled across the store (created when there are too few), and search words from their titles. */
+    record Data(List<String> ids, List<String> queries, Path dir) {
+        static Data prepare(Target target, int want, Path dir, java.util.function.Consumer<String> say) throws Exception {
+            HttpClient http = target.http();
+            List<String> ids = new ArrayList<>(GrowthProbe.sample(http, target.url, want));
+            int missing = Math.min(want, 50) - ids.size();
+            if (missing > 0) {
+                say.accept("the store holds few DEs: creating " + missing);
+                for (int i = 0; i < missing; i++) {
+                    HttpResponse<String> r = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(target.url + "/api/entities"))
+                            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"metadata\":{\"type\":\"article\",\"title\":\"Optimistic replication survey " + i + "\",\"year\":2005,"
+                                            + "\"venue\":\"ACM Computing Surveys\",\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"}],"
+                                            + "\"tags\":[\"replication\"]}}"))).build(), HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() != 201) {
+                        throw new IOException("creating a DE answered " + r.statusCode() + ": " + r.body());
+                    }
+                    Matcher id = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"").matcher(r.body());
+                    if (id.find()) {
+                        ids.add(id.group(1));
+                    }
+                }
+            }
+            Set<String> words = new LinkedHashSet<>();
+            for (String id : ids.subList(0, Math.min(ids.size(), 200))) {
+                Matcher t = TITLE.matcher(GrowthProbe.get(http, target.url + "/api/entities/" + id).body());
+                if (t.find()) {
+                    Matcher w = WORD.matcher(t.group(1));
+                    while (w.find()) {
+                        words.add(w.group().toLowerCase(java.util.Locale.ROOT));
+                    }
+                }
+            }
+            say.accept(String.format("%d DEs sampled across the store, %d search words from their titles", ids.size(), words.size()));
+            return new Data(ids, List.copyOf(words), dir);
+        }
+
+        /** The plan's rows file for {@code kind}: ids, ids with their current versions, or search queries. */
+        Path rows(Operation.Rows kind, Target target, Path file) throws Exception {
+            StringBuilder b = new StringBuilder();
+            switch (kind) {
+                case NONE -> b.append("-\t0\t-\n");
+                case IDS -> ids.forEach(id -> b.append(id).append("\t0\t-\n"));
+                case QUERIES -> {
+                    for (String w : queries.isEmpty() ? List.of("replication") : queries) {
+                        b.append("-\t0\tq=").append(URLEncoder.encode(w, StandardCharsets.UTF_8)).append('\n');
+                    }
+                }
+                case UPDATES -> {
+                    // each DE's version now; the plan follows it from there (see the plan's rows comment)
+                    for (String id : ids) {
+                        Matcher v = VERSION.matcher(GrowthProbe.get(target.http(), target.url + "/api/entities/" + id + "?source=db").body());
+                        b.append(id).append('\t').append(v.find() ? v.group(1) : "1").append("\t-\n");
+                    }
+                }
+            }
+            Files.writeString(file, b);
+            return file;
+        }
+    }
+
+    /** Options with their defaults; null when help was asked for. */
+    static Map<String, String> options(String[] args) {
+        Map<String, String> o = new LinkedHashMap<>();
+        o.put("ops", String.join(",", Operation.names()));
+        o.put("duration", "10");
+        o.put("warmup", "5");
+        o.put("clients", "1,4,16,64");
+        o.put("think", "0");
+        o.put("steps", "0.25,0.5,0.75,0.9,1.0,1.1,1.25");
+        o.put("entities", "100000");
+        o.put("deploy", "embedded");
+        o.put("sample", "2000");
+        o.put("settle", "2");
+        Set<String> known = new LinkedHashSet<>(o.keySet());
+        known.addAll(List.of("target", "key", "out", "smoke"));
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("-h") || a.equals("--help") || a.equals("help")) {
+                return null;
+            }
+            String name = a.replaceFirst("^--", "");
+            if (!a.startsWith("--") || !known.contains(name)) {
+                throw new IllegalArgumentException("unknown option " + a + " (./idiom perf --help lists them)");
+            }
+            if (name.equals("smoke")) {
+                o.put("smoke", "true");
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(a + " needs a value");
+            }
+            o.put(name, args[++i]);
+        }
+        if (o.containsKey("smoke")) {
+            // every operation, a second or so each: the plan, the run and the report work; the figures mean nothing
+            for (String[] kv : new String[][] {{"duration", "1"}, {"warmup", "0"}, {"clients", "1,2,4"}, {"steps", "0.5,1.0,1.5"}, {"entities", "300"},
+                    {"sample", "100"}, {"settle", "1"}}) {
+                if (!Arrays.asList(args).contains("--" + kv[0])) {
+                    o.put(kv[0], kv[1]);
+                }
+            }
+        }
+        if (!o.get("deploy").equals("embedded") && !o.get("deploy").equals("tomcat")) {
+            throw new IllegalArgumentException("--deploy is embedded or tomcat, got '" + o.get("deploy") + "'");
+        }
+        return o;
+    }
+}

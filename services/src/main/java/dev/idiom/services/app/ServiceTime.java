@@ -1,0 +1,35 @@
+package dev.idiom.services.app;
+
+import dev.idiom.db.DbTime;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What requests cost inside Idiom: how many were served, the time from admission to the last byte
+ * handed to the container, and the part of it spent on the database (connections held, group-commit
+ * waits). Counters only grow; a reader takes the difference of two readings for a window, as a
+ * saturation run does for its server-side breakdown.
+ */
+public final class ServiceTime {
+    private final LongAdder served = new LongAdder();
+    private final LongAdder servedNanos = new LongAdder();
+    private final LongAdder databaseNanos = new LongAdder();
+
+    /** The counters at one moment. */
+    public record Figures(long served, long servedNanos, long databaseNanos) {}
+
+    /** A request begins on this thread: returns its start, for {@link #finished}. */
+    public long started() {
+        DbTime.takeNanos(); // a pooled platform thread may carry another request's count
+        return System.nanoTime();
+    }
+
+    public void finished(long start) {
+        servedNanos.add(System.nanoTime() - start);
+        databaseNanos.add(DbTime.takeNanos());
+        served.increment();
+    }
+
+    public Figures figures() {
+        return new Figures(served.sum(), servedNanos.sum(), databaseNanos.sum());
+    }
+}
