@@ -5,10 +5,14 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -25,6 +29,8 @@ final class JMeter {
     private final Path jar;
     private final String java;
     private volatile Process running;
+    /** What {@link #run} answers when JMeter had to be stopped. */
+    static final int TIMED_OUT = -2;
 
     private JMeter(Path jar) {
         this.jar = jar;
@@ -69,20 +75,45 @@ final class JMeter {
         try (Writer w = Files.newBufferedWriter(propsFile, StandardCharsets.UTF_8)) {
             p.store(w, "JMeter properties of this run");
         }
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx2g", "-jar", jar.toString(), "-n", "-t", plan.toString(), "-q",
-                propsFile.toString(), "-l", results.toString(), "-j", results.resolveSibling(results.getFileName() + ".log").toString()));
+        // the JDK's keep-alive pool, shared by every thread: the open model's thread per arrival reuses connections
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx2g", "-Dhttp.maxConnections=1000", "-jar", jar.toString(), "-n", "-t", plan.toString(), "-q",
+                propsFile.toString(), "-l", results.toString(), "-j", results.resolveSibling(results.getFileName() + ".log").toString(),
+                // three log lines per thread: with the open model's thread per arrival, logging them slowed JMeter itself
+                "-Lorg.apache.jmeter.threads.JMeterThread=WARN"));
         Process proc = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(results.resolveSibling(results.getFileName() + ".out").toFile()).start();
         running = proc;
         try {
             if (!proc.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 proc.destroyForcibly();
-                throw new IOException("JMeter did not finish within " + timeoutSeconds + " s");
+                return TIMED_OUT;
             }
             return proc.exitValue();
         } finally {
             running = null;
         }
+    }
+
+    private static final Pattern SCHEDULE_START = Pattern.compile("^(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3}) INFO o\\.a\\.j\\.t\\.o\\.OpenModelThreadGroup: Starting");
+
+    /**
+     * When the open model's schedule began (epoch ms), from JMeter's log of the run: the first
+     * sample comes one inter-arrival time later, plus JMeter's own delay, so it would misplace the
+     * step boundaries.
+     */
+    static OptionalLong scheduleStart(Path results) throws IOException {
+        Path log = results.resolveSibling(results.getFileName() + ".log");
+        if (!Files.exists(log)) {
+            return OptionalLong.empty();
+        }
+        for (String line : Files.readAllLines(log)) {
+            Matcher m = SCHEDULE_START.matcher(line);
+            if (m.find()) {
+                LocalDateTime t = LocalDateTime.parse(m.group(1), DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS"));
+                return OptionalLong.of(t.atZone(ZoneId.systemDefault()).toInstant().toEpochMilli());
+            }
+        }
+        return OptionalLong.empty();
     }
 
     /** Builds JMeter's own HTML dashboard from a results CSV. */

@@ -21,13 +21,13 @@ final class Report {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final String CHART_JS = "/META-INF/resources/webjars/chart.js/4.4.1/dist/chart.umd.js";
 
-    /** One closed-model point: N clients with think time, and where the server's time went. */
-    record ClosedPoint(int clients, long thinkMillis, Figures figures, Double serverMicros, Double databaseMicros) {}
+    /** One closed-model point: N clients with think time (and bytes added to each request), and where the server's time went. */
+    record ClosedPoint(int clients, long thinkMillis, int payloadBytes, Figures figures, Double serverMicros, Double databaseMicros) {}
 
     /** What one operation did in this run. */
     record OperationResult(String name, String description, List<ClosedPoint> closed, Usl usl, Double uslPeakClients, double closedPeak,
-                           double unloadedP99, List<Saturation.Step> open, Saturation saturation, Double ratioToEmpty, Double peakRatioToEmpty,
-                           String problem) {}
+                           double unloadedP99, Figures unloaded, List<Saturation.Step> open, Saturation saturation, Double ratioToEmpty,
+                           Double peakRatioToEmpty, String problem) {}
 
     /** The whole run, as summary.json holds it. */
     record Summary(String tool, boolean complete, String incompleteReason, String startedAt, String finishedAt, String target,

@@ -81,7 +81,9 @@ final class ReportPage {
             const linear = (title) => ({type: 'linear', title: {display: true, text: title}, beginAtZero: true});
             for (const o of s.operations) {
               const h = document.createElement('h2'); h.textContent = o.name; document.getElementById('ops').appendChild(h);
-              const p = document.createElement('p'); p.textContent = o.description + (o.problem ? ' — FAILED: ' + o.problem : ''); document.getElementById('ops').appendChild(p);
+              const p = document.createElement('p'); p.textContent = o.description + (o.problem ? ' — FAILED: ' + o.problem : '')
+                + (o.unloaded ? ` — unloaded (open model, ${f(o.unloaded.sentPerSecond)} msg/s): p50 ${f(o.unloaded.p50)} ms, p99 ${f(o.unloaded.p99)} ms` : '');
+              document.getElementById('ops').appendChild(p);
               const div = document.createElement('div'); div.className = 'charts'; document.getElementById('ops').appendChild(div);
               const canvas = () => { const d = document.createElement('div'); const c = document.createElement('canvas'); d.appendChild(c); div.appendChild(d); return c; };
               const off = o.open.map(st => st.offered);
@@ -106,6 +108,18 @@ final class ReportPage {
               new Chart(canvas(), {type: 'scatter', data: {datasets: ds1}, options: opts('offered msg/s (open model)', 'achieved msg/s')});
               new Chart(canvas(), {type: 'scatter', data: {datasets: ds2}, options: opts('offered msg/s (open model)', 'latency ms')});
               new Chart(canvas(), {type: 'scatter', data: {datasets: ds3}, options: opts('clients (closed model)', 'msg/s')});
+              // every closed-model point (in matrix mode: clients × think time × payload)
+              const t = document.createElement('table');
+              t.innerHTML = '<tr><th>clients</th><th>think ms</th><th>+ bytes</th><th>msg/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th>'
+                + '<th>errors</th><th>request B (JMeter counts them for Apache HttpClient only)</th><th>in Idiom µs</th><th>database µs</th></tr>';
+              for (const c of o.closed) {
+                const tr = document.createElement('tr');
+                [c.clients, c.thinkMillis, c.payloadBytes, f(c.figures.achievedPerSecond), f(c.figures.p50), f(c.figures.p99), f(c.figures.p999),
+                 c.figures.errors, c.figures.meanRequestBytes ? f(c.figures.meanRequestBytes) : '–', f(c.serverMicros), f(c.databaseMicros)].forEach(v => {
+                  const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+                t.appendChild(tr);
+              }
+              document.getElementById('ops').appendChild(t);
             }
             </script>
             </body></html>

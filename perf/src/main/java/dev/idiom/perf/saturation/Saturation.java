@@ -5,12 +5,14 @@ import java.util.List;
 /**
  * The saturation point of an operation from its open-model steps, by one stated rule: the highest
  * offered rate, climbing from the lowest step, at which the server still kept up — achieved at
- * least 97% of offered, fewer than 0.1% errors, and p99 under ten times the unloaded p99 (one
- * client at a time; at least 1 ms, JMeter's resolution). The first step that fails ends the climb.
+ * least 97% of offered, fewer than 0.1% errors, and p99 under ten times the unloaded p99 (the open
+ * model at 2% of the closed model's peak, same client; at least 1 ms, JMeter's resolution). The
+ * first step that fails ends the climb.
  */
 record Saturation(double msgPerSecond, boolean reached, String limitedBy) {
     static final String RULE = "saturation point = the highest offered rate, climbing from the lowest step, at which achieved >= 97% of offered, "
-            + "errors < 0.1% and p99 < 10 x the unloaded p99 (closed model, 1 client; at least 1 ms); the first failing step ends the climb";
+            + "errors < 0.1% and p99 < 10 x the unloaded p99 (open model at 2% of the closed model's peak, same client; at least 1 ms); "
+            + "the first failing step ends the climb; a step the load generator could not send is its limit, not the server's";
 
     /** One step of the open model. */
     record Step(double offered, Figures figures, boolean kept, String failed) {}

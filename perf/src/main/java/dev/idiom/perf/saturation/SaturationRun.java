@@ -45,7 +45,9 @@ public final class SaturationRun {
               --warmup S           seconds of warm-up per operation, not recorded (default 5)
               --settle S           seconds at the start of every JMeter run that are not measured (default 2)
               --clients 1,4,16,64  closed model: client counts (at least three for the USL fit)
-              --think MS           closed model: think time between a client's requests (default 0)
+              --think MS           closed model: think time between a client's requests (default 0; a list in matrix mode)
+              --matrix             the closed model only, over clients × payload × think time (--payload 0,4096,32768 bytes
+                                   added to each request: a SOAP header block, or UpdateDE's notes; --think 0,20)
               --steps 0.25,…,1.25  open model: offered rates as fractions of the closed model's peak
               --entities N         DEs seeded before the run when this run starts Idiom (default 100000)
               --deploy embedded|tomcat   start Idiom with ./idiom serve (default) or on a standalone Tomcat (tomcat-conf/deploy)
@@ -60,6 +62,7 @@ public final class SaturationRun {
     private final Report report;
     private volatile String now = "starting";
     private volatile boolean finished;
+    private volatile boolean interruptedNow;
     private Target target;
     private int run;
     private int runs;
@@ -97,6 +100,7 @@ public final class SaturationRun {
         if (finished) {
             return;
         }
+        interruptedNow = true;
         jmeter.stop();
         report.incomplete("interrupted during " + now);
         try {
@@ -123,7 +127,9 @@ public final class SaturationRun {
             List<Integer> clients = Arrays.stream(opts.get("clients").split(",")).map(String::strip).map(Integer::parseInt).toList();
             double[] steps = Arrays.stream(opts.get("steps").split(",")).map(String::strip).mapToDouble(Double::parseDouble).toArray();
             boolean warm = Integer.parseInt(opts.get("warmup")) > 0;
-            runs = ops.size() * (clients.size() + 1 + (warm ? 1 : 0));
+            int perOp = opts.containsKey("matrix") ? clients.size() * thinks().size() * opts.get("payload").split(",").length
+                    : clients.size() + 1;
+            runs = ops.size() * (perOp + (warm ? 1 : 0));
             if (opts.containsKey("target")) {
                 target = Target.running(opts.get("target"));
                 if (opts.containsKey("key")) {
@@ -144,7 +150,7 @@ public final class SaturationRun {
                 ops.removeIf(o -> o.bare);
                 if (ops.size() < before) {
                     say("the target has no baselines mounted (start it with --baseline true): bare-servlet and bare-axis2-echo left out");
-                    runs = ops.size() * (clients.size() + 1 + (warm ? 1 : 0));
+                    runs = ops.size() * (perOp + (warm ? 1 : 0));
                 }
             }
             // JMeter's files (its properties hold the key; raw results are large) stay out of the report
@@ -202,27 +208,23 @@ public final class SaturationRun {
                                            Report.OperationResult baseline) throws Exception {
         int seconds = Integer.parseInt(opts.get("duration"));
         int warmup = Integer.parseInt(opts.get("warmup"));
-        long think = Long.parseLong(opts.get("think"));
+        long think = thinks().getFirst();
         try {
             if (warmup > 0) {
-                closed(op, clients.getLast(), warmup, 0, data, work.resolve(op.sampler + "-warmup.csv"), "warm-up");
+                closed(op, clients.getLast(), warmup, 0, 0, data, work.resolve(op.sampler + "-warmup.csv"), "warm-up");
+            }
+            if (opts.containsKey("matrix")) {
+                return matrix(op, clients, seconds, data, work);
             }
             List<Report.ClosedPoint> closed = new ArrayList<>();
             for (int n : clients) {
-                Target.ServerTime before = target.serverTime();
-                Path csv = work.resolve(op.sampler + "-closed-" + n + ".csv");
-                Figures f = closed(op, n, seconds, think, data, csv, "closed N=" + n);
-                Target.ServerTime after = target.serverTime();
-                Target.ServerTime d = before == null || after == null ? null : after.minus(before);
-                boolean counted = d != null && d.served() >= f.requests() / 2; // the bare baselines pass no Idiom code
-                closed.add(new Report.ClosedPoint(n, think, f, counted ? d.servedMicros() / (double) d.served() : null,
-                        counted ? d.databaseMicros() / (double) d.served() : null));
+                closed.add(point(op, n, think, 0, seconds, data, work.resolve(op.sampler + "-closed-" + n + ".csv"), "closed N=" + n));
             }
             Usl usl = Usl.fit(closed.stream().map(c -> new Usl.Point(c.clients(), c.figures().achievedPerSecond())).toList());
             double peak = closed.stream().mapToDouble(c -> c.figures().achievedPerSecond()).max().orElse(0);
-            double unloaded = closed.stream().filter(c -> c.clients() == clients.getFirst()).findFirst().map(c -> c.figures().p99()).orElse(0.0);
-            List<Saturation.Step> open = open(op, peak, fractions, seconds, unloaded, data, work.resolve(op.sampler + "-open.csv"));
-            Saturation sat = Saturation.of(open);
+            Open open = open(op, peak, fractions, seconds, data, work.resolve(op.sampler + "-open.csv"));
+            double unloaded = open.unloaded().p99();
+            Saturation sat = Saturation.of(open.steps());
             Double ratio = baseline == null || baseline.saturation() == null || baseline.saturation().msgPerSecond() == 0 ? null
                     : sat.msgPerSecond() / baseline.saturation().msgPerSecond();
             Double peakRatio = baseline == null || baseline.closedPeak() == 0 ? null : peak / baseline.closedPeak();
@@ -232,12 +234,52 @@ public final class SaturationRun {
             }
             say(String.format("  %s: saturation %,.0f msg/s%s (%s), closed peak %,.0f msg/s%s", op.sampler, sat.msgPerSecond(), sat.reached() ? "" : "+",
                     sat.limitedBy(), peak, ratio == null ? "" : String.format("; %.2f× empty", ratio)));
-            return new Report.OperationResult(op.sampler, op.description, closed, usl, usl == null ? null : usl.peakClients(), peak, unloaded, open, sat,
-                    ratio, peakRatio, null);
+            return new Report.OperationResult(op.sampler, op.description, closed, usl, usl == null ? null : usl.peakClients(), peak, unloaded,
+                    open.unloaded(), open.steps(), sat, ratio, peakRatio, null);
         } catch (PlanFailed e) {
             say("  " + op.sampler + " FAILED: " + e.getMessage());
-            return new Report.OperationResult(op.sampler, op.description, List.of(), null, null, 0, 0, List.of(), null, null, null, e.getMessage());
+            if (interruptedNow) {
+                throw e; // Ctrl-C killed JMeter: not the operation's failure
+            }
+            return new Report.OperationResult(op.sampler, op.description, List.of(), null, null, 0, 0, null, List.of(), null, null, null, e.getMessage());
         }
+    }
+
+    /** One closed-model point, with Idiom's own account of where the time went. */
+    private Report.ClosedPoint point(Operation op, int n, long think, int payload, int seconds, Data data, Path csv, String what) throws Exception {
+        Target.ServerTime before = target.serverTime();
+        Figures f = closed(op, n, seconds, think, payload, data, csv, what);
+        Target.ServerTime after = target.serverTime();
+        Target.ServerTime d = before == null || after == null ? null : after.minus(before);
+        boolean counted = d != null && d.served() >= f.requests() / 2; // the bare baselines pass no Idiom code
+        return new Report.ClosedPoint(n, think, payload, f, counted ? d.servedMicros() / (double) d.served() : null,
+                counted ? d.databaseMicros() / (double) d.served() : null);
+    }
+
+    /**
+     * Matrix mode, like the 18-749 evaluation: the closed model over clients × payload × think time.
+     * Payload is bytes added to the request: a SOAP header block, or UpdateDE's notes; a REST GET has none.
+     */
+    private Report.OperationResult matrix(Operation op, List<Integer> clients, int seconds, Data data, Path work) throws Exception {
+        List<Report.ClosedPoint> points = new ArrayList<>();
+        boolean carries = op.sampler.startsWith("soap-") || op.sampler.startsWith("bare-axis2") || op.rows == Operation.Rows.UPDATES;
+        for (int payload : Arrays.stream(opts.get("payload").split(",")).map(String::strip).map(Integer::parseInt).toList()) {
+            if (payload > 0 && !carries) {
+                continue;
+            }
+            for (long think : thinks()) {
+                for (int n : clients) {
+                    String what = String.format("N=%d think=%dms +%dB", n, think, payload);
+                    points.add(point(op, n, think, payload, seconds, data, work.resolve(op.sampler + "-matrix-" + n + "-" + think + "-" + payload + ".csv"), what));
+                }
+            }
+        }
+        double peak = points.stream().mapToDouble(c -> c.figures().achievedPerSecond()).max().orElse(0);
+        return new Report.OperationResult(op.sampler, op.description, points, null, null, peak, 0, null, List.of(), null, null, null, null);
+    }
+
+    private List<Long> thinks() {
+        return Arrays.stream(opts.get("think").split(",")).map(String::strip).map(Long::parseLong).toList();
     }
 
     /** A plan run that produced nothing usable: the operation is reported as failed and the run goes on. */
@@ -247,21 +289,23 @@ public final class SaturationRun {
         }
     }
 
-    private Figures closed(Operation op, int n, int seconds, long think, Data data, Path csv, String what) throws Exception {
+    private Figures closed(Operation op, int n, int seconds, long think, int payload, Data data, Path csv, String what) throws Exception {
         int settle = settle();
-        Map<String, String> props = props(op, data, csv);
+        Map<String, String> props = props(op, data, csv, payload);
         props.put("clients", Integer.toString(n));
         props.put("seconds", Integer.toString(settle + seconds));
         props.put("thinkMillis", Long.toString(think));
         List<Sample> samples = jmeterRun(op, what, props, csv, settle + seconds + 120L);
         long from = samples.stream().mapToLong(Sample::startMillis).min().orElse(0) + settle * 1000L;
-        Figures f = Figures.of(samples.stream().filter(s -> s.startMillis() >= from && s.startMillis() < from + seconds * 1000L).toList(), seconds);
+        Figures f = Figures.of(window(samples, from, seconds), seconds);
         progress(op, what, f);
         return f;
     }
 
-    private List<Saturation.Step> open(Operation op, double peak, double[] fractions, int seconds, double unloadedP99, Data data, Path csv)
-            throws Exception {
+    /** The open model's unloaded window (its p99 is the rule's reference) and its judged steps. */
+    private record Open(Figures unloaded, List<Saturation.Step> steps) {}
+
+    private Open open(Operation op, double peak, double[] fractions, int seconds, Data data, Path csv) throws Exception {
         int settle = settle();
         StringBuilder schedule = new StringBuilder();
         double[] offered = new double[fractions.length];
@@ -270,25 +314,26 @@ public final class SaturationRun {
             // a flat step: the same rate at both ends of its arrivals
             schedule.append(String.format("rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) ", offered[i], seconds, offered[i]));
         }
-        // a lead-in at the first rate, not judged: each run is a fresh JMeter, and its first second is its own warm-up
-        schedule.insert(0, String.format("rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) ", offered[0], settle, offered[0]));
+        // first a lead-in, not measured (each run is a fresh JMeter: its first seconds are its own warm-up), then the
+        // unloaded window at 2% of the peak: the same client, the same connections, no load; its p99 is the rule's reference
+        double quiet = Math.max(5, Math.round(peak * 0.02));
+        schedule.insert(0, String.format("rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) ",
+                quiet, settle, quiet, quiet, seconds, quiet));
         // no arrivals at the end, so the last requests finish rather than being cut off when the test ends
         schedule.append(String.format("pause(%d sec)", Math.max(2, Math.min(5, seconds))));
-        Map<String, String> props = props(op, data, csv);
+        Map<String, String> props = props(op, data, csv, 0);
         props.put("schedule", schedule.toString());
         String what = String.format("open %,.0f→%,.0f msg/s", offered[0], offered[offered.length - 1]);
-        List<Sample> samples = jmeterRun(op, what, props, csv, (long) seconds * fractions.length + settle + 180);
-        long t0 = samples.stream().mapToLong(Sample::startMillis).min().orElse(0) + settle * 1000L;
+        List<Sample> samples = jmeterRun(op, what, props, csv, (long) seconds * (fractions.length + 1) + settle + 300);
+        long t0 = JMeter.scheduleStart(csv).orElse(samples.stream().mapToLong(Sample::startMillis).min().orElse(0)) + settle * 1000L;
+        Figures unloaded = Figures.of(window(samples, t0, seconds), seconds);
         List<Saturation.Step> steps = new ArrayList<>();
         for (int i = 0; i < offered.length; i++) {
-            long from = t0 + i * seconds * 1000L;
-            long to = from + seconds * 1000L;
-            List<Sample> in = samples.stream().filter(s -> s.startMillis() >= from && s.startMillis() < to).toList();
-            steps.add(Saturation.judge(offered[i], Figures.of(in, seconds), unloadedP99));
+            steps.add(Saturation.judge(offered[i], Figures.of(window(samples, t0 + (i + 1) * seconds * 1000L, seconds), seconds), unloaded.p99()));
         }
         Saturation.Step last = steps.getLast();
         progress(op, what, last.figures());
-        return steps;
+        return new Open(unloaded, steps);
     }
 
     private List<Sample> jmeterRun(Operation op, String what, Map<String, String> props, Path csv, long timeoutSeconds) throws Exception {
@@ -297,13 +342,13 @@ public final class SaturationRun {
         int exit = jmeter.run(root.resolve("perf/plans/saturation.jmx"), props, csv, timeoutSeconds);
         List<Sample> samples = Sample.read(csv);
         if (exit != 0 || samples.isEmpty()) {
-            throw new PlanFailed(what + ": JMeter exited " + exit + " with " + samples.size() + " samples; see " + csv.getFileName() + ".log and .out in "
-                    + csv.getParent());
+            throw new PlanFailed(what + ": JMeter " + (exit == JMeter.TIMED_OUT ? "did not finish in " + timeoutSeconds + " s and was stopped" : "exited " + exit)
+                    + " with " + samples.size() + " samples; see " + csv.getFileName() + ".log and .out in " + csv.getParent());
         }
         return samples;
     }
 
-    private Map<String, String> props(Operation op, Data data, Path csv) throws Exception {
+    private Map<String, String> props(Operation op, Data data, Path csv, int payload) throws Exception {
         Matcher m = HOST_PORT.matcher(target.url);
         if (!m.find()) {
             throw new IllegalArgumentException("not an http URL: " + target.url);
@@ -317,9 +362,15 @@ public final class SaturationRun {
         p.put("rows", data.rows(op.rows, target, csv.resolveSibling(csv.getFileName() + ".rows.tsv")).toString());
         p.put("runId", Long.toString(System.currentTimeMillis()));
         if (op.rows == Operation.Rows.UPDATES) {
-            p.put("pad", "x".repeat(3300)); // the paper's UpdateDE message is ~3.7 KB
+            p.put("pad", "x".repeat(3300 + payload)); // the paper's UpdateDE message is ~3.7 KB
+        } else if (payload > 0) {
+            p.put("soapHeader", "<soapenv:Header><p:pad xmlns:p=\"urn:idiom:perf\">" + "x".repeat(payload) + "</p:pad></soapenv:Header>");
         }
         return p;
+    }
+
+    private static List<Sample> window(List<Sample> samples, long from, int seconds) {
+        return samples.stream().filter(s -> s.startMillis() >= from && s.startMillis() < from + seconds * 1000L).toList();
     }
 
     /** Seconds at the start of every JMeter run that are not measured (JMeter's own warm-up). */
@@ -424,13 +475,14 @@ public final class SaturationRun {
         o.put("warmup", "5");
         o.put("clients", "1,4,16,64");
         o.put("think", "0");
+        o.put("payload", "0,4096,32768");
         o.put("steps", "0.25,0.5,0.75,0.9,1.0,1.1,1.25");
         o.put("entities", "100000");
         o.put("deploy", "embedded");
         o.put("sample", "2000");
         o.put("settle", "2");
         Set<String> known = new LinkedHashSet<>(o.keySet());
-        known.addAll(List.of("target", "key", "out", "smoke"));
+        known.addAll(List.of("target", "key", "out", "smoke", "matrix"));
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("-h") || a.equals("--help") || a.equals("help")) {
@@ -440,8 +492,8 @@ public final class SaturationRun {
             if (!a.startsWith("--") || !known.contains(name)) {
                 throw new IllegalArgumentException("unknown option " + a + " (./idiom perf --help lists them)");
             }
-            if (name.equals("smoke")) {
-                o.put("smoke", "true");
+            if (name.equals("smoke") || name.equals("matrix")) {
+                o.put(name, "true");
                 continue;
             }
             if (i + 1 >= args.length) {
