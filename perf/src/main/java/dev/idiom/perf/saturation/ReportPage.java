@@ -56,7 +56,9 @@ final class ReportPage {
             const tbody = document.querySelector('#summary tbody');
             for (const o of s.operations) {
               const tr = document.createElement('tr');
-              const cells = [o.name, f(o.saturation && o.saturation.msgPerSecond) + (o.saturation && !o.saturation.reached ? '+' : ''), f(o.ratioToEmpty, 2),
+              const below = o.saturation && o.saturation.reached && o.saturation.msgPerSecond === 0 && o.open && o.open.length > 0;
+              const point = below ? '< ' + f(o.open[0].offered) : f(o.saturation && o.saturation.msgPerSecond) + (o.saturation && !o.saturation.reached ? '+' : '');
+              const cells = [o.name, point, f(o.ratioToEmpty, 2),
                 f(o.closedPeak), f(o.peakRatioToEmpty, 2), f(o.unloadedP99, 1), o.usl ? f(o.usl.lambda) : '–', o.usl ? f(o.usl.sigma, 3) : '–',
                 o.usl ? f(o.usl.kappa, 5) : '–', f(o.uslPeakClients, 0), o.problem ? 'FAILED: ' + o.problem : (o.saturation ? o.saturation.limitedBy : '–')];
               cells.forEach(c => { const td = document.createElement('td'); td.textContent = c; tr.appendChild(td); });

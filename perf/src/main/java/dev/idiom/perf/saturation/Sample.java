@@ -47,7 +47,7 @@ record Sample(long startMillis, long elapsedMillis, boolean success, String code
         return samples;
     }
 
-    private static List<String> fields(String line) {
+    static List<String> fields(String line) {
         List<String> out = new ArrayList<>();
         StringBuilder f = new StringBuilder();
         boolean quoted = false;

@@ -27,6 +27,14 @@ record Saturation(double msgPerSecond, boolean reached, String limitedBy) {
         return new Step(offered, f, failed == null, failed);
     }
 
+    /** The point as a reader wants it: a rate, a lower bound ("+"), or below the lowest step when even that one failed. */
+    String label(List<Step> steps) {
+        if (msgPerSecond == 0 && reached && !steps.isEmpty()) {
+            return String.format("below %,.0f msg/s", steps.getFirst().offered());
+        }
+        return String.format("%,.0f msg/s%s", msgPerSecond, reached ? "" : "+");
+    }
+
     static Saturation of(List<Step> steps) {
         double point = 0;
         for (Step s : steps) {

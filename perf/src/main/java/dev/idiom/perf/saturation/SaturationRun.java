@@ -49,6 +49,8 @@ public final class SaturationRun {
               --matrix             the closed model only, over clients × payload × think time (--payload 0,4096,32768 bytes
                                    added to each request: a SOAP header block, or UpdateDE's notes; --think 0,20)
               --steps 0.25,…,1.25  open model: offered rates as fractions of the closed model's peak
+              --max-rate R         open model: no step above R msg/s (default 8000: JMeter's thread per arrival cannot keep
+                                   a faster schedule on this machine, and the run would drag on)
               --entities N         DEs seeded before the run when this run starts Idiom (default 100000)
               --deploy embedded|tomcat   start Idiom with ./idiom serve (default) or on a standalone Tomcat (tomcat-conf/deploy)
               --target URL --key K       load a running Idiom instead (start it with --baseline true for the bare baselines)
@@ -222,7 +224,17 @@ public final class SaturationRun {
             }
             Usl usl = Usl.fit(closed.stream().map(c -> new Usl.Point(c.clients(), c.figures().achievedPerSecond())).toList());
             double peak = closed.stream().mapToDouble(c -> c.figures().achievedPerSecond()).max().orElse(0);
-            Open open = open(op, peak, fractions, seconds, data, work.resolve(op.sampler + "-open.csv"));
+            Open open;
+            try {
+                open = open(op, peak, fractions, seconds, data, work.resolve(op.sampler + "-open.csv"));
+            } catch (PlanFailed e) {
+                if (interruptedNow) {
+                    throw e;
+                }
+                say("  " + op.sampler + " open model FAILED: " + e.getMessage());
+                return new Report.OperationResult(op.sampler, op.description, closed, usl, usl == null ? null : usl.peakClients(), peak, 0, null,
+                        List.of(), null, null, baseline == null || baseline.closedPeak() == 0 ? null : peak / baseline.closedPeak(), e.getMessage());
+            }
             double unloaded = open.unloaded().p99();
             Saturation sat = Saturation.of(open.steps());
             Double ratio = baseline == null || baseline.saturation() == null || baseline.saturation().msgPerSecond() == 0 ? null
@@ -232,8 +244,7 @@ public final class SaturationRun {
                 ratio = 1.0;
                 peakRatio = 1.0;
             }
-            say(String.format("  %s: saturation %,.0f msg/s%s (%s), closed peak %,.0f msg/s%s", op.sampler, sat.msgPerSecond(), sat.reached() ? "" : "+",
-                    sat.limitedBy(), peak, ratio == null ? "" : String.format("; %.2f× empty", ratio)));
+            say(String.format("  %s: saturation %s (%s), closed peak %,.0f msg/s%s", op.sampler, sat.label(open.steps()), sat.limitedBy(), peak, ratio == null ? "" : String.format("; %.2f× empty", ratio)));
             return new Report.OperationResult(op.sampler, op.description, closed, usl, usl == null ? null : usl.peakClients(), peak, unloaded,
                     open.unloaded(), open.steps(), sat, ratio, peakRatio, null);
         } catch (PlanFailed e) {
@@ -308,11 +319,17 @@ public final class SaturationRun {
     private Open open(Operation op, double peak, double[] fractions, int seconds, Data data, Path csv) throws Exception {
         int settle = settle();
         StringBuilder schedule = new StringBuilder();
-        double[] offered = new double[fractions.length];
-        for (int i = 0; i < fractions.length; i++) {
-            offered[i] = Math.max(1, Math.round(peak * fractions[i]));
+        double cap = Double.parseDouble(opts.get("max-rate"));
+        List<Double> offered = new ArrayList<>();
+        for (double fraction : fractions) {
+            // JMeter starts a thread per arrival: past a few thousand a second here it cannot keep the schedule and the run drags on
+            double rate = Math.max(1, Math.min(cap, Math.round(peak * fraction)));
+            if (!offered.isEmpty() && rate <= offered.getLast()) {
+                break; // capped: a second step at the cap would measure the same thing again
+            }
+            offered.add(rate);
             // a flat step: the same rate at both ends of its arrivals
-            schedule.append(String.format("rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) ", offered[i], seconds, offered[i]));
+            schedule.append(String.format("rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) ", rate, seconds, rate));
         }
         // first a lead-in, not measured (each run is a fresh JMeter: its first seconds are its own warm-up), then the
         // unloaded window at 2% of the peak: the same client, the same connections, no load; its p99 is the rule's reference
@@ -323,13 +340,13 @@ public final class SaturationRun {
         schedule.append(String.format("pause(%d sec)", Math.max(2, Math.min(5, seconds))));
         Map<String, String> props = props(op, data, csv, 0);
         props.put("schedule", schedule.toString());
-        String what = String.format("open %,.0f→%,.0f msg/s", offered[0], offered[offered.length - 1]);
-        List<Sample> samples = jmeterRun(op, what, props, csv, (long) seconds * (fractions.length + 1) + settle + 300);
+        String what = String.format("open %,.0f→%,.0f msg/s", offered.getFirst(), offered.getLast());
+        List<Sample> samples = jmeterRun(op, what, props, csv, (long) seconds * (offered.size() + 1) + settle + 300);
         long t0 = JMeter.scheduleStart(csv).orElse(samples.stream().mapToLong(Sample::startMillis).min().orElse(0)) + settle * 1000L;
         Figures unloaded = Figures.of(window(samples, t0, seconds), seconds);
         List<Saturation.Step> steps = new ArrayList<>();
-        for (int i = 0; i < offered.length; i++) {
-            steps.add(Saturation.judge(offered[i], Figures.of(window(samples, t0 + (i + 1) * seconds * 1000L, seconds), seconds), unloaded.p99()));
+        for (int i = 0; i < offered.size(); i++) {
+            steps.add(Saturation.judge(offered.get(i), Figures.of(window(samples, t0 + (i + 1) * seconds * 1000L, seconds), seconds), unloaded.p99()));
         }
         Saturation.Step last = steps.getLast();
         progress(op, what, last.figures());
@@ -397,11 +414,18 @@ public final class SaturationRun {
             boolean header = false;
             for (Path csv : csvs) {
                 List<String> lines = Files.readAllLines(csv);
-                for (int i = header ? 1 : 0; i < lines.size(); i++) {
-                    out.write(lines.get(i));
-                    out.write('\n');
+                if (lines.isEmpty()) {
+                    continue;
                 }
-                header = header || !lines.isEmpty();
+                int columns = Sample.fields(lines.getFirst()).size();
+                for (int i = header ? 1 : 0; i < lines.size(); i++) {
+                    // a run JMeter was stopped in leaves its last line cut off, and the dashboard refuses the whole file for it
+                    if (Sample.fields(lines.get(i)).size() == columns) {
+                        out.write(lines.get(i));
+                        out.write('\n');
+                    }
+                }
+                header = true;
             }
         }
     }
@@ -476,6 +500,7 @@ public final class SaturationRun {
         o.put("clients", "1,4,16,64");
         o.put("think", "0");
         o.put("payload", "0,4096,32768");
+        o.put("max-rate", "8000");
         o.put("steps", "0.25,0.5,0.75,0.9,1.0,1.1,1.25");
         o.put("entities", "100000");
         o.put("deploy", "embedded");
