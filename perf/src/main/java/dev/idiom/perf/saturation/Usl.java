@@ -12,41 +12,75 @@ record Usl(double lambda, double sigma, double kappa, double rSquared) {
 
     record Point(double clients, double throughput) {}
 
-    /** Null with fewer than three distinct client counts, or points that fit no positive λ. */
+    /**
+     * Null with fewer than three distinct client counts, or points that fit no positive λ. σ and κ
+     * are kept non-negative (a negative one means nothing physical: noise that made 64 clients
+     * look better than the curve): the best fit over the models that drop the offending terms.
+     */
     static Usl fit(List<Point> points) {
         List<Point> usable = points.stream().filter(p -> p.throughput() > 0).toList();
         if (usable.stream().map(Point::clients).distinct().count() < 3) {
             return null;
         }
-        // normal equations of y = a + b·x1 + c·x2, x1 = N−1, x2 = N(N−1)
-        double[][] m = new double[3][4];
-        for (Point p : usable) {
-            double n = p.clients();
-            double[] row = {1, n - 1, n * (n - 1)};
-            double y = n / p.throughput();
-            for (int i = 0; i < 3; i++) {
-                for (int j = 0; j < 3; j++) {
-                    m[i][j] += row[i] * row[j];
-                }
-                m[i][3] += row[i] * y;
+        Usl best = null;
+        double bestError = Double.POSITIVE_INFINITY;
+        // y = a + b·x1 + c·x2 with x1 = N−1, x2 = N(N−1): the full model, then without κ, without σ, with neither
+        for (boolean[] terms : new boolean[][] {{true, true}, {true, false}, {false, true}, {false, false}}) {
+            double[] abc = leastSquares(usable, terms[0], terms[1]);
+            if (abc == null || abc[0] <= 0 || abc[1] < 0 || abc[2] < 0) {
+                continue;
+            }
+            double error = 0;
+            for (Point p : usable) {
+                double n = p.clients();
+                error += Math.pow(n / p.throughput() - (abc[0] + abc[1] * (n - 1) + abc[2] * n * (n - 1)), 2);
+            }
+            if (error < bestError) {
+                bestError = error;
+                best = new Usl(1 / abc[0], abc[1] / abc[0], abc[2] / abc[0], 0);
             }
         }
-        double[] abc = solve(m);
-        if (abc == null || abc[0] <= 0) {
+        if (best == null) {
             return null;
         }
-        double lambda = 1 / abc[0];
-        double sigma = abc[1] / abc[0];
-        double kappa = abc[2] / abc[0];
-        Usl usl = new Usl(lambda, sigma, kappa, 0);
         double mean = usable.stream().mapToDouble(Point::throughput).average().orElse(0);
         double residual = 0;
         double total = 0;
         for (Point p : usable) {
-            residual += Math.pow(p.throughput() - usl.throughput(p.clients()), 2);
+            residual += Math.pow(p.throughput() - best.throughput(p.clients()), 2);
             total += Math.pow(p.throughput() - mean, 2);
         }
-        return new Usl(lambda, sigma, kappa, total == 0 ? 1 : 1 - residual / total);
+        return new Usl(best.lambda, best.sigma, best.kappa, total == 0 ? 1 : 1 - residual / total);
+    }
+
+    /** Least squares of N/X on the chosen terms (normal equations); the terms left out come back 0. */
+    private static double[] leastSquares(List<Point> points, boolean withSigma, boolean withKappa) {
+        int k = 1 + (withSigma ? 1 : 0) + (withKappa ? 1 : 0);
+        double[][] m = new double[k][k + 1];
+        for (Point p : points) {
+            double n = p.clients();
+            double[] row = new double[k];
+            int i = 0;
+            row[i++] = 1;
+            if (withSigma) {
+                row[i++] = n - 1;
+            }
+            if (withKappa) {
+                row[i] = n * (n - 1);
+            }
+            double y = n / p.throughput();
+            for (int r = 0; r < k; r++) {
+                for (int c = 0; c < k; c++) {
+                    m[r][c] += row[r] * row[c];
+                }
+                m[r][k] += row[r] * y;
+            }
+        }
+        double[] x = solve(m, k);
+        if (x == null) {
+            return null;
+        }
+        return new double[] {x[0], withSigma ? x[1] : 0, withKappa ? x[k - 1] : 0};
     }
 
     double throughput(double clients) {
@@ -58,8 +92,7 @@ record Usl(double lambda, double sigma, double kappa, double rSquared) {
         return kappa <= 0 ? Double.POSITIVE_INFINITY : Math.sqrt(Math.max(0, 1 - sigma) / kappa);
     }
 
-    private static double[] solve(double[][] m) {
-        int n = 3;
+    private static double[] solve(double[][] m, int n) {
         for (int col = 0; col < n; col++) {
             int pivot = col;
             for (int r = col + 1; r < n; r++) {
@@ -82,6 +115,10 @@ record Usl(double lambda, double sigma, double kappa, double rSquared) {
                 }
             }
         }
-        return new double[] {m[0][3] / m[0][0], m[1][3] / m[1][1], m[2][3] / m[2][2]};
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = m[i][n] / m[i][i];
+        }
+        return x;
     }
 }
