@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.Set;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -44,6 +45,14 @@ public final class SyncEngine implements AutoCloseable {
     private volatile Pulls pulls = () -> {};
     private volatile Thread worker;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    /** Every push this node made since start, by outcome (for metrics; the outbox holds what is owed). */
+    private final Map<PushOutcome, LongAdder> outcomes = new EnumMap<>(PushOutcome.class);
+
+    {
+        for (PushOutcome o : PushOutcome.values()) {
+            outcomes.put(o, new LongAdder());
+        }
+    }
     private volatile boolean stopping;
     private final java.util.concurrent.atomic.AtomicBoolean pulling = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -163,6 +172,7 @@ public final class SyncEngine implements AutoCloseable {
                 o = PushOutcome.RETRY_LATER;
             }
             out.merge(o, 1, Integer::sum);
+            outcomes.get(o).increment();
             reached |= o == PushOutcome.PUSHED || o == PushOutcome.ALREADY_IN_SYNC;
         }
         if (reached) { // once per batch, not per push
@@ -182,6 +192,13 @@ public final class SyncEngine implements AutoCloseable {
             }
         }
         return total;
+    }
+
+    /** How many pushes this node made since start, by outcome. */
+    public Map<PushOutcome, Long> outcomes() {
+        Map<PushOutcome, Long> out = new EnumMap<>(PushOutcome.class);
+        outcomes.forEach((o, n) -> out.put(o, n.sum()));
+        return out;
     }
 
     public Outbox outbox() {

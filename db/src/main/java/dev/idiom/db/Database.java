@@ -22,6 +22,18 @@ public final class Database implements AutoCloseable {
         this.pool = pool;
     }
 
+    /** The connection pool at one moment: connections in use, idle, open, the most it opens, and threads waiting for one. */
+    public record PoolFigures(int active, int idle, int total, int max, int waiting) {}
+
+    public PoolFigures poolFigures() {
+        var mx = pool.getHikariPoolMXBean();
+        if (mx == null) { // not started, or closed
+            return new PoolFigures(0, 0, 0, pool.getMaximumPoolSize(), 0);
+        }
+        return new PoolFigures(mx.getActiveConnections(), mx.getIdleConnections(), mx.getTotalConnections(), pool.getMaximumPoolSize(),
+                mx.getThreadsAwaitingConnection());
+    }
+
     /** Opens a pool on {@code settings.url()} and runs every pending migration. */
     public static Database open(DatabaseSettings settings) {
         HikariConfig config = new HikariConfig();

@@ -114,7 +114,7 @@ public final class Idiom implements AutoCloseable {
                     new ReplicaSync.Schedule(sync.pullInterval(), sync.checkInterval(), new DeletionHold(sync.massDeletePercent() / 100.0)));
             engine.pulls(replicaSync);
             Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, new ReplicaLinks(store, writes, tools), tools,
-                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search), codec, replicaSync);
+                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync);
             return new Idiom(embedded, database, store, cache, feed, search, app, engine.start());
         } catch (RuntimeException e) {
             if (search != null) {

@@ -7,7 +7,9 @@ import dev.idiom.cache.EntityCache;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.GroupCommit;
 import dev.idiom.events.RebuildReport;
+import dev.idiom.db.Database;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * What admins and operators ask of the running system: its figures (cache, change feed, group
@@ -19,10 +21,15 @@ public final class Administration {
     private final EntityCache cache;
     private final ChangeFeedInvalidation feed;
     private final SearchFeed search;
+    private final Supplier<Database.PoolFigures> pool;
 
-    /** @param feed null when this node follows no change feed (cache off) */
-    public Administration(EventStore store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search) {
+    /**
+     * @param feed null when this node follows no change feed (cache off)
+     * @param pool the connection pool's figures
+     */
+    public Administration(EventStore store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search, Supplier<Database.PoolFigures> pool) {
         this.search = search;
+        this.pool = pool;
         this.store = store;
         this.cache = cache;
         this.feed = feed;
@@ -37,8 +44,21 @@ public final class Administration {
     /** Group commit: how many appends shared each durable commit (null figures when the store does not batch). */
     public record CommitFigures(long batches, long appends, double meanBatch, long largestBatch) {}
 
+    /** The database connection pool: in use, idle, open, its maximum, and requests waiting for a connection. */
+    public record PoolFigures(int active, int idle, int total, int max, int waiting) {}
+
     /** Every figure at once, for the admin pages. */
-    public record Figures(CacheFigures cache, FeedFigures feed, CommitFigures commits, SearchFeed.Figures search) {}
+    public record Figures(CacheFigures cache, FeedFigures feed, CommitFigures commits, SearchFeed.Figures search, PoolFigures pool) {
+        /** DEs in the search index (for the protocol adapters, which do not reach the cache module's types). */
+        public long searchDocuments() {
+            return search.documents();
+        }
+
+        /** Commit to searchable, p99 over the search feed's window, ms. */
+        public long searchLagP99Millis() {
+            return search.p99LagMillis();
+        }
+    }
 
     public Figures figures() {
         CacheStatistics c = cache.statistics();
@@ -50,7 +70,8 @@ public final class Administration {
             GroupCommit.Stats s = g.stats();
             commits = new CommitFigures(s.batches(), s.appends(), s.meanBatch(), s.largestBatch());
         }
-        return new Figures(cacheFigures, feedFigures, commits, search.figures());
+        Database.PoolFigures p = pool.get();
+        return new Figures(cacheFigures, feedFigures, commits, search.figures(), new PoolFigures(p.active(), p.idle(), p.total(), p.max(), p.waiting()));
     }
 
     /** The highest position committed to the store. */

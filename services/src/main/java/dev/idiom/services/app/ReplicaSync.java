@@ -424,6 +424,13 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         return out;
     }
 
+    /** Pushes this node made since start, by outcome ({@code pushed}, {@code merged_remote_changes}, {@code parked}, ...). */
+    public Map<String, Long> pushOutcomes() {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        engine.outcomes().forEach((o, n) -> out.put(o.name().toLowerCase(java.util.Locale.ROOT), n));
+        return out;
+    }
+
     /** Conflicts across all DEs, newest first: up to {@code limit} before position {@code before}. */
     public List<RecordedEvent> conflicts(long before, int limit) {
         if (limit < 1 || limit > 1000) {

@@ -10,6 +10,17 @@ import java.util.concurrent.atomic.LongAdder;
  * saturation run does for its server-side breakdown.
  */
 public final class ServiceTime {
+    /**
+     * The request attribute where a protocol adapter names the operation it served ({@code moreInfo},
+     * {@code GET /api/entities/{id}}), so metrics count per operation without parsing the request again.
+     */
+    public static final String OPERATION = "dev.idiom.operation";
+    /**
+     * The request attribute where SOAP leaves the HTTP status its fault stands for (a SOAP 1.1 fault
+     * is always HTTP 500, a client's mistake included), so metrics count it as what it was.
+     */
+    public static final String FAULT_STATUS = "dev.idiom.fault-status";
+
     private final LongAdder served = new LongAdder();
     private final LongAdder servedNanos = new LongAdder();
     private final LongAdder databaseNanos = new LongAdder();

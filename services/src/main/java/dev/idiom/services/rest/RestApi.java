@@ -22,6 +22,7 @@ public final class RestApi {
                 .register(new ReplicasResource(app.replicas(), json))
                 .register(new KeysResource(app.keys(), json, publicUrl))
                 .register(new OpenApiResource(publicUrl))
+                .register(new OperationNames())
                 .register(new RoleCheck())
                 .register(new ProblemMapper())
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true)

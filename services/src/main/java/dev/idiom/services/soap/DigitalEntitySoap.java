@@ -12,6 +12,7 @@ import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ImportSummary;
 import dev.idiom.services.app.Caller;
 import dev.idiom.services.app.Role;
+import dev.idiom.services.app.ServiceTime;
 import dev.idiom.services.app.ReadPath;
 import dev.idiom.services.app.ReplicaLinks;
 import dev.idiom.services.app.ReplicaSync;
@@ -67,6 +68,10 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         }
         OMElement request = in.getEnvelope().getBody().getFirstElement();
         String operation = in.getAxisOperation().getName().getLocalPart();
+        HttpServletRequest http = in.getProperty(HTTPConstants.MC_HTTP_SERVLETREQUEST) instanceof HttpServletRequest r ? r : null;
+        if (http != null) {
+            http.setAttribute(ServiceTime.OPERATION, operation);
+        }
         OMElement response;
         try {
             if (request == null) {
@@ -85,7 +90,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             caller.require(needs(operation));
             response = handle(operation, request, caller.source("soap", header(in, "Idiom-Source")));
         } catch (RuntimeException e) {
-            throw fault(e);
+            throw fault(e, http);
         }
         SOAPFactory soap = getSOAPFactory(in);
         SOAPEnvelope envelope = soap.getDefaultEnvelope();
@@ -267,7 +272,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         }
     }
 
-    private AxisFault fault(RuntimeException e) {
+    private AxisFault fault(RuntimeException e, HttpServletRequest http) {
         // the envelope is parsed as it is read: XML that breaks off or is not well-formed shows up here
         ErrorCode.Failure f = malformedXml(e)
                 ? new ErrorCode.Failure(ErrorCode.INVALID, "the request is not well-formed XML: " + SoapXml.rootMessage(e))
@@ -276,6 +281,9 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             LOG.log(Level.WARNING, "event store failure", e);
         } else if (f.code() == ErrorCode.INTERNAL) {
             LOG.log(Level.SEVERE, "unexpected failure in SOAP operation", e);
+        }
+        if (http != null) {
+            http.setAttribute(ServiceTime.FAULT_STATUS, f.code().status());
         }
         String code = f.code().code();
         AxisFault fault = new AxisFault(f.message(), new QName(SoapXml.NS, code, "de"));

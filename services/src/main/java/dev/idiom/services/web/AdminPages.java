@@ -6,6 +6,7 @@ import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.Caller;
 import dev.idiom.services.app.ErrorCode;
+import dev.idiom.services.app.HealthChecks;
 import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ServiceTime;
 import jakarta.servlet.http.HttpServlet;
@@ -15,17 +16,22 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 
 /**
- * {@code /} and {@code /admin}: where things are; {@code /admin/metrics}: cache statistics, change
- * feed position and lag, the store's head, JVM memory, as JSON.
+ * {@code /} and {@code /admin}: where things are; {@code /admin/metrics}: per-operation requests and
+ * latencies, cache statistics, change feed position and lag, the store's head, the connection pool,
+ * JVM memory, as JSON or Prometheus text; {@code /admin/health}: each part's health, 200 or 503.
  */
 final class AdminPages extends HttpServlet {
     private final transient Application app;
     private final transient PublicUrl publicUrl;
     private final transient Admission admission;
     private final transient SaturationReports reports;
+    private final transient Meters meters;
+    private final transient HealthChecks health;
 
-    AdminPages(Application app, PublicUrl publicUrl, Admission admission, SaturationReports reports) {
+    AdminPages(Application app, PublicUrl publicUrl, Admission admission, SaturationReports reports, Meters meters, HealthChecks health) {
         this.app = app;
+        this.meters = meters;
+        this.health = health;
         this.publicUrl = publicUrl;
         this.admission = admission;
         this.reports = reports;
@@ -45,8 +51,9 @@ final class AdminPages extends HttpServlet {
             return;
         }
         if (path.equals("/admin/metrics")) {
-            res.setContentType("application/json");
-            res.getWriter().write(metrics().toString());
+            metrics(req, res);
+        } else if (path.equals("/admin/health")) {
+            health(res);
         } else if (path.equals("/admin/reports") || path.equals("/admin/reports/")) {
             listReports(req, res);
         } else if (path.startsWith("/admin/reports/")) {
@@ -59,6 +66,36 @@ final class AdminPages extends HttpServlet {
             res.setContentType("text/plain;charset=UTF-8");
             res.getWriter().write("no such page; try /admin, /api/openapi.json or /services/DigitalEntityService?wsdl\n");
         }
+    }
+
+    /**
+     * JSON for the pages and for people; the Prometheus text format for a scraper: asked with
+     * {@code ?format=prometheus}, or an {@code Accept} naming {@code text/plain} or OpenMetrics.
+     */
+    private void metrics(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        String accept = req.getHeader("Accept");
+        boolean scraper = "prometheus".equals(req.getParameter("format"))
+                || accept != null && (accept.contains("text/plain") || accept.contains("application/openmetrics-text"));
+        if (scraper) {
+            String[] scrape = meters.scrape("prometheus".equals(req.getParameter("format")) ? null : accept);
+            res.setContentType(scrape[0]);
+            res.getWriter().write(scrape[1]);
+        } else {
+            res.setContentType("application/json");
+            res.getWriter().write(metrics().toString());
+        }
+    }
+
+    /** Each part's health (database, feeds, tool accounts) in the style of Dropwizard's health checks: 200 when all are healthy, 503 otherwise. */
+    private void health(HttpServletResponse res) throws IOException {
+        HealthChecks.Result r = health.run();
+        ObjectNode n = JsonNodeFactory.instance.objectNode().put("healthy", r.healthy());
+        ObjectNode checks = n.putObject("checks");
+        r.checks().forEach(c -> checks.putObject(c.name()).put("healthy", c.healthy()).put("message", c.message()));
+        res.setStatus(r.healthy() ? 200 : 503);
+        res.setHeader("Cache-Control", "no-store");
+        res.setContentType("application/json");
+        res.getWriter().write(n.toString());
     }
 
     /** The saturation reports, newest first: a page, or JSON for {@code Accept: application/json}. */
@@ -132,6 +169,12 @@ final class AdminPages extends HttpServlet {
             commits.put("meanBatch", f.commits().meanBatch());
             commits.put("largestBatch", f.commits().largestBatch());
         }
+        ObjectNode pool = n.putObject("databasePool");
+        pool.put("active", f.pool().active()).put("idle", f.pool().idle()).put("total", f.pool().total()).put("max", f.pool().max())
+                .put("waiting", f.pool().waiting());
+        n.set("operations", meters.requests());
+        ObjectNode pushes = n.putObject("replicaPushes");
+        app.sync().pushOutcomes().forEach(pushes::put);
         ServiceTime.Figures t = admission.serviceTime();
         ObjectNode requests = n.putObject("requests");
         requests.put("served", t.served());
@@ -157,7 +200,8 @@ final class AdminPages extends HttpServlet {
                 <ul>
                 <li>SOAP: <a href="%1$s/services/DigitalEntityService?wsdl">%1$s/services/DigitalEntityService?wsdl</a></li>
                 <li>REST: <a href="%1$s/api/openapi.json">%1$s/api/openapi.json</a> (entities under /api/entities, change feed /api/changes)</li>
-                <li>Metrics (JSON): <a href="%1$s/admin/metrics">%1$s/admin/metrics</a></li>
+                <li>Metrics (JSON): <a href="%1$s/admin/metrics">%1$s/admin/metrics</a>; Prometheus text: <a href="%1$s/admin/metrics?format=prometheus">?format=prometheus</a></li>
+                <li>Health: <a href="%1$s/admin/health">%1$s/admin/health</a></li>
                 <li>Saturation reports: <a href="%1$s/admin/reports">%1$s/admin/reports</a></li>
                 </ul>
                 %2$s

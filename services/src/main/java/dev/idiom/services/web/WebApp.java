@@ -1,6 +1,7 @@
 package dev.idiom.services.web;
 
 import dev.idiom.services.app.Application;
+import dev.idiom.services.app.HealthChecks;
 import dev.idiom.services.baseline.BareEcho;
 import dev.idiom.services.baseline.BareServlet;
 import dev.idiom.services.rest.RestApi;
@@ -11,6 +12,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
 import java.io.File;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.EnumSet;
 import org.glassfish.jersey.servlet.ServletContainer;
 
@@ -34,8 +36,12 @@ public final class WebApp {
         temp.mkdirs();
         context.setAttribute("javax.servlet.context.tempdir", temp);
 
-        // cheapest refusals first: too busy, then too large, then no key; only then any parsing.
+        // timing first, so refusals are counted too; then the cheapest refusals: too busy, then too
+        // large, then no key; only then any parsing.
         // Idiom's own paths only: the baselines are measured without any of Idiom's code.
+        Meters meters = new Meters(app, admission);
+        FilterRegistration.Dynamic timing = context.addFilter("request-timing", new RequestTiming(meters));
+        timing.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, IDIOM_PATHS);
         FilterRegistration.Dynamic admit = context.addFilter("admission", admission);
         admit.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, IDIOM_PATHS);
 
@@ -52,7 +58,8 @@ public final class WebApp {
         soap.addMapping("/services/*");
         soap.setLoadOnStartup(1);
 
-        ServletRegistration.Dynamic admin = context.addServlet("admin", new AdminPages(app, publicUrl, admission, new SaturationReports(reports)));
+        ServletRegistration.Dynamic admin = context.addServlet("admin", new AdminPages(app, publicUrl, admission, new SaturationReports(reports), meters,
+                new HealthChecks(app.administration(), app.sync(), Clock.systemUTC())));
         admin.addMapping("/admin", "/admin/*", "");
 
         if (baseline) {
