@@ -42,7 +42,7 @@ final class AdminPages extends HttpServlet {
         String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
         if (path.equals("/") || path.isEmpty()) {
             res.setContentType("text/html;charset=UTF-8");
-            res.getWriter().write(page(publicUrl.of(req), null)); // the landing page: where things are, no figures
+            res.getWriter().write(page(publicUrl.of(req)));
             return;
         }
         // everything else here is for admins (the key check already refused requests without a key)
@@ -59,8 +59,10 @@ final class AdminPages extends HttpServlet {
         } else if (path.startsWith("/admin/reports/")) {
             serveReport(res, path.substring("/admin/reports/".length()));
         } else if (path.equals("/admin") || path.equals("/admin/")) {
-            res.setContentType("text/html;charset=UTF-8");
-            res.getWriter().write(page(publicUrl.of(req), metrics()));
+            String csrf = req.getAttribute(KeyCheck.SESSION) instanceof AdminSessions.Session s ? s.csrf() : null;
+            var latest = reports.list().stream().filter(SaturationReports.Listed::complete).findFirst();
+            AdminConsole.page(res, 200, ConsolePage.dashboard(publicUrl.of(req), csrf, latest.map(SaturationReports.Listed::baselineSaturation).orElse(null),
+                    latest.map(SaturationReports.Listed::name).orElse(null)));
         } else {
             res.setStatus(404);
             res.setContentType("text/plain;charset=UTF-8");
@@ -140,7 +142,21 @@ final class AdminPages extends HttpServlet {
     }
 
     private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace("\"", "&quot;");
+        return ConsolePage.esc(s);
+    }
+
+    /** What the console's live view gets each tick: every figure of {@link #metrics()}, the time, and each tool account's state. */
+    String liveSnapshot() {
+        ObjectNode n = metrics();
+        n.put("at", System.currentTimeMillis());
+        var accounts = n.putArray("accounts");
+        for (var a : app.sync().report()) {
+            accounts.addObject().put("name", a.name()).put("kind", a.kind()).put("account", a.account()).put("paused", a.paused()).put("held", a.held())
+                    .put("replicas", a.replicas()).put("inSync", a.inSync()).put("pending", a.pending()).put("parked", a.parked())
+                    .put("divergent", a.divergent()).put("lastPullAt", a.lastPullAt() == null ? null : a.lastPullAt().toString())
+                    .put("lastPushAt", a.lastPushAt() == null ? null : a.lastPushAt().toString()).put("lagP99", a.lag().p99());
+        }
+        return n.toString();
     }
 
     ObjectNode metrics() {
@@ -191,23 +207,22 @@ final class AdminPages extends HttpServlet {
         return n;
     }
 
-    private static String page(String base, ObjectNode figures) {
+    /** The landing page: where things are, no figures. */
+    private static String page(String base) {
         return """
-                <!doctype html><html><head><meta charset="utf-8"><title>Idiom admin</title>
-                <style>body{font-family:sans-serif;max-width:50em;margin:2em auto}td{padding:.2em 1em}</style></head><body>
+                <!doctype html><html><head><meta charset="utf-8"><title>Idiom</title>
+                <link rel="stylesheet" href="%1$s/admin/assets/console.css"></head><body><section>
                 <h1>Idiom</h1>
                 <p>Federation service for scholarly bookmarks and references.</p>
                 <ul>
                 <li>SOAP: <a href="%1$s/services/DigitalEntityService?wsdl">%1$s/services/DigitalEntityService?wsdl</a></li>
                 <li>REST: <a href="%1$s/api/openapi.json">%1$s/api/openapi.json</a> (entities under /api/entities, change feed /api/changes)</li>
-                <li>Metrics (JSON): <a href="%1$s/admin/metrics">%1$s/admin/metrics</a>; Prometheus text: <a href="%1$s/admin/metrics?format=prometheus">?format=prometheus</a></li>
-                <li>Health: <a href="%1$s/admin/health">%1$s/admin/health</a></li>
-                <li>Saturation reports: <a href="%1$s/admin/reports">%1$s/admin/reports</a></li>
+                <li>Admin console: <a href="%1$s/admin">%1$s/admin</a> (log in with an admin key): live figures, tools and replicas, reports</li>
+                <li>Metrics: <a href="%1$s/admin/metrics">%1$s/admin/metrics</a> (JSON; <code>?format=prometheus</code> for Prometheus text);
+                health: <a href="%1$s/admin/health">%1$s/admin/health</a>; saturation reports: <a href="%1$s/admin/reports">%1$s/admin/reports</a>
+                (an admin key: a console session, or Authorization: Bearer &lt;key&gt;)</li>
                 </ul>
-                %2$s
-                </body></html>
-                """.formatted(base.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;"), figures == null
-                        ? "<p>The admin pages and metrics need an admin key (Authorization: Bearer &lt;key&gt;).</p>"
-                        : "<h2>Now</h2><pre>" + figures.toPrettyString().replace("&", "&amp;").replace("<", "&lt;") + "</pre>");
+                </section></body></html>
+                """.formatted(ConsolePage.esc(base));
     }
 }

@@ -13,14 +13,20 @@ import java.io.IOException;
 
 /**
  * Every request presents an API key, except the few anonymous ones (the empty operation, the
- * WSDL, the OpenAPI document, the landing page). A missing or wrong key is refused here, before
+ * WSDL, the OpenAPI document, the landing page, the console's login form and assets); the
+ * console's pages may present its session cookie instead ({@link AdminSessions}). A missing or wrong key is refused here, before
  * any body is parsed; the endpoint then checks the caller's role for its operation.
  */
 final class KeyCheck extends HttpFilter {
-    private final ApiKeys keys;
+    /** The request attribute holding the console session a request came with (absent for a bearer key). */
+    static final String SESSION = "dev.idiom.admin-session";
 
-    KeyCheck(ApiKeys keys) {
+    private final ApiKeys keys;
+    private final AdminSessions sessions;
+
+    KeyCheck(ApiKeys keys, AdminSessions sessions) {
         this.keys = keys;
+        this.sessions = sessions;
     }
 
     @Override
@@ -29,10 +35,24 @@ final class KeyCheck extends HttpFilter {
             chain.doFilter(req, res);
             return;
         }
+        String authorization = req.getHeader("Authorization");
+        // the console's cookie counts on /admin only: the API takes keys, so no other site can ride on a browser's session
+        boolean console = authorization == null && Refusal.path(req).startsWith("/admin");
+        var session = console ? sessions.of(req) : java.util.Optional.<AdminSessions.Session>empty();
         Caller caller;
         try {
-            caller = keys.authenticate(req.getHeader("Authorization"));
+            if (session.isPresent()) {
+                caller = sessions.caller(session.get());
+                req.setAttribute(SESSION, session.get());
+            } else {
+                caller = keys.authenticate(authorization);
+            }
         } catch (NotAuthorizedException e) {
+            if (console && wantsPage(req)) {
+                res.setStatus(303); // a person at a browser: to the login form
+                res.setHeader("Location", req.getContextPath() + "/admin/login");
+                return;
+            }
             Refusal.send(req, res, ErrorCode.UNAUTHORIZED, e.getMessage());
             return;
         }
@@ -40,10 +60,18 @@ final class KeyCheck extends HttpFilter {
         chain.doFilter(req, res);
     }
 
+    private static boolean wantsPage(HttpServletRequest req) {
+        String accept = req.getHeader("Accept");
+        return "GET".equals(req.getMethod()) && accept != null && accept.contains("text/html");
+    }
+
     static boolean anonymous(HttpServletRequest req) {
         String path = Refusal.path(req);
+        if (path.startsWith("/admin/assets/")) {
+            return "GET".equals(req.getMethod()); // the console's scripts and styles: public files
+        }
         return switch (path) {
-            case "/api/ping", "/api/openapi.json", "", "/" -> true;
+            case "/api/ping", "/api/openapi.json", "", "/", "/admin/login" -> true;
             case "/services/DigitalEntityService" -> "GET".equals(req.getMethod()) && "wsdl".equalsIgnoreCase(req.getQueryString());
             default -> false;
         };

@@ -1,6 +1,7 @@
 package dev.idiom.services.web;
 
 import dev.idiom.services.app.ErrorCode;
+import dev.idiom.services.app.ServiceTime;
 import dev.idiom.services.rest.Problem;
 import dev.idiom.services.soap.SoapEndpoint;
 import jakarta.servlet.http.HttpServletRequest;
@@ -15,6 +16,7 @@ final class Refusal {
     private Refusal() {}
 
     static void send(HttpServletRequest req, HttpServletResponse res, ErrorCode code, String message) throws IOException {
+        req.setAttribute(ServiceTime.FAULT_STATUS, code.status()); // metrics count what it stands for, not SOAP's 500
         if (isSoap(req)) {
             // SOAP 1.1 over HTTP: a fault travels with 500, so toolkits read its code; the statuses
             // that say "not now" or "not this size" (503, 413) keep their meaning for the transport

@@ -36,7 +36,8 @@ final class RequestTiming extends HttpFilter {
     }
 
     private static String adminPage(String path) {
-        for (String page : new String[] {"/admin/metrics", "/admin/health", "/admin/reports"}) {
+        for (String page : new String[] {"/admin/metrics", "/admin/health", "/admin/reports", "/admin/live", "/admin/login", "/admin/logout",
+                "/admin/assets", "/admin/actions"}) {
             if (path.startsWith(page)) {
                 return page;
             }

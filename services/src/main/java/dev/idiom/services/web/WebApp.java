@@ -13,6 +13,7 @@ import jakarta.servlet.ServletRegistration;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumSet;
 import org.glassfish.jersey.servlet.ServletContainer;
 
@@ -22,6 +23,12 @@ public final class WebApp {
     private static final String[] IDIOM_PATHS = {"/api/*", "/services/*", "/admin", "/admin/*", ""};
 
     private WebApp() {}
+
+    private static void filter(ServletContext context, String name, jakarta.servlet.Filter filter, boolean afterOthers) {
+        FilterRegistration.Dynamic f = context.addFilter(name, filter);
+        f.setAsyncSupported(true);
+        f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), afterOthers, IDIOM_PATHS);
+    }
 
     /**
      * @param maxBodyBytes the largest request body accepted (413 beyond)
@@ -39,16 +46,13 @@ public final class WebApp {
         // timing first, so refusals are counted too; then the cheapest refusals: too busy, then too
         // large, then no key; only then any parsing.
         // Idiom's own paths only: the baselines are measured without any of Idiom's code.
+        // Each filter allows async: the console's live view holds its response open (and frees its admission place at once).
         Meters meters = new Meters(app, admission);
-        FilterRegistration.Dynamic timing = context.addFilter("request-timing", new RequestTiming(meters));
-        timing.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, IDIOM_PATHS);
-        FilterRegistration.Dynamic admit = context.addFilter("admission", admission);
-        admit.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, IDIOM_PATHS);
-
-        FilterRegistration.Dynamic limits = context.addFilter("request-limits", new RequestLimits(maxBodyBytes));
-        limits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, IDIOM_PATHS);
-        FilterRegistration.Dynamic keys = context.addFilter("key-check", new KeyCheck(app.keys()));
-        keys.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, IDIOM_PATHS);
+        AdminSessions sessions = new AdminSessions(app.keys());
+        filter(context, "request-timing", new RequestTiming(meters), false);
+        filter(context, "admission", admission, false);
+        filter(context, "request-limits", new RequestLimits(maxBodyBytes), false);
+        filter(context, "key-check", new KeyCheck(app.keys(), sessions), true);
 
         ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app, publicUrl)));
         rest.addMapping("/api/*");
@@ -58,9 +62,14 @@ public final class WebApp {
         soap.addMapping("/services/*");
         soap.setLoadOnStartup(1);
 
-        ServletRegistration.Dynamic admin = context.addServlet("admin", new AdminPages(app, publicUrl, admission, new SaturationReports(reports), meters,
-                new HealthChecks(app.administration(), app.sync(), Clock.systemUTC())));
+        AdminPages pages = new AdminPages(app, publicUrl, admission, new SaturationReports(reports), meters,
+                new HealthChecks(app.administration(), app.sync(), Clock.systemUTC()));
+        ServletRegistration.Dynamic admin = context.addServlet("admin", pages);
         admin.addMapping("/admin", "/admin/*", "");
+        LiveFeed live = new LiveFeed(pages::liveSnapshot, Duration.ofSeconds(1));
+        ServletRegistration.Dynamic console = context.addServlet("admin-console", new AdminConsole(app, sessions, live, publicUrl));
+        console.addMapping("/admin/login", "/admin/logout", "/admin/live", "/admin/assets/*", "/admin/actions/*");
+        console.setAsyncSupported(true);
 
         if (baseline) {
             context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");

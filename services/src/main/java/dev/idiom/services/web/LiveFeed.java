@@ -1,0 +1,164 @@
+package dev.idiom.services.web;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The console's live figures as Server-Sent Events. One snapshot is taken per tick, however many
+ * pages watch (several figures query the database), and offered to each page; each page has a
+ * writer of its own that sends only the latest snapshot when it gets to write — a slow page skips
+ * snapshots instead of queueing them, and never holds up another. So the cost stays bounded while
+ * Idiom runs at saturation: one snapshot per tick, one slot per page.
+ */
+final class LiveFeed implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(LiveFeed.class.getName());
+    private static final int MOST_PAGES = 64;
+
+    private final Supplier<String> snapshot;
+    private final Duration tick;
+    private final Set<Page> pages = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("idiom-live-feed").unstarted(r));
+
+    LiveFeed(Supplier<String> snapshot, Duration tick) {
+        this.snapshot = snapshot;
+        this.tick = tick;
+        ticker.scheduleAtFixedRate(this::publish, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void publish() {
+        if (pages.isEmpty()) {
+            return;
+        }
+        String s;
+        try {
+            s = snapshot.get();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "no live snapshot this tick: " + e.getMessage(), e);
+            return;
+        }
+        pages.forEach(p -> p.offer(s));
+    }
+
+    /** Starts streaming to this request; returns at once (the response stays open). */
+    void subscribe(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (pages.size() >= MOST_PAGES) {
+            res.setStatus(503);
+            res.setHeader("Retry-After", "10");
+            res.setContentType("text/plain;charset=UTF-8");
+            res.getWriter().write("too many live pages open (" + MOST_PAGES + "); close one and reload\n");
+            return;
+        }
+        res.setContentType("text/event-stream;charset=UTF-8");
+        res.setHeader("Cache-Control", "no-store");
+        res.setHeader("X-Accel-Buffering", "no"); // a proxy in front must not hold the stream back
+        AsyncContext async = req.startAsync();
+        async.setTimeout(0);
+        Page page = new Page(async, res.getWriter());
+        async.addListener(new AsyncListener() { // the connection closed or failed: stop writing to it
+            @Override
+            public void onComplete(AsyncEvent e) {
+                page.end();
+            }
+
+            @Override
+            public void onTimeout(AsyncEvent e) {
+                page.end();
+            }
+
+            @Override
+            public void onError(AsyncEvent e) {
+                page.end();
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent e) {
+                // not restarted
+            }
+        });
+        pages.add(page);
+        page.writer = Thread.ofVirtual().name("idiom-live-page").start(page::run);
+        page.offer(snapshot.get()); // the first figures at once, not a tick later
+    }
+
+    int pages() {
+        return pages.size();
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        pages.forEach(Page::end);
+    }
+
+    private final class Page {
+        private final AsyncContext async;
+        private final PrintWriter out;
+        private final AtomicReference<String> latest = new AtomicReference<>();
+        private volatile Thread writer;
+        private volatile boolean ended;
+
+        Page(AsyncContext async, PrintWriter out) {
+            this.async = async;
+            this.out = out;
+        }
+
+        void offer(String s) {
+            latest.set(s); // drop to latest: an unsent older snapshot is replaced
+            Thread w = writer;
+            if (w != null) {
+                LockSupport.unpark(w);
+            }
+        }
+
+        void run() {
+            try {
+                out.write("retry: 2000\n\n");
+                while (!ended) {
+                    String s = latest.getAndSet(null);
+                    if (s == null) {
+                        LockSupport.parkNanos(tick.toNanos());
+                        continue;
+                    }
+                    out.write("event: figures\ndata: " + s + "\n\n");
+                    out.flush();
+                    if (out.checkError()) { // the page went away
+                        break;
+                    }
+                }
+            } finally {
+                end();
+            }
+        }
+
+        void end() {
+            if (pages.remove(this)) {
+                ended = true;
+                try {
+                    async.complete();
+                } catch (IllegalStateException alreadyDone) {
+                    // the container completed it (the connection closed)
+                }
+                Thread w = writer;
+                if (w != null) {
+                    LockSupport.unpark(w);
+                }
+            }
+        }
+    }
+}
