@@ -73,6 +73,9 @@ final class AdminConsole extends HttpServlet {
         if (path.equals("/admin/login")) {
             login(req, res);
         } else if (path.equals("/admin/logout")) {
+            if (!admin(req, res)) {
+                return;
+            }
             var session = sessions.of(req);
             if (session.isPresent() && !AdminSessions.csrfMatches(session.get(), req)) {
                 Refusal.send(req, res, ErrorCode.FORBIDDEN, "logging out needs the page's CSRF token (" + AdminSessions.CSRF_HEADER + ")");

@@ -135,8 +135,15 @@ final class LiveFeed implements AutoCloseable {
                         LockSupport.parkNanos(tick.toNanos());
                         continue;
                     }
-                    out.write("event: figures\ndata: " + s + "\n\n");
-                    out.flush();
+                    if (ended) {
+                        break;
+                    }
+                    try {
+                        out.write("event: figures\ndata: " + s + "\n\n");
+                        out.flush();
+                    } catch (RuntimeException recycled) {
+                        break; // the container ended this response meanwhile (the page went away)
+                    }
                     if (out.checkError()) { // the page went away
                         break;
                     }

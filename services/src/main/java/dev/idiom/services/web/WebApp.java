@@ -66,7 +66,7 @@ public final class WebApp {
                 new HealthChecks(app.administration(), app.sync(), Clock.systemUTC()));
         ServletRegistration.Dynamic admin = context.addServlet("admin", pages);
         admin.addMapping("/admin", "/admin/*", "");
-        LiveFeed live = new LiveFeed(pages::liveSnapshot, Duration.ofSeconds(1));
+        LiveFeed live = new LiveFeed(pages::liveSnapshot, Duration.ofMillis(500)); // a change shows within a second
         ServletRegistration.Dynamic console = context.addServlet("admin-console", new AdminConsole(app, sessions, live, publicUrl));
         console.addMapping("/admin/login", "/admin/logout", "/admin/live", "/admin/assets/*", "/admin/actions/*");
         console.setAsyncSupported(true);

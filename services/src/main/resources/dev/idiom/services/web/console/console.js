@@ -1,4 +1,4 @@
-// Idiom admin console: live figures over Server-Sent Events (/admin/live), one snapshot a second.
+// Idiom admin console: live figures over Server-Sent Events (/admin/live), a snapshot every half second.
 // Rates are differences of the server's counters between snapshots; the charts keep the last two minutes.
 (function () {
   'use strict';
@@ -7,7 +7,7 @@
   const csrf = meta('idiom-csrf');
   const saturation = parseFloat(meta('idiom-saturation'));
   const report = meta('idiom-report');
-  const WINDOW = 120;
+  const WINDOW = 240; // two minutes of half-second snapshots
   const TOP = 8;
   const history = [];
   let prev = null;
@@ -83,7 +83,7 @@
     body.replaceChildren();
     for (const o of s.operations || []) {
       const r = body.insertRow();
-      cell(r, o.protocol); cell(r, o.operation); cell(r, o.outcome, o.outcome === 'success' ? 'good' : 'bad');
+      cell(r, o.protocol); cell(r, o.operation); cell(r, o.outcome, o.outcome === 'success' ? 'good' : o.outcome.endsWith('error') ? 'bad' : null);
       cell(r, fmt(o.count)); cell(r, fmt(rates.get(opKey(o) + ' ' + o.outcome), 1));
       cell(r, fmt(o.p50Millis, 1)); cell(r, fmt(o.p99Millis, 1)); cell(r, fmt(o.maxMillis, 1));
     }
@@ -98,7 +98,13 @@
       .catch((e) => { status.textContent = name + ': ' + e; });
   }
 
+  let shownAccounts = null;
+
   function accountsTable(s) {
+    // rebuilt only when an account changed, so a button is not replaced under the admin's pointer
+    const now = JSON.stringify(s.accounts || []);
+    if (now === shownAccounts) { return; }
+    shownAccounts = now;
     const body = $('accounts').tBodies[0];
     body.replaceChildren();
     for (const a of s.accounts || []) {
