@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import dev.idiom.wrappers.zotero.ZoteroStub;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -127,6 +128,10 @@ class ConsoleInBrowserTest {
         }
     }
 
+    private static List<String> logRows() {
+        return browser.findElements(By.cssSelector("#log tbody tr")).stream().map(WebElement::getText).toList();
+    }
+
     private static WebElement accountState() {
         return browser.findElement(By.cssSelector("#accounts tr[data-account='browser-zot'] td.state"));
     }
@@ -156,6 +161,21 @@ class ConsoleInBrowserTest {
         click("#accounts tr[data-account='browser-zot'] button");
         within(Duration.ofSeconds(3)).until(d -> accountState().getText().equals("in sync"));
 
+        // a pull writes a line to the log; the page filters the log as the admin types
+        try (ZoteroStub zotero = new ZoteroStub()) {
+            idiom.server.idiom().application().tools().accounts().put("browser-pull", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY);
+            zotero.addRemotely("{\"itemType\":\"journalArticle\",\"title\":\"Pulled into the log\",\"date\":\"1987\"}");
+            assertEquals(200, idiom.post("/api/tools/browser-pull/sync", "application/json", "").statusCode());
+        }
+        WebElement filter = browser.findElement(By.id("log-filter"));
+        filter.sendKeys("pulled zotero " + ZoteroStub.LIBRARY);
+        within(Duration.ofSeconds(5)).until(d -> logRows().stream().anyMatch(t -> t.contains("1 records: 1 created")));
+        assertTrue(logRows().stream().allMatch(t -> t.contains("pulled zotero " + ZoteroStub.LIBRARY)), "only the matching lines: " + logRows());
+        shot("3b-log-filtered");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("log-level"))).selectByVisibleText("WARNING");
+        within(Duration.ofSeconds(2)).until(d -> logRows().isEmpty());
+        filter.clear();
+
         browser.findElement(By.linkText("Saturation reports")).click();
         within(Duration.ofSeconds(5)).until(d -> d.getTitle().contains("saturation reports"));
         browser.findElement(By.linkText("2026-11-01T10-00-00")).click();
@@ -168,8 +188,8 @@ class ConsoleInBrowserTest {
         logIn(reader);
         within(Duration.ofSeconds(5)).until(d -> d.findElement(By.cssSelector(".error")).getText().contains("needs an admin key"));
         assertTrue(browser.manage().getCookieNamed("idiom_admin") == null, "no session for a reader");
-        for (String path : new String[] {"/admin", "/admin/metrics", "/admin/health", "/admin/reports", "/admin/live",
-                "/admin/reports/2026-11-01T10-00-00/report.html"}) {
+        for (String path : new String[] {"/admin", "/admin/metrics", "/admin/health", "/admin/reports", "/admin/live", "/admin/log",
+                "/admin/conflicts", "/admin/reports/2026-11-01T10-00-00/report.html"}) {
             assertEquals(403, idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url(path))).header("Authorization", "Bearer " + reader)).statusCode(), path);
         }
         for (String action : new String[] {"pause", "resume", "retry"}) {

@@ -46,6 +46,8 @@ import java.util.stream.Collectors;
  * the field. The import cursor is saved after each page's events committed.
  */
 public final class ImportRecords {
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ImportRecords.class.getName());
+
     /** Told after each record: how far into the current page, and the tally so far. */
     public interface Progress {
         void step(ImportSummary soFar, int doneInPage, int pageSize, boolean lastPage);
@@ -111,6 +113,9 @@ public final class ImportRecords {
             tools.accounts().saveCursor(tool.kind(), tool.account(), cursor); // after the page's events committed
         } while (page.more());
         summary.finish(cursor);
+        if (fromStart) { // a whole import (a pull's own line comes from the sync)
+            LOG.info("imported " + tool.kind() + " " + tool.account() + ": " + summary);
+        }
         return summary;
     }
 

@@ -143,6 +143,10 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         }
         Deletions d = applyDeletions(tool, summary.deletedRemoteIds(), allowDeletions);
         tools.accounts().updateSyncState(tool.kind(), tool.account(), s -> s.pulled(clock.instant()));
+        if (summary.records() > 0 || d.unlinked() > 0 || d.held() != null) { // an empty pull every interval would drown the log
+            LOG.info("pulled " + tool.kind() + " " + tool.account() + ": " + summary + "; " + d.unlinked() + " unlinked"
+                    + (d.held() == null ? "" : "; held: " + d.held()));
+        }
         return new Pulled(summary, d.unlinked(), d.held());
     }
 

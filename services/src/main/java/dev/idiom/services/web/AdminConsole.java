@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * The admin console's moving parts: login and logout (a session cookie, {@link AdminSessions}), the
  * live figures ({@code /admin/live}, Server-Sent Events), the actions on tool accounts (pause, resume,
- * retry parked pushes; a session must send its CSRF token), and the console's own scripts and styles,
+ * retry parked pushes, apply a reviewed mass deletion; a session must send its CSRF token), and the console's own scripts and styles,
  * Chart.js among them from its WebJar: nothing is loaded from the internet.
  */
 final class AdminConsole extends HttpServlet {
@@ -116,10 +116,12 @@ final class AdminConsole extends HttpServlet {
                 case "pause" -> "{\"paused\":" + app.sync().pause(name).paused() + "}";
                 case "resume" -> "{\"paused\":" + app.sync().resume(name, false).paused() + "}";
                 case "retry" -> "{\"unparked\":" + app.sync().retryParked(name) + "}";
+                // a held mass deletion, reviewed: resume and apply what was held
+                case "apply-held" -> "{\"paused\":" + app.sync().resume(name, true).paused() + "}";
                 default -> null;
             };
             if (answer == null) {
-                Refusal.send(req, res, ErrorCode.NOT_FOUND, "no action '" + action + "'; the actions are pause, resume and retry");
+                Refusal.send(req, res, ErrorCode.NOT_FOUND, "no action '" + action + "'; the actions are pause, resume, retry and apply-held");
                 return;
             }
             res.setContentType("application/json");

@@ -9,6 +9,7 @@ import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.HealthChecks;
 import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ServiceTime;
+import dev.idiom.services.rest.ConflictJson;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -27,14 +28,21 @@ final class AdminPages extends HttpServlet {
     private final transient SaturationReports reports;
     private final transient Meters meters;
     private final transient HealthChecks health;
+    private final transient RecentLog log;
 
-    AdminPages(Application app, PublicUrl publicUrl, Admission admission, SaturationReports reports, Meters meters, HealthChecks health) {
+    AdminPages(Application app, PublicUrl publicUrl, Admission admission, SaturationReports reports, Meters meters, HealthChecks health, RecentLog log) {
+        this.log = log;
         this.app = app;
         this.meters = meters;
         this.health = health;
         this.publicUrl = publicUrl;
         this.admission = admission;
         this.reports = reports;
+    }
+
+    @Override
+    public void destroy() {
+        log.close();
     }
 
     @Override
@@ -54,6 +62,12 @@ final class AdminPages extends HttpServlet {
             metrics(req, res);
         } else if (path.equals("/admin/health")) {
             health(res);
+        } else if (path.equals("/admin/log")) {
+            json(res, JsonNodeFactory.instance.objectNode().put("keeps", RecentLog.KEEP).set("entries", log.json()));
+        } else if (path.equals("/admin/conflicts")) {
+            var list = JsonNodeFactory.instance.arrayNode();
+            app.sync().conflicts(0, 500).forEach(e -> ConflictJson.write(list.addObject(), e));
+            json(res, JsonNodeFactory.instance.objectNode().set("conflicts", list));
         } else if (path.equals("/admin/reports") || path.equals("/admin/reports/")) {
             listReports(req, res);
         } else if (path.startsWith("/admin/reports/")) {
@@ -95,6 +109,12 @@ final class AdminPages extends HttpServlet {
         ObjectNode checks = n.putObject("checks");
         r.checks().forEach(c -> checks.putObject(c.name()).put("healthy", c.healthy()).put("message", c.message()));
         res.setStatus(r.healthy() ? 200 : 503);
+        res.setHeader("Cache-Control", "no-store");
+        res.setContentType("application/json");
+        res.getWriter().write(n.toString());
+    }
+
+    private static void json(HttpServletResponse res, ObjectNode n) throws IOException {
         res.setHeader("Cache-Control", "no-store");
         res.setContentType("application/json");
         res.getWriter().write(n.toString());

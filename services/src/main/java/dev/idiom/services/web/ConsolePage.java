@@ -67,9 +67,18 @@ final class ConsolePage {
                 <section><h2>Tools and replicas</h2><table id="accounts"><thead><tr><th>account</th><th>tool</th><th>state</th><th>replicas</th>
                 <th>in sync</th><th>pending</th><th>parked</th><th>divergent</th><th>last pull</th><th>last push</th><th>lag p99 ms</th><th></th></tr></thead>
                 <tbody></tbody></table></section>
+                <section><h2>Conflicts</h2><p class="hint">Both values kept in the DE's history; the winner by the account's policy.
+                <input id="conflicts-filter" type="search" placeholder="filter: DE, field, tool, value…" aria-label="filter conflicts"></p>
+                <table id="conflicts"><thead><tr><th>when</th><th>DE</th><th>field</th><th>base</th><th>Idiom's value</th><th>tool's value</th>
+                <th>winner</th><th>policy</th><th>tool account</th></tr></thead><tbody></tbody></table></section>
+                <section><h2>Log</h2><p class="hint">Pulls, imports, holds, failed pushes and syncs, errors: the last %5$s lines at INFO and above, newest first.
+                <select id="log-level" aria-label="level"><option value="">every level</option><option>INFO</option><option>WARNING</option><option>SEVERE</option></select>
+                <input id="log-filter" type="search" placeholder="filter: source, words…" aria-label="filter the log">
+                <button id="log-prev" type="button">newer</button> <span id="log-page"></span> <button id="log-next" type="button">older</button></p>
+                <table id="log"><thead><tr><th>when</th><th>level</th><th>source</th><th>message</th></tr></thead><tbody></tbody></table></section>
                 <section><h2>Now</h2><details><summary>every figure, as the last snapshot gave it</summary><pre id="raw"></pre></details></section>
                 </body></html>
-                """.formatted(esc(base), csrf == null ? "" : esc(csrf), saturation == null ? "" : esc(saturation), reportName == null ? "" : esc(reportName));
+                """.formatted(esc(base), csrf == null ? "" : esc(csrf), saturation == null ? "" : esc(saturation), reportName == null ? "" : esc(reportName), RecentLog.KEEP);
     }
 
     static String esc(String s) {

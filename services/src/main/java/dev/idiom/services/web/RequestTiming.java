@@ -37,7 +37,7 @@ final class RequestTiming extends HttpFilter {
 
     private static String adminPage(String path) {
         for (String page : new String[] {"/admin/metrics", "/admin/health", "/admin/reports", "/admin/live", "/admin/login", "/admin/logout",
-                "/admin/assets", "/admin/actions"}) {
+                "/admin/assets", "/admin/actions", "/admin/log", "/admin/conflicts"}) {
             if (path.startsWith(page)) {
                 return page;
             }

@@ -63,7 +63,7 @@ public final class WebApp {
         soap.setLoadOnStartup(1);
 
         AdminPages pages = new AdminPages(app, publicUrl, admission, new SaturationReports(reports), meters,
-                new HealthChecks(app.administration(), app.sync(), Clock.systemUTC()));
+                new HealthChecks(app.administration(), app.sync(), Clock.systemUTC()), new RecentLog());
         ServletRegistration.Dynamic admin = context.addServlet("admin", pages);
         admin.addMapping("/admin", "/admin/*", "");
         LiveFeed live = new LiveFeed(pages::liveSnapshot, Duration.ofMillis(500)); // a change shows within a second

@@ -119,6 +119,12 @@
       b.textContent = a.paused ? 'resume' : 'pause';
       b.addEventListener('click', () => act(a.name, a.paused ? 'resume' : 'pause'));
       actions.appendChild(b);
+      if (a.held) {
+        const apply = document.createElement('button');
+        apply.textContent = 'apply held deletions';
+        apply.addEventListener('click', () => { if (window.confirm(a.name + ': ' + a.held + '\n\nApply what was held and resume?')) { act(a.name, 'apply-held'); } });
+        actions.appendChild(apply);
+      }
       if (a.parked > 0) {
         const retry = document.createElement('button');
         retry.textContent = 'retry parked';
@@ -167,7 +173,54 @@
     draw();
   }
 
+  // conflicts and the log: fetched every two seconds, filtered in the page as the admin types
+  let conflicts = [];
+  let log = [];
+  let logPage = 0;
+  const PAGE = 50;
+  const text = (v) => v === null || v === undefined ? '–' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+  function conflictsTable() {
+    const q = $('conflicts-filter').value.toLowerCase();
+    const body = $('conflicts').tBodies[0];
+    body.replaceChildren();
+    for (const c of conflicts) {
+      const cells = [c.at, c.entityId, c.field, text(c.base), text(c.idiomValue), text(c.remoteValue), text(c.winner), c.policy, c.tool + ' ' + c.account];
+      if (q && !cells.join(' ').toLowerCase().includes(q)) { continue; }
+      const r = body.insertRow();
+      cells.forEach((v) => cell(r, v));
+    }
+  }
+
+  function logTable() {
+    const q = $('log-filter').value.toLowerCase();
+    const level = $('log-level').value;
+    const shown = log.filter((e) => (!level || e.level === level) && (!q || (e.source + ' ' + e.message).toLowerCase().includes(q)));
+    const pages = Math.max(1, Math.ceil(shown.length / PAGE));
+    logPage = Math.min(logPage, pages - 1);
+    const body = $('log').tBodies[0];
+    body.replaceChildren();
+    for (const e of shown.slice(logPage * PAGE, (logPage + 1) * PAGE)) {
+      const r = body.insertRow();
+      cell(r, e.at); cell(r, e.level, e.level === 'SEVERE' || e.level === 'WARNING' ? 'bad' : null); cell(r, e.source); cell(r, e.message);
+    }
+    $('log-page').textContent = 'page ' + (logPage + 1) + ' of ' + pages + ' (' + shown.length + ' lines)';
+  }
+
+  function refreshLists() {
+    const get = (path) => fetch(base + path, { credentials: 'same-origin', headers: { Accept: 'application/json' } }).then((r) => r.json());
+    get('/admin/conflicts').then((j) => { conflicts = j.conflicts || []; conflictsTable(); }).catch(() => {});
+    get('/admin/log').then((j) => { log = j.entries || []; logTable(); }).catch(() => {});
+  }
+
   function start() {
+    $('conflicts-filter').addEventListener('input', conflictsTable);
+    $('log-filter').addEventListener('input', () => { logPage = 0; logTable(); });
+    $('log-level').addEventListener('change', () => { logPage = 0; logTable(); });
+    $('log-prev').addEventListener('click', () => { logPage = Math.max(0, logPage - 1); logTable(); });
+    $('log-next').addEventListener('click', () => { logPage += 1; logTable(); });
+    refreshLists();
+    setInterval(refreshLists, 2000);
     if (window.Chart) {
       charts = { rate: chart('c-rate', 'msg/s'), latency: chart('c-latency', 'ms'), events: chart('c-events', 'events/s', 'hit ratio'),
         outbox: chart('c-outbox', 'pushes owed', 'ms') };
