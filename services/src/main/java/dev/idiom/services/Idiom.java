@@ -110,10 +110,11 @@ public final class Idiom implements AutoCloseable {
             PropagationLag lag = new PropagationLag(clock);
             SyncEngine engine = new SyncEngine(outbox, new ReplicaPush(store, outbox, tools, clock, new SecureRandom(), lag), sync.pushInterval(),
                     sync.lease(), toolAccounts, clock);
-            ReplicaSync replicaSync = new ReplicaSync(store, imports, writes, engine, tools, lag, clock,
+            ReplicaLinks links = new ReplicaLinks(store, writes, tools);
+            ReplicaSync replicaSync = new ReplicaSync(store, imports, writes, links, engine, tools, lag, clock,
                     new ReplicaSync.Schedule(sync.pullInterval(), sync.checkInterval(), new DeletionHold(sync.massDeletePercent() / 100.0)));
             engine.pulls(replicaSync);
-            Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, new ReplicaLinks(store, writes, tools), tools,
+            Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, links, tools,
                     new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync);
             return new Idiom(embedded, database, store, cache, feed, search, app, engine.start());
         } catch (RuntimeException e) {

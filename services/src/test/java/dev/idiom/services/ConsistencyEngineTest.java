@@ -309,6 +309,40 @@ class ConsistencyEngineTest {
     }
 
     @Test
+    void aRejectedHoldPutsTheDeletedRecordsBackInTheTool() {
+        Idiom idiom = idiom();
+        Application app = idiom.application();
+        zoteroAccount(app);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            UUID id = app.writes().create(paper("Kept paper " + i), "test").entity().id();
+            app.replicas().upload(id, "zot");
+            ids.add(id);
+        }
+        app.sync().sync("zot", false, QUIET);
+        List<String> trashed = new ArrayList<>();
+        for (int i = 0; i < 3; i++) { // half: held
+            trashed.add(replica(load(idiom, ids.get(i)), "zotero").remoteId());
+            zotero.trash(trashed.getLast());
+        }
+        assertNotNull(app.sync().sync("zot", false, QUIET).held(), "held");
+
+        assertEquals(3, app.sync().restoreHeld("zot")); // the curator looked: the deletions were a mistake
+        for (int i = 0; i < 3; i++) {
+            Replica back = replica(load(idiom, ids.get(i)), "zotero");
+            assertFalse(trashed.contains(back.remoteId()), "a new record in the tool, not the trashed one");
+            assertEquals("Kept paper " + i, zotero.data(back.remoteId()).path("title").asText(), "put back from the DE");
+            assertTrue(idiom.store().history(ids.get(i)).stream().anyMatch(e -> e.event() instanceof ReplicaUnlinked), "the gone copy unlinked, as an event");
+        }
+        var report = app.sync().report().getFirst();
+        assertFalse(report.paused(), "resumed");
+        assertNull(report.held());
+        assertEquals(6, report.replicas());
+        assertNull(app.sync().sync("zot", false, QUIET).held(), "the next pull holds nothing");
+        assertThrows(ConflictException.class, () -> app.sync().restoreHeld("zot"), "nothing held, nothing to restore");
+    }
+
+    @Test
     void aZoteroItemsFieldsSurviveARoundTripThroughPinboard() {
         Idiom idiom = idiom();
         Application app = idiom.application();

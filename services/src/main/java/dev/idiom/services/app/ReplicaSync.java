@@ -69,9 +69,11 @@ public final class ReplicaSync implements SyncEngine.Pulls {
     private final Clock clock;
     private final Schedule schedule;
     private final Instant started;
+    private final ReplicaLinks links;
 
-    public ReplicaSync(EventStore store, ImportRecords imports, EntityWrites writes, SyncEngine engine, Tools tools, PropagationLag lag, Clock clock,
-            Schedule schedule) {
+    public ReplicaSync(EventStore store, ImportRecords imports, EntityWrites writes, ReplicaLinks links, SyncEngine engine, Tools tools, PropagationLag lag,
+            Clock clock, Schedule schedule) {
+        this.links = links;
         this.store = store;
         this.imports = imports;
         this.writes = writes;
@@ -160,18 +162,7 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         if (remoteIds.isEmpty()) {
             return new Deletions(0, null);
         }
-        List<MatchKeys.Key> keys = new ArrayList<>();
-        for (String id : new LinkedHashSet<>(remoteIds)) {
-            keys.add(MatchKeys.replica(tool.kind(), tool.account(), id));
-        }
-        Map<MatchKeys.Key, List<UUID>> holders = store.findKeys(keys);
-        Map<String, UUID> linked = new HashMap<>();
-        for (String id : new LinkedHashSet<>(remoteIds)) {
-            List<UUID> h = holders.getOrDefault(MatchKeys.replica(tool.kind(), tool.account(), id), List.of());
-            if (!h.isEmpty()) {
-                linked.put(id, h.getFirst());
-            }
-        }
+        Map<String, UUID> linked = holders(tool, remoteIds);
         if (linked.isEmpty()) {
             return new Deletions(0, null); // deletions of records Idiom never held
         }
@@ -195,6 +186,23 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         unlink(tool, moved, linked, "moved in " + tool.kind());
         unlink(tool, deleted, linked, "deleted in " + tool.kind() + " " + tool.account());
         return new Deletions(moved.size() + deleted.size(), null);
+    }
+
+    /** The DE holding each of these remote records as a replica in this account (records Idiom never held are left out). */
+    private Map<String, UUID> holders(AnnotationTool tool, List<String> remoteIds) {
+        List<MatchKeys.Key> keys = new ArrayList<>();
+        for (String id : new LinkedHashSet<>(remoteIds)) {
+            keys.add(MatchKeys.replica(tool.kind(), tool.account(), id));
+        }
+        Map<MatchKeys.Key, List<UUID>> holders = store.findKeys(keys);
+        Map<String, UUID> linked = new HashMap<>();
+        for (String id : new LinkedHashSet<>(remoteIds)) {
+            List<UUID> h = holders.getOrDefault(MatchKeys.replica(tool.kind(), tool.account(), id), List.of());
+            if (!h.isEmpty()) {
+                linked.put(id, h.getFirst());
+            }
+        }
+        return linked;
     }
 
     private String sample(List<String> deleted, Map<String, UUID> linked, Map<UUID, DigitalEntity> des) {
@@ -270,6 +278,40 @@ public final class ReplicaSync implements SyncEngine.Pulls {
             applyDeletions(tool, ids, true);
         }
         return tools.accounts().updateSyncState(tool.kind(), tool.account(), s -> s.paused(false));
+    }
+
+    /**
+     * Rejects a held mass deletion: the records deleted in the tool were a mistake, so each is put
+     * back there from its DE (the gone copy unlinked, the DE uploaded again as a new record), and the
+     * account resumes. Returns how many records were put back.
+     */
+    public int restoreHeld(String name) {
+        AnnotationTool tool = tools.open(name);
+        SyncState now = tools.accounts().syncState(tool.kind(), tool.account());
+        if (now.held() == null) {
+            throw new ConflictException("tool account '" + name + "' holds nothing to restore");
+        }
+        JsonNode held = read(now.held());
+        if (!held.has("deletions") || held.path("deletions").isEmpty()) {
+            throw new ConflictException("tool account '" + name + "' is held for another reason than deletions (" + heldReason(now.held())
+                    + "); check the tool and resume with allowDeletions=true");
+        }
+        List<String> ids = new ArrayList<>();
+        held.path("deletions").forEach(n -> ids.add(n.asText()));
+        Map<String, UUID> linked = holders(tool, ids);
+        unlink(tool, ids, linked, "deleted in " + tool.kind() + " " + tool.account() + "; put back by a curator");
+        int restored = 0;
+        for (UUID entity : new LinkedHashSet<>(linked.values())) {
+            try {
+                links.upload(entity, tool);
+                restored++;
+            } catch (ConflictException another) {
+                // the DE has another copy in this account already: nothing to put back
+            }
+        }
+        LOG.info("restored " + restored + " records in " + tool.kind() + " " + tool.account() + " that a held pull would have unlinked");
+        tools.accounts().updateSyncState(tool.kind(), tool.account(), s -> s.paused(false));
+        return restored;
     }
 
     /** Parked pushes of the account are due again now (the curator fixed the record, or the tool); returns how many. */

@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * The admin console's moving parts: login and logout (a session cookie, {@link AdminSessions}), the
  * live figures ({@code /admin/live}, Server-Sent Events), the actions on tool accounts (pause, resume,
- * retry parked pushes, apply a reviewed mass deletion; a session must send its CSRF token), and the console's own scripts and styles,
+ * retry parked pushes, apply or reject a held mass deletion; a session must send its CSRF token), and the console's own scripts and styles,
  * Chart.js among them from its WebJar: nothing is loaded from the internet.
  */
 final class AdminConsole extends HttpServlet {
@@ -118,10 +118,12 @@ final class AdminConsole extends HttpServlet {
                 case "retry" -> "{\"unparked\":" + app.sync().retryParked(name) + "}";
                 // a held mass deletion, reviewed: resume and apply what was held
                 case "apply-held" -> "{\"paused\":" + app.sync().resume(name, true).paused() + "}";
+                // a held mass deletion, rejected: the records go back into the tool from their DEs
+                case "restore-held" -> "{\"restored\":" + app.sync().restoreHeld(name) + "}";
                 default -> null;
             };
             if (answer == null) {
-                Refusal.send(req, res, ErrorCode.NOT_FOUND, "no action '" + action + "'; the actions are pause, resume, retry and apply-held");
+                Refusal.send(req, res, ErrorCode.NOT_FOUND, "no action '" + action + "'; the actions are pause, resume, retry, apply-held and restore-held");
                 return;
             }
             res.setContentType("application/json");

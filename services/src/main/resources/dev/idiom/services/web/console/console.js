@@ -124,6 +124,10 @@
         apply.textContent = 'apply held deletions';
         apply.addEventListener('click', () => { if (window.confirm(a.name + ': ' + a.held + '\n\nApply what was held and resume?')) { act(a.name, 'apply-held'); } });
         actions.appendChild(apply);
+        const restore = document.createElement('button');
+        restore.textContent = 'reject: put the records back';
+        restore.addEventListener('click', () => { if (window.confirm(a.name + ': ' + a.held + '\n\nPut the deleted records back into the tool from their DEs and resume?')) { act(a.name, 'restore-held'); } });
+        actions.appendChild(restore);
       }
       if (a.parked > 0) {
         const retry = document.createElement('button');
