@@ -47,12 +47,6 @@ public final class SyncEngine implements AutoCloseable {
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     /** Every push this node made since start, by outcome (for metrics; the outbox holds what is owed). */
     private final Map<PushOutcome, LongAdder> outcomes = new EnumMap<>(PushOutcome.class);
-
-    {
-        for (PushOutcome o : PushOutcome.values()) {
-            outcomes.put(o, new LongAdder());
-        }
-    }
     private volatile boolean stopping;
     private final java.util.concurrent.atomic.AtomicBoolean pulling = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -61,6 +55,9 @@ public final class SyncEngine implements AutoCloseable {
      * @param lease how long a claimed row is this node's; a node that dies holding rows delays them by at most this
      */
     public SyncEngine(Outbox outbox, ReplicaPush push, Duration interval, Duration lease, ToolAccountRepository states, Clock clock) {
+        for (PushOutcome o : PushOutcome.values()) {
+            outcomes.put(o, new LongAdder());
+        }
         this.outbox = outbox;
         this.push = push;
         this.interval = interval;

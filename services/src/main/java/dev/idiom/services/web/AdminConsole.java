@@ -11,6 +11,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -109,7 +111,7 @@ final class AdminConsole extends HttpServlet {
     /** Pause, resume or retry the parked pushes of one tool account: {@code <name>/<action>}. */
     private void toolAction(HttpServletRequest req, HttpServletResponse res, String rest) throws IOException {
         int slash = rest.lastIndexOf('/');
-        String name = slash < 0 ? "" : java.net.URLDecoder.decode(rest.substring(0, slash), java.nio.charset.StandardCharsets.UTF_8);
+        String name = slash < 0 ? "" : URLDecoder.decode(rest.substring(0, slash), StandardCharsets.UTF_8);
         String action = slash < 0 ? rest : rest.substring(slash + 1);
         try {
             String answer = switch (action) {

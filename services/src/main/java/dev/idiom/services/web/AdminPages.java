@@ -90,10 +90,9 @@ final class AdminPages extends HttpServlet {
      */
     private void metrics(HttpServletRequest req, HttpServletResponse res) throws IOException {
         String accept = req.getHeader("Accept");
-        boolean scraper = "prometheus".equals(req.getParameter("format"))
-                || accept != null && (accept.contains("text/plain") || accept.contains("application/openmetrics-text"));
-        if (scraper) {
-            String[] scrape = meters.scrape("prometheus".equals(req.getParameter("format")) ? null : accept);
+        boolean asked = "prometheus".equals(req.getParameter("format"));
+        if (asked || accept != null && (accept.contains("text/plain") || accept.contains("application/openmetrics-text"))) {
+            String[] scrape = meters.scrape(asked ? null : accept);
             res.setContentType(scrape[0]);
             res.getWriter().write(scrape[1]);
         } else {
@@ -109,9 +108,7 @@ final class AdminPages extends HttpServlet {
         ObjectNode checks = n.putObject("checks");
         r.checks().forEach(c -> checks.putObject(c.name()).put("healthy", c.healthy()).put("message", c.message()));
         res.setStatus(r.healthy() ? 200 : 503);
-        res.setHeader("Cache-Control", "no-store");
-        res.setContentType("application/json");
-        res.getWriter().write(n.toString());
+        json(res, n);
     }
 
     private static void json(HttpServletResponse res, ObjectNode n) throws IOException {
@@ -133,10 +130,10 @@ final class AdminPages extends HttpServlet {
         String base = publicUrl.of(req);
         StringBuilder rows = new StringBuilder();
         for (var r : listed) {
-            rows.append("<tr><td><a href=\"").append(esc(base)).append("/admin/reports/").append(esc(r.name())).append("/\">").append(esc(r.name()))
-                    .append("</a></td><td>").append(r.complete() ? "complete" : "<b>incomplete</b>: " + esc(String.valueOf(r.incompleteReason())))
-                    .append("</td><td>").append(r.operations()).append("</td><td>").append(r.baselineSaturation() == null ? "–" : esc(r.baselineSaturation()))
-                    .append("</td><td>").append(esc(r.target())).append("</td></tr>");
+            rows.append("<tr><td><a href=\"").append(ConsolePage.esc(base)).append("/admin/reports/").append(ConsolePage.esc(r.name())).append("/\">").append(ConsolePage.esc(r.name()))
+                    .append("</a></td><td>").append(r.complete() ? "complete" : "<b>incomplete</b>: " + ConsolePage.esc(String.valueOf(r.incompleteReason())))
+                    .append("</td><td>").append(r.operations()).append("</td><td>").append(r.baselineSaturation() == null ? "–" : ConsolePage.esc(r.baselineSaturation()))
+                    .append("</td><td>").append(ConsolePage.esc(r.target())).append("</td></tr>");
         }
         res.setContentType("text/html;charset=UTF-8");
         res.getWriter().write("""
@@ -145,7 +142,7 @@ final class AdminPages extends HttpServlet {
                 <h1>Saturation reports</h1><p>From <code>./idiom perf</code>, in %s, newest first.</p>
                 <table><tr><th>report</th><th>status</th><th>operations</th><th>empty SOAP saturation msg/s</th><th>target</th></tr>%s</table>
                 </body></html>
-                """.formatted(esc(reports.dir().toString()), rows.length() == 0 ? "<tr><td colspan=5>none yet: run ./idiom perf</td></tr>" : rows));
+                """.formatted(ConsolePage.esc(reports.dir().toString()), rows.length() == 0 ? "<tr><td colspan=5>none yet: run ./idiom perf</td></tr>" : rows));
     }
 
     private void serveReport(HttpServletResponse res, String relative) throws IOException {
@@ -159,10 +156,6 @@ final class AdminPages extends HttpServlet {
         res.setContentType(SaturationReports.contentType(file.get()));
         res.setContentLengthLong(java.nio.file.Files.size(file.get()));
         java.nio.file.Files.copy(file.get(), res.getOutputStream());
-    }
-
-    private static String esc(String s) {
-        return ConsolePage.esc(s);
     }
 
     /** What the console's live view gets each tick: every figure of {@link #metrics()}, the time, and each tool account's state. */

@@ -58,6 +58,15 @@ final class Meters implements AutoCloseable {
 
     private record RequestKey(String protocol, String operation, String outcome) {}
 
+    /** Each outcome's label, worked out once rather than on every request. */
+    private static final Map<Outcome, String> OUTCOMES = new java.util.EnumMap<>(Outcome.class);
+
+    static {
+        for (Outcome o : Outcome.values()) {
+            OUTCOMES.put(o, o.name().toLowerCase(Locale.ROOT));
+        }
+    }
+
     Meters(Application app, Admission admission) {
         figures = new Reading<>(() -> app.administration().figures());
         accounts = new Reading<>(() -> app.sync().report());
@@ -133,7 +142,7 @@ final class Meters implements AutoCloseable {
 
     /** One request served: its protocol ({@code soap}, {@code rest}, {@code admin}), operation, HTTP status and time. */
     void served(String protocol, String operation, int status, long nanos) {
-        RequestKey key = new RequestKey(protocol, operation, Outcome.forStatus(status).name().toLowerCase(Locale.ROOT));
+        RequestKey key = new RequestKey(protocol, operation, OUTCOMES.get(Outcome.forStatus(status)));
         timers.computeIfAbsent(key, k -> Timer.builder("idiom.requests").description("requests served, from admission to the last byte")
                 .tags(Tags.of("protocol", k.protocol(), "operation", k.operation(), "outcome", k.outcome()))
                 .publishPercentiles(0.5, 0.9, 0.99).publishPercentileHistogram()
