@@ -43,12 +43,22 @@ public abstract class StubServer implements AutoCloseable {
     }
 
     protected StubServer() {
+        this(null);
+    }
+
+    /**
+     * With an executor the stub takes requests concurrently (a load test: the real service is not
+     * one thread); without, one at a time on the server's own thread. Its state stays guarded by
+     * the stub's lock either way.
+     */
+    protected StubServer(java.util.concurrent.Executor executor) {
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), executor == null ? 50 : 1024);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
         server.createContext("/", this::handle);
+        server.setExecutor(executor);
         server.start();
     }
 

@@ -15,11 +15,24 @@ enum Operation {
     REST_MOREINFO_DB("rest-moreinfo-db", "MoreInfo over REST, read from the database", Rows.IDS, false),
     SOAP_UPDATE("soap-update", "UpdateDE over SOAP (~3.7 KB, durable commit), following versions", Rows.UPDATES, false),
     REST_UPDATE("rest-update", "UpdateDE over REST (merge patch with If-Match), following versions", Rows.UPDATES, false),
-    REST_SEARCH("rest-search", "ranked search over REST, a page of 50 with facets", Rows.QUERIES, false);
+    REST_SEARCH("rest-search", "ranked search over REST, a page of 50 with facets", Rows.QUERIES, false),
+    SOAP_DOWNLOAD("soap-download", "Download over SOAP: a record fetched from the tool (a local Zotero API stub) and imported as a new DE",
+            Rows.DOWNLOADS, false),
+    SOAP_UPLOAD("soap-upload", "Upload over SOAP: a DE created in the tool (a local Zotero API stub) and the replica recorded, durably",
+            Rows.UPLOADS, false);
 
     /** What the plan's rows file holds for an operation. */
     enum Rows {
-        NONE, IDS, UPDATES, QUERIES
+        NONE, IDS, UPDATES, QUERIES,
+        /** Keys of records in the tool that Idiom has not seen: each request imports one (fresh ones per JMeter run). */
+        DOWNLOADS,
+        /** DEs with no replica in the tool yet: each request creates one (fresh ones per JMeter run). */
+        UPLOADS;
+
+        /** Whether each request uses up its row, so a run needs as many rows as it sends requests. */
+        boolean usedUp() {
+            return this == DOWNLOADS || this == UPLOADS;
+        }
     }
 
     /** The baseline every operation is compared with, measured in the same run. */

@@ -59,9 +59,19 @@ final class Report {
         return List.copyOf(operations);
     }
 
-    /** A line for the settings: where things are. */
+    /** A line for the settings: where things are, what the figures include. */
     synchronized void note(String line) {
-        settings.put("note", line);
+        lines("notes", line);
+    }
+
+    /** Something a reader of the figures must know (e.g. a run that ran short of fresh rows). */
+    synchronized void warn(String line) {
+        lines("warnings", line);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void lines(String key, String line) {
+        ((List<String>) settings.computeIfAbsent(key, k -> new ArrayList<String>())).add(line);
     }
 
     void incomplete(String reason) {

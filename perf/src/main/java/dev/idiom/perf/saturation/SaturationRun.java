@@ -36,6 +36,7 @@ import java.util.regex.Pattern;
 public final class SaturationRun {
     private static final Pattern VERSION = Pattern.compile("\"version\":(\\d+)");
     private static final Pattern TITLE = Pattern.compile("\"title\":\"([^\"]*)\"");
+    private static final Pattern ID = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
     private static final Pattern WORD = Pattern.compile("[A-Za-z]{5,}");
     private static final Pattern HOST_PORT = Pattern.compile("^https?://([^:/]+)(?::(\\d+))?");
     private static final String HELP = """
@@ -66,6 +67,10 @@ public final class SaturationRun {
     private volatile boolean finished;
     private volatile boolean interruptedNow;
     private Target target;
+    private ZoteroLibrary zotero;
+    /** Per operation, the closed-model rates measured so far (clients, msg/s): how many fresh rows the next run needs. */
+    private final Map<Operation, List<double[]>> measured = new java.util.EnumMap<>(Operation.class);
+    private int rowsGiven;
     private int run;
     private int runs;
 
@@ -110,6 +115,13 @@ public final class SaturationRun {
             System.err.println("\nperf: interrupted; the partial report (marked incomplete) is in " + report.dir());
         } catch (IOException e) {
             System.err.println("\nperf: interrupted, and the partial report could not be written: " + e.getMessage());
+        }
+        closeTargets();
+    }
+
+    private void closeTargets() {
+        if (zotero != null) {
+            zotero.close();
         }
         if (target != null) {
             target.close();
@@ -200,9 +212,7 @@ public final class SaturationRun {
             return false;
         } finally {
             finished = true;
-            if (target != null) {
-                target.close();
-            }
+            closeTargets();
         }
     }
 
@@ -302,15 +312,34 @@ public final class SaturationRun {
 
     private Figures closed(Operation op, int n, int seconds, long think, int payload, Data data, Path csv, String what) throws Exception {
         int settle = settle();
-        Map<String, String> props = props(op, data, csv, payload);
+        Map<String, String> props = props(op, data, csv, payload, rowsNeeded(op, n, settle + seconds));
         props.put("clients", Integer.toString(n));
         props.put("seconds", Integer.toString(settle + seconds));
         props.put("thinkMillis", Long.toString(think));
         List<Sample> samples = jmeterRun(op, what, props, csv, settle + seconds + 120L);
         long from = samples.stream().mapToLong(Sample::startMillis).min().orElse(0) + settle * 1000L;
         Figures f = Figures.of(window(samples, from, seconds), seconds);
+        measured.computeIfAbsent(op, k -> new ArrayList<>()).add(new double[] {n, f.sentPerSecond()}); // failed requests used up rows too
         progress(op, what, f);
         return f;
+    }
+
+    /**
+     * Rows for a closed-model run of an operation that uses up a row per request: what it can send
+     * in {@code seconds}. Fewer clients send no more than more clients did, so a point measured with
+     * at least as many clients (the warm-up runs with the most) bounds it, twice over for a margin;
+     * without one, four times the fastest point so far; before any point, 100 msg/s a client up to
+     * 2,000. Too few rows are reported (the rows recycle); too many only cost preparation time.
+     */
+    private int rowsNeeded(Operation op, int clients, int seconds) {
+        if (!op.rows.usedUp()) {
+            return 0;
+        }
+        List<double[]> points = measured.getOrDefault(op, List.of());
+        double fromMore = points.stream().filter(p -> p[0] >= clients).mapToDouble(p -> p[1]).max().orElse(-1);
+        double most = points.stream().mapToDouble(p -> p[1]).max().orElse(-1);
+        double rate = fromMore >= 0 ? 2 * fromMore : most >= 0 ? 4 * most : Math.min(100.0 * clients, 2000);
+        return 100 + (int) Math.ceil(rate * seconds);
     }
 
     /** The open model's unloaded window (its p99 is the rule's reference) and its judged steps. */
@@ -338,7 +367,8 @@ public final class SaturationRun {
                 quiet, settle, quiet, quiet, seconds, quiet));
         // no arrivals at the end, so the last requests finish rather than being cut off when the test ends
         schedule.append(String.format("pause(%d sec)", Math.max(2, Math.min(5, seconds))));
-        Map<String, String> props = props(op, data, csv, 0);
+        double arrivals = quiet * (settle + seconds) + offered.stream().mapToDouble(r -> r * seconds).sum();
+        Map<String, String> props = props(op, data, csv, 0, op.rows.usedUp() ? 100 + (int) Math.ceil(arrivals * 1.02) : 0);
         props.put("schedule", schedule.toString());
         String what = String.format("open %,.0f→%,.0f msg/s", offered.getFirst(), offered.getLast());
         List<Sample> samples = jmeterRun(op, what, props, csv, (long) seconds * (offered.size() + 1) + settle + 300);
@@ -358,6 +388,12 @@ public final class SaturationRun {
         Files.deleteIfExists(csv);
         int exit = jmeter.run(root.resolve("perf/plans/saturation.jmx"), props, csv, timeoutSeconds);
         List<Sample> samples = Sample.read(csv);
+        if (op.rows.usedUp() && samples.size() > rowsGiven) {
+            String w = String.format("%s %s: %,d requests but %,d fresh rows prepared; the rest reused rows (%s)", op.sampler, what, samples.size(), rowsGiven,
+                    op.rows == Operation.Rows.DOWNLOADS ? "a record already imported: the plan counts it an error" : "a DE already uploaded: a 409 fault");
+            say("  " + w);
+            report.warn(w);
+        }
         if (exit != 0 || samples.isEmpty()) {
             throw new PlanFailed(what + ": JMeter " + (exit == JMeter.TIMED_OUT ? "did not finish in " + timeoutSeconds + " s and was stopped" : "exited " + exit)
                     + " with " + samples.size() + " samples; see " + csv.getFileName() + ".log and .out in " + csv.getParent());
@@ -365,7 +401,7 @@ public final class SaturationRun {
         return samples;
     }
 
-    private Map<String, String> props(Operation op, Data data, Path csv, int payload) throws Exception {
+    private Map<String, String> props(Operation op, Data data, Path csv, int payload, int fresh) throws Exception {
         Matcher m = HOST_PORT.matcher(target.url);
         if (!m.find()) {
             throw new IllegalArgumentException("not an http URL: " + target.url);
@@ -376,7 +412,7 @@ public final class SaturationRun {
         p.put("key", ApiKey.current());
         p.put("op", op.sampler);
         p.put("timeoutMillis", "10000");
-        p.put("rows", data.rows(op.rows, target, csv.resolveSibling(csv.getFileName() + ".rows.tsv")).toString());
+        p.put("rows", rows(op, data, csv.resolveSibling(csv.getFileName() + ".rows.tsv"), fresh).toString());
         p.put("runId", Long.toString(System.currentTimeMillis()));
         if (op.rows == Operation.Rows.UPDATES) {
             p.put("pad", "x".repeat(3300 + payload)); // the paper's UpdateDE message is ~3.7 KB
@@ -384,6 +420,34 @@ public final class SaturationRun {
             p.put("soapHeader", "<soapenv:Header><p:pad xmlns:p=\"urn:idiom:perf\">" + "x".repeat(payload) + "</p:pad></soapenv:Header>");
         }
         return p;
+    }
+
+    /** The rows file of one JMeter run; for downloads and uploads, {@code fresh} rows made for it, outside the timed run. */
+    private Path rows(Operation op, Data data, Path file, int fresh) throws Exception {
+        if (!op.rows.usedUp()) {
+            return data.rows(op.rows, target, file);
+        }
+        List<String> ids;
+        try {
+            if (zotero == null) {
+                now = "registering the perf tool account";
+                zotero = ZoteroLibrary.register(target);
+                report.note("download and upload talk to a local Zotero Web API v3 stub in the perf JVM (tool account " + ZoteroLibrary.ACCOUNT
+                        + ", paused so the engine's scheduled pulls leave its records to the plan); its time is in their figures");
+            }
+            now = op.sampler + ": preparing " + fresh + " fresh rows";
+            ids = op.rows == Operation.Rows.DOWNLOADS ? zotero.add(fresh) : Data.freshEntities(target, fresh, this::say);
+        } catch (IOException e) {
+            throw new PlanFailed("preparing its rows failed: " + e.getMessage()); // this operation fails; the others go on
+        }
+        if (op.rows == Operation.Rows.UPLOADS) {
+            target.awaitSettled(this::say); // creating them left the search index behind: let it catch up before the timed run
+        }
+        StringBuilder b = new StringBuilder();
+        ids.forEach(id -> b.append(id).append("\t0\t-\n"));
+        Files.writeString(file, b);
+        rowsGiven = ids.size();
+        return file;
     }
 
     private static List<Sample> window(List<Sample> samples, long from, int seconds) {
@@ -447,7 +511,7 @@ public final class SaturationRun {
                     if (r.statusCode() != 201) {
                         throw new IOException("creating a DE answered " + r.statusCode() + ": " + r.body());
                     }
-                    Matcher id = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"").matcher(r.body());
+                    Matcher id = ID.matcher(r.body());
                     if (id.find()) {
                         ids.add(id.group(1));
                     }
@@ -467,11 +531,47 @@ public final class SaturationRun {
             return new Data(ids, List.copyOf(words), dir);
         }
 
+        /** {@code n} new DEs (16 requests in flight), for a plan that uploads each once; their ids. */
+        static List<String> freshEntities(Target target, int n, java.util.function.Consumer<String> say) throws Exception {
+            long started = System.nanoTime();
+            String run = Long.toString(System.currentTimeMillis(), 36);
+            java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(16);
+            List<java.util.concurrent.CompletableFuture<String>> created = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                inFlight.acquire();
+                String body = "{\"metadata\":{\"type\":\"article\",\"title\":\"Replica convergence in practice, upload " + run + "-" + i + "\","
+                        + "\"year\":" + (1990 + i % 35) + ",\"venue\":\"Journal of Federated Annotation\",\"authors\":[{\"family\":\"Saito\","
+                        + "\"given\":\"Yasushi\"}],\"tags\":[\"perf\"]}}";
+                created.add(target.http().sendAsync(ApiKey.signed(HttpRequest.newBuilder(URI.create(target.url + "/api/entities"))
+                                .timeout(java.time.Duration.ofSeconds(30)).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))).build(),
+                        HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> inFlight.release()).thenApply(r -> {
+                            Matcher id = ID.matcher(r.body());
+                            if (r.statusCode() != 201 || !id.find()) {
+                                throw new IllegalStateException("creating a DE to upload answered " + r.statusCode() + ": " + r.body());
+                            }
+                            return id.group(1);
+                        }));
+            }
+            List<String> ids = new ArrayList<>(n);
+            for (var f : created) {
+                try {
+                    ids.add(f.join());
+                } catch (java.util.concurrent.CompletionException e) {
+                    throw new IOException(e.getCause().getMessage(), e.getCause());
+                }
+            }
+            if (n >= 1000) {
+                say.accept(String.format("  created %,d DEs to upload in %.1f s", n, (System.nanoTime() - started) / 1e9));
+            }
+            return ids;
+        }
+
         /** The plan's rows file for {@code kind}: ids, ids with their current versions, or search queries. */
         Path rows(Operation.Rows kind, Target target, Path file) throws Exception {
             StringBuilder b = new StringBuilder();
             switch (kind) {
                 case NONE -> b.append("-\t0\t-\n");
+                case DOWNLOADS, UPLOADS -> throw new IllegalArgumentException(kind + " rows are made fresh per run, not from the sample");
                 case IDS -> ids.forEach(id -> b.append(id).append("\t0\t-\n"));
                 case QUERIES -> {
                     for (String w : queries.isEmpty() ? List.of("replication") : queries) {

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
  * with the baselines mounted, and stops at the end.
  */
 final class Target implements AutoCloseable {
+    private static final Pattern SEARCH_FEED = Pattern.compile("\"searchFeed\":\\{\"healthy\":(?:true|false),\"message\":\"([^\"]*)\"");
     private static final Pattern SERVED = Pattern.compile("\"served\":(\\d+),\"servedMicros\":(\\d+),\"databaseMicros\":(\\d+)");
 
     final String url;
@@ -53,6 +54,7 @@ final class Target implements AutoCloseable {
             Files.writeString(data.resolve("seeded"), entities + "\n");
         }
         int port = freePort();
+        String secretKey = secretKey(data);
         Target t;
         if (deploy.equals("tomcat")) {
             Path dir = root.resolve("perf/target/standalone");
@@ -61,6 +63,7 @@ final class Target implements AutoCloseable {
             ProcessBuilder pb = new ProcessBuilder("tomcat-conf/deploy", "--port", Integer.toString(port), "--dir", dir.toString(), "--data", data.toString())
                     .directory(root.toFile()).redirectErrorStream(true).redirectOutput(data.resolve("deploy.log").toFile());
             pb.environment().put("IDIOM_BASELINE", "true");
+            pb.environment().put("IDIOM_SECRET_KEY", secretKey);
             t.root = root;
             t.stop = List.of("tomcat-conf/deploy", "--stop", "--dir", dir.toString());
             Process p = pb.start();
@@ -70,8 +73,10 @@ final class Target implements AutoCloseable {
         } else {
             t = new Target("http://127.0.0.1:" + port, "embedded Tomcat (./idiom serve) on the embedded-default database, " + entities + " DEs seeded");
             progress.accept("starting Idiom (./idiom serve --baseline true) at " + t.url);
-            t.server = new ProcessBuilder("./idiom", "serve", "--port", Integer.toString(port), "--data", data.toString(), "--baseline", "true")
-                    .directory(root.toFile()).redirectErrorStream(true).redirectOutput(data.resolve("serve.log").toFile()).start();
+            ProcessBuilder pb = new ProcessBuilder("./idiom", "serve", "--port", Integer.toString(port), "--data", data.toString(), "--baseline", "true")
+                    .directory(root.toFile()).redirectErrorStream(true).redirectOutput(data.resolve("serve.log").toFile());
+            pb.environment().put("IDIOM_SECRET_KEY", secretKey);
+            t.server = pb.start();
         }
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (!t.pings()) {
@@ -86,6 +91,46 @@ final class Target implements AutoCloseable {
         }
         ApiKey.use(Files.readString(data.resolve("admin.key")).strip());
         return t;
+    }
+
+    /**
+     * The key that seals the tool secrets of this data folder (the download and upload plans store
+     * one): made once and kept beside the data, since a server refuses to start on secrets it cannot open.
+     */
+    private static String secretKey(Path data) throws IOException {
+        Path file = data.resolve("perf-secret.key");
+        if (!Files.exists(file)) {
+            byte[] key = new byte[32];
+            new java.security.SecureRandom().nextBytes(key);
+            Files.writeString(file, java.util.Base64.getEncoder().encodeToString(key) + "\n");
+        }
+        return Files.readString(file).strip();
+    }
+
+    /**
+     * Waits (at most two minutes) until the node's search index has caught up with the store, as
+     * {@code /admin/health} reports it: preparing rows through the API leaves indexing behind, which
+     * would otherwise run inside the next timed window.
+     */
+    void awaitSettled(Consumer<String> progress) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        boolean said = false;
+        while (true) {
+            HttpResponse<String> r = GrowthProbe.get(http, url + "/admin/health");
+            Matcher m = SEARCH_FEED.matcher(r.body());
+            if (!m.find() || m.group(1).startsWith("up to date")) {
+                return; // caught up, or a server that does not say: nothing to wait for
+            }
+            if (System.nanoTime() > deadline) {
+                progress.accept("  the search index is still behind after 2 minutes (" + m.group(1) + "); measuring anyway");
+                return;
+            }
+            if (!said) {
+                progress.accept("  waiting for the search index to catch up (" + m.group(1) + ")");
+                said = true;
+            }
+            Thread.sleep(250);
+        }
     }
 
     boolean pings() {

@@ -38,6 +38,15 @@ public final class ZoteroStub extends StubServer {
     private final Set<String> tokens = new HashSet<>();
     private int nextKey = 1;
 
+    public ZoteroStub() {
+        super();
+    }
+
+    /** A stub that takes requests concurrently on {@code executor} (a saturation run's tool). */
+    public ZoteroStub(java.util.concurrent.Executor executor) {
+        super(executor);
+    }
+
     @Override
     protected Reply answer(Request r) {
         if (!"3".equals(r.header("Zotero-API-Version"))) {
