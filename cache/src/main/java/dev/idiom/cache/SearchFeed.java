@@ -185,31 +185,28 @@ public final class SearchFeed implements AutoCloseable {
         return started;
     }
 
-    @SuppressWarnings("unchecked")
     private void rebuildNow(CompletableFuture<Rebuild> swapped) {
         long t0 = System.nanoTime();
         long head = store.headPosition(); // the fold reads at least this much; the follower catches up the rest
         SearchIndex next = home.createNext();
-        // folding (reading and decoding events) and indexing overlap: one thread each, a few batches between them
-        ExecutorService indexer = Executors.newSingleThreadExecutor(r -> daemon(r, "search-rebuild-index"));
-        Semaphore inFlight = new Semaphore(4);
-        List<Future<?>> pending = new ArrayList<>();
-        List<DigitalEntity>[] batch = new List[] {new ArrayList<>(BATCH)};
-        long[] done = {0};
+        // two halves of the entity ids folded side by side (each reading and decoding its own stream of events), and
+        // indexed meanwhile on two more threads (the writer takes documents from several at once), a few batches between
+        ExecutorService indexer = Executors.newFixedThreadPool(2, r -> daemon(r, "search-rebuild-index"));
+        ExecutorService otherHalf = Executors.newSingleThreadExecutor(r -> daemon(r, "search-rebuild-fold"));
+        Semaphore inFlight = new Semaphore(8);
+        List<Future<?>> pending = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicLong folded = new AtomicLong();
         long entities;
         try {
-            entities = store.foldAll(de -> {
-                batch[0].add(de);
-                if (batch[0].size() == BATCH) {
-                    pending.add(handOff(indexer, inFlight, next, batch[0], head));
-                    batch[0] = new ArrayList<>(BATCH);
-                    if (++done[0] % 100 == 0) {
-                        LOG.info("search index rebuild: " + done[0] * BATCH + " DEs folded");
-                    }
-                }
-            });
-            pending.add(handOff(indexer, inFlight, next, batch[0], head));
-            for (Future<?> f : pending) {
+            // the entity of the middle event: ids are time-ordered, so only the store knows where its halves meet
+            String split = store.entityIdOfEvent(head / 2).orElse(null);
+            if (split == null) {
+                entities = foldInto(null, null, next, head, indexer, inFlight, pending, folded);
+            } else {
+                Future<Long> high = otherHalf.submit(() -> foldInto(split, null, next, head, indexer, inFlight, pending, folded));
+                entities = foldInto(null, split, next, head, indexer, inFlight, pending, folded) + high.get();
+            }
+            for (Future<?> f : List.copyOf(pending)) {
                 f.get();
             }
             next.refresh();
@@ -218,8 +215,10 @@ public final class SearchFeed implements AutoCloseable {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw e instanceof RuntimeException r ? r : new IllegalStateException("search index rebuild failed: " + e.getMessage(), e);
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException("search index rebuild failed: " + cause.getMessage(), cause);
         } finally {
+            otherHalf.shutdownNow();
             indexer.shutdown();
         }
         long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -229,11 +228,30 @@ public final class SearchFeed implements AutoCloseable {
         follower.execute(this::pollSafely); // catch up and swap on the follower's thread
     }
 
+    /** Folds the entities with ids in [from, to) and hands them to the indexer in batches; how many. */
+    @SuppressWarnings("unchecked")
+    private long foldInto(String from, String to, SearchIndex into, long head, ExecutorService indexer, Semaphore inFlight, List<Future<?>> pending,
+                          AtomicLong folded) {
+        List<DigitalEntity>[] batch = new List[] {new ArrayList<>(BATCH)};
+        long n = store.foldRange(from, to, de -> {
+            batch[0].add(de);
+            if (batch[0].size() == BATCH) {
+                pending.add(handOff(indexer, inFlight, into, batch[0], head));
+                batch[0] = new ArrayList<>(BATCH);
+                if (folded.addAndGet(BATCH) % (100L * BATCH) == 0) {
+                    LOG.info("search index rebuild: " + folded.get() + " DEs folded");
+                }
+            }
+        });
+        pending.add(handOff(indexer, inFlight, into, batch[0], head));
+        return n;
+    }
+
     private static Future<?> handOff(ExecutorService indexer, Semaphore inFlight, SearchIndex into, List<DigitalEntity> batch, long head) {
         inFlight.acquireUninterruptibly();
         return indexer.submit(() -> {
             try {
-                into.put(batch, head);
+                into.add(batch, head); // a fresh index, and the fold yields each DE once
             } finally {
                 inFlight.release();
             }

@@ -17,6 +17,14 @@ public interface SearchIndex extends AutoCloseable {
     /** Replaces these DEs' documents; with them the index holds every change up to {@code position}. */
     void put(Collection<DigitalEntity> entities, long position);
 
+    /**
+     * {@link #put} of DEs this index does not hold yet (a rebuild filling a fresh index, each DE
+     * once): added without looking for an older copy to replace.
+     */
+    default void add(Collection<DigitalEntity> entities, long position) {
+        put(entities, position);
+    }
+
     /** The change-feed position of what was put (searchable after the next {@link #refresh}). */
     long position();
 

@@ -100,7 +100,23 @@ public interface EventStore {
      *
      * @return how many entities were folded
      */
-    long foldAll(Consumer<DigitalEntity> each);
+    default long foldAll(Consumer<DigitalEntity> each) {
+        return foldRange(null, null, each);
+    }
+
+    /**
+     * {@link #foldAll} over the entities whose id, in its text form, is at least {@code from} and
+     * below {@code to} (null: unbounded): disjoint ranges can be folded side by side, each on its
+     * own connection, and together they fold every entity once.
+     */
+    long foldRange(String from, String to, Consumer<DigitalEntity> each);
+
+    /**
+     * The entity id (text form) of the {@code n}th event (from 0) in (entity, version) order, if
+     * there are more: where to split {@link #foldRange} so that each part folds about as many events
+     * (ids are time-ordered, so a fixed split point would not halve them).
+     */
+    Optional<String> entityIdOfEvent(long n);
 
     /** The DE that has the copy {@code tool}/{@code account}/{@code remoteId} as a replica, if any. */
     default Optional<UUID> findReplica(String tool, String account, String remoteId) {

@@ -184,8 +184,13 @@ public final class GroupCommit implements EventStore, AutoCloseable {
     }
 
     @Override
-    public long foldAll(Consumer<DigitalEntity> each) {
-        return store.foldAll(each);
+    public long foldRange(String from, String to, Consumer<DigitalEntity> each) {
+        return store.foldRange(from, to, each);
+    }
+
+    @Override
+    public Optional<String> entityIdOfEvent(long n) {
+        return store.entityIdOfEvent(n);
     }
 
     @Override

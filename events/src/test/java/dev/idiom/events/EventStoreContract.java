@@ -320,6 +320,48 @@ public abstract class EventStoreContract {
         assertEquals(3, folded.stream().filter(de -> de.id().equals(one)).findFirst().orElseThrow().version());
     }
 
+    @Test
+    void foldRangesSideBySideFoldEveryEntityOnce() {
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ids.add(create("Replica number " + i));
+        }
+        List<DigitalEntity> low = new ArrayList<>();
+        List<DigitalEntity> high = new ArrayList<>();
+
+        long lows = store.foldRange(null, "8", low::add);
+        long highs = store.foldRange("8", null, high::add);
+
+        assertEquals(12, lows + highs);
+        assertTrue(low.stream().allMatch(de -> de.id().toString().compareTo("8") < 0), "the low range holds only ids below 8");
+        assertTrue(high.stream().allMatch(de -> de.id().toString().compareTo("8") >= 0), "the high range holds only ids from 8");
+        List<DigitalEntity> both = new ArrayList<>(low);
+        both.addAll(high);
+        List<DigitalEntity> all = new ArrayList<>();
+        store.foldAll(all::add);
+        assertEquals(all, both, "the two ranges, in order, are the whole fold");
+        assertEquals(0, store.foldRange("8", "8", de -> { }), "an empty range folds nothing");
+    }
+
+    @Test
+    void theEntityOfTheNthEventSplitsTheFoldWhereAsked() {
+        UUID first = create("First of three");
+        store.append(first, 1, List.of(set(Field.YEAR, Field.YEAR.fromText("2001"))));
+        create("Second of three");
+        create("Third of three");
+        List<String> eventsInOrder = new ArrayList<>();
+        store.foldAll(de -> {
+            for (int v = 0; v < de.version(); v++) {
+                eventsInOrder.add(de.id().toString());
+            }
+        });
+
+        for (int n = 0; n < 4; n++) {
+            assertEquals(Optional.of(eventsInOrder.get(n)), store.entityIdOfEvent(n), "event " + n);
+        }
+        assertEquals(Optional.empty(), store.entityIdOfEvent(4), "past the last event");
+    }
+
     private UUID imported(Metadata m, String tool, String remoteId) {
         UUID id = UUID.randomUUID();
         store.append(id, 0, List.of(new NewEvent(UUID.randomUUID(), "import", new RecordImported(m, tool, "acct", remoteId, "v1"))));

@@ -109,14 +109,30 @@ public final class LuceneSearchIndex implements SearchIndex {
 
     @Override
     public void put(Collection<DigitalEntity> entities, long upTo) {
+        write(entities, upTo, true);
+    }
+
+    /** No delete term per document: each one is buffered and resolved against every segment at the next flush. */
+    @Override
+    public void add(Collection<DigitalEntity> entities, long upTo) {
+        write(entities, upTo, false);
+    }
+
+    private void write(Collection<DigitalEntity> entities, long upTo, boolean replacing) {
         try {
             for (DigitalEntity de : entities) {
-                writer.updateDocument(new Term(SearchDocument.ID, de.id().toString()), SearchDocument.of(de, codec.entity(de)));
+                if (replacing) {
+                    writer.updateDocument(new Term(SearchDocument.ID, de.id().toString()), SearchDocument.of(de, codec.entity(de)));
+                } else {
+                    writer.addDocument(SearchDocument.of(de, codec.entity(de)));
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("indexing failed: " + e.getMessage(), e);
         }
-        position = Math.max(position, upTo);
+        synchronized (this) { // IndexWriter takes documents from several threads; the position must only move forward
+            position = Math.max(position, upTo);
+        }
     }
 
     @Override

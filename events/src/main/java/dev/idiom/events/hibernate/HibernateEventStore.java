@@ -249,20 +249,34 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
     }
 
     @Override
-    public long foldAll(Consumer<DigitalEntity> each) {
-        return inEntityOrder("fold all entities", events -> SqlProjection.foldEach(events, each)).entities();
+    public long foldRange(String from, String to, Consumer<DigitalEntity> each) {
+        return inEntityOrder("fold entities", from, to, events -> SqlProjection.foldEach(events, each)).entities();
+    }
+
+    @Override
+    public Optional<String> entityIdOfEvent(long n) {
+        return read(s -> s.createSelectionQuery("select e.entityId from StoredEvent e order by e.entityId, e.version", String.class)
+                .setFirstResult(Math.toIntExact(n)).setMaxResults(1).getResultList().stream().findFirst());
     }
 
     @Override
     public RebuildReport verifyProjections() {
-        return inEntityOrder("verify projections", events -> projection.verify(db, events));
+        return inEntityOrder("verify projections", null, null, events -> projection.verify(db, events));
     }
 
-    /** Every event in (entity, version) order, streamed and detached so the session holds none. */
-    private <T> T inEntityOrder(String what, CursorWork<T> work) {
+    /** Every event (of the entity-id range, when bounded) in (entity, version) order, streamed and detached so the session holds none. */
+    private <T> T inEntityOrder(String what, String from, String to, CursorWork<T> work) {
         return read(s -> {
-            try (Stream<StoredEvent> rows = s.createSelectionQuery("from StoredEvent e order by e.entityId, e.version", StoredEvent.class)
-                    .setFetchSize(Integer.MIN_VALUE).setReadOnly(true).stream()) {
+            String where = from == null && to == null ? "" : " where " + (from == null ? "" : "e.entityId >= :from")
+                    + (from != null && to != null ? " and " : "") + (to == null ? "" : "e.entityId < :to");
+            var query = s.createSelectionQuery("from StoredEvent e" + where + " order by e.entityId, e.version", StoredEvent.class);
+            if (from != null) {
+                query.setParameter("from", from);
+            }
+            if (to != null) {
+                query.setParameter("to", to);
+            }
+            try (Stream<StoredEvent> rows = query.setFetchSize(Integer.MIN_VALUE).setReadOnly(true).stream()) {
                 Iterator<StoredEvent> it = rows.iterator();
                 return work.run(() -> {
                     if (!it.hasNext()) {

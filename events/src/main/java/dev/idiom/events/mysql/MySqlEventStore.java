@@ -389,20 +389,41 @@ public final class MySqlEventStore implements EventStore {
     }
 
     @Override
-    public long foldAll(Consumer<DigitalEntity> each) {
-        return inEntityOrder("fold all entities", events -> SqlProjection.foldEach(events, each)).entities();
+    public long foldRange(String from, String to, Consumer<DigitalEntity> each) {
+        return inEntityOrder("fold entities", from, to, events -> SqlProjection.foldEach(events, each)).entities();
+    }
+
+    @Override
+    public Optional<String> entityIdOfEvent(long n) {
+        return query("find the entity of event " + n, c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT entity_id FROM event ORDER BY entity_id, version LIMIT 1 OFFSET ?")) {
+                ps.setLong(1, n);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+                }
+            }
+        });
     }
 
     @Override
     public RebuildReport verifyProjections() {
-        return inEntityOrder("verify projections", events -> projection.verify(db, events));
+        return inEntityOrder("verify projections", null, null, events -> projection.verify(db, events));
     }
 
-    /** Every event in (entity, version) order, streamed so memory stays flat however many there are. */
-    private <T> T inEntityOrder(String what, CursorWork<T> work) {
+    /** Every event (of the entity-id range, when bounded) in (entity, version) order, streamed so memory stays flat however many there are. */
+    private <T> T inEntityOrder(String what, String from, String to, CursorWork<T> work) {
+        String where = from == null && to == null ? "" : " WHERE " + (from == null ? "" : "entity_id >= ?") + (from != null && to != null ? " AND " : "")
+                + (to == null ? "" : "entity_id < ?");
         return query(what, c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM event ORDER BY entity_id, version",
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM event" + where + " ORDER BY entity_id, version",
                     ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                int i = 1;
+                if (from != null) {
+                    ps.setString(i++, from);
+                }
+                if (to != null) {
+                    ps.setString(i, to);
+                }
                 ps.setFetchSize(Integer.MIN_VALUE);
                 try (ResultSet rs = ps.executeQuery()) {
                     return work.run(() -> rs.next() ? event(rs) : null);
