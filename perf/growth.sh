@@ -23,13 +23,5 @@ if [ ! -f perf/target/idiom-perf-0.1.0-SNAPSHOT.jar ] || [ -n "$(find perf/src -
   echo "growth: building…" >&2
   ./mvnw -q -B -ntp -DskipTests package -pl perf,services -am
 fi
-data="$root/perf/target/growth-$entities-$events"
-if [ ! -f "$data/seeded" ]; then
-  rm -rf "$data"
-  ./idiom seed --entities "$entities" --events-per-entity "$events" --data "$data"
-  touch "$data/seeded"
-fi
-url=""
-bench_data="$data"
-. "$root/perf/serve-for-bench.sh"
+. "$root/perf/serve-seeded.sh"
 "$JAVA_HOME/bin/java" -cp "perf/target/idiom-perf-0.1.0-SNAPSHOT.jar:perf/target/lib/*" dev.idiom.perf.$probe --url "$url" "${args[@]}"
