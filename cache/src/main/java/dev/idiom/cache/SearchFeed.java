@@ -116,6 +116,9 @@ public final class SearchFeed implements AutoCloseable {
         if (f.current.position() == 0 && head > 0) {
             LOG.info("search index empty, event store at position " + head + ": building it from events in the background");
             f.rebuild();
+        } else if (f.current.outdated()) {
+            LOG.info("search index built by an older version: rebuilding it from events in the background; it answers meanwhile");
+            f.rebuild();
         }
         f.follower.scheduleWithFixedDelay(f::pollSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         // the fsync of a commit takes its time off the follower's thread, so indexing never waits for it

@@ -28,6 +28,11 @@ public interface SearchIndex extends AutoCloseable {
     /** The change-feed position of what was put (searchable after the next {@link #refresh}). */
     long position();
 
+    /** Whether this index was built by an older Idiom, in a shape that still answers but slower: rebuild it. */
+    default boolean outdated() {
+        return false;
+    }
+
     /** Makes what was put searchable; returns the position searches now see. */
     long refresh();
 

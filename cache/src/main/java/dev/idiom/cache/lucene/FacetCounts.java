@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.Collector;
@@ -35,7 +36,20 @@ final class FacetCounts implements CollectorManager<FacetCounts.Counter, FacetCo
     /** The values shown per facet: the most frequent first, ties by value. */
     static final int TOP = 10;
 
-    record Result(long total, Map<String, List<FacetCount>> facets) {}
+    /** The total and the facets; estimated ones were counted over a sample and scaled up. */
+    record Result(long total, boolean estimated, Map<String, List<FacetCount>> facets) {
+        /**
+         * These counts, taken over a sample of each match with probability {@code rate}, as estimates
+         * for all the matches; the total is {@code knownTotal} where the index could count it without
+         * visiting the matches (-1 if not).
+         */
+        Result scaledFrom(double rate, long knownTotal) {
+            Map<String, List<FacetCount>> scaled = new LinkedHashMap<>();
+            facets.forEach((name, values) -> scaled.put(name, values.stream()
+                    .map(v -> new FacetCount(v.value(), Math.max(1, Math.round(v.count() / rate)))).toList()));
+            return new Result(knownTotal >= 0 ? knownTotal : Math.round(total / rate), true, scaled);
+        }
+    }
 
     private final Facets facets;
 
@@ -71,7 +85,7 @@ final class FacetCounts implements CollectorManager<FacetCounts.Counter, FacetCo
         for (int f = 0; f < sum.length; f++) {
             out.put(SearchPage.FACETS.get(f), top(facets.dictionary(f), sum[f] == null ? new int[0] : sum[f]));
         }
-        return new Result(total, out);
+        return new Result(total, false, out);
     }
 
     private static List<FacetCount> top(Dictionary dict, int[] counts) {
@@ -195,20 +209,40 @@ final class FacetCounts implements CollectorManager<FacetCounts.Counter, FacetCo
                     counts[f] = Arrays.copyOf(counts[f], facets.dictionary(f).size());
                 }
             }
+            // the segment's matches are gathered first, then counted one facet at a time: each doc-values
+            // column is read front to back on its own, not four of them interleaved match by match
             return new LeafCollector() {
+                private int[] docs = new int[64];
+                private int size;
+
                 @Override
                 public void setScorer(Scorable scorer) {}
 
                 @Override
-                public void collect(int doc) throws IOException {
-                    total++;
+                public void collect(int doc) {
+                    if (size == docs.length) {
+                        docs = Arrays.copyOf(docs, size * 2);
+                    }
+                    docs[size++] = doc;
+                }
+
+                @Override
+                public void finish() throws IOException {
+                    total += size;
                     for (int f = 0; f < values.length; f++) {
-                        SortedSetDocValues v = values[f];
-                        if (v.advanceExact(doc)) {
-                            int[] map = global[f];
-                            int[] c = counts[f];
-                            for (int k = v.docValueCount(); k > 0; k--) {
-                                c[map[(int) v.nextOrd()]]++;
+                        int[] map = global[f];
+                        int[] c = counts[f];
+                        SortedSetDocValues multi = values[f];
+                        SortedDocValues single = DocValues.unwrapSingleton(multi);
+                        for (int i = 0; i < size; i++) {
+                            if (single != null) {
+                                if (single.advanceExact(docs[i])) {
+                                    c[map[single.ordValue()]]++;
+                                }
+                            } else if (multi.advanceExact(docs[i])) {
+                                for (int k = multi.docValueCount(); k > 0; k--) {
+                                    c[map[(int) multi.nextOrd()]]++;
+                                }
                             }
                         }
                     }

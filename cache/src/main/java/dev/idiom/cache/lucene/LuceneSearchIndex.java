@@ -12,27 +12,36 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.LongField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.MultiCollectorManager;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.SearcherLifetimeManager;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.SortedNumericSelector;
 import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -47,10 +56,17 @@ import org.apache.lucene.util.BytesRef;
  */
 public final class LuceneSearchIndex implements SearchIndex {
     private static final String POSITION = "idiom.position";
+    /** The shape of the documents; an index without it is of shape 1 (no numeric id key). */
+    private static final String SHAPE = "idiom.shape";
+    private static final int CURRENT_SHAPE = 2;
     /** Views kept for cursors: the newest 64, none older than five minutes (then a cursor reads the current view). */
     private static final int KEPT_VIEWS = 64;
     private static final double VIEW_SECONDS = 300;
-    private static final Sort BY_ID = new Sort(new SortField(SearchDocument.ID, SortField.Type.STRING));
+    /** The id order: by the id's numeric first half, on which Lucene skips what cannot reach the page, then the id. */
+    private static final Sort BY_ID = new Sort(LongField.newSortField(SearchDocument.ID_HIGH, false, SortedNumericSelector.Type.MIN),
+            new SortField(SearchDocument.ID, SortField.Type.STRING));
+    /** The same order in an index of shape 1. */
+    private static final Sort BY_ID_TEXT = new Sort(new SortField(SearchDocument.ID, SortField.Type.STRING));
     private static final Sort BY_SCORE = new Sort(SortField.FIELD_SCORE, new SortField(SearchDocument.ID, SortField.Type.STRING));
     private static final Set<String> JSON_ONLY = Set.of(SearchDocument.JSON);
 
@@ -69,7 +85,13 @@ public final class LuceneSearchIndex implements SearchIndex {
         }
     });
     private static final int COUNTED = 256;
+    /** Up to this many expected matches, the total and the facets are exact. */
+    static final int EXACT_UP_TO = 20_000;
+    /** Beyond, about this many matches are sampled for them. */
+    static final int SAMPLE = 5_000;
+    private static final int MIN_SAMPLE = 500;
     private volatile long position;
+    private final int shape;
 
     private LuceneSearchIndex(Directory directory, EventCodec codec) throws IOException {
         this.directory = directory;
@@ -77,14 +99,13 @@ public final class LuceneSearchIndex implements SearchIndex {
         IndexWriterConfig config = new IndexWriterConfig(analyzer).setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                 .setRAMBufferSizeMB(64);
         this.writer = new IndexWriter(directory, config);
-        Iterable<Map.Entry<String, String>> committed = writer.getLiveCommitData();
-        if (committed != null) {
-            committed.forEach(e -> {
-                if (e.getKey().equals(POSITION)) {
-                    position = Long.parseLong(e.getValue());
-                }
-            });
+        Map<String, String> committed = new HashMap<>();
+        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
+        if (data != null) {
+            data.forEach(e -> committed.put(e.getKey(), e.getValue()));
         }
+        position = Long.parseLong(committed.getOrDefault(POSITION, "0"));
+        shape = writer.getDocStats().maxDoc == 0 ? CURRENT_SHAPE : Integer.parseInt(committed.getOrDefault(SHAPE, "1"));
         this.searchers = new SearcherManager(writer, null);
     }
 
@@ -140,6 +161,12 @@ public final class LuceneSearchIndex implements SearchIndex {
         return position;
     }
 
+    /** Documents of shape 1 lack the numeric id key and the year's doc value: such an index sorts by the id's text and finds years by points only, slower, until rebuilt. */
+    @Override
+    public boolean outdated() {
+        return shape < CURRENT_SHAPE;
+    }
+
     @Override
     public long refresh() {
         long upTo = position; // everything put before this read is in the refreshed view
@@ -156,7 +183,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public void commit() {
         try {
-            writer.setLiveCommitData(Map.of(POSITION, Long.toString(position)).entrySet());
+            writer.setLiveCommitData(Map.of(POSITION, Long.toString(position), SHAPE, Integer.toString(shape)).entrySet());
             writer.commit();
         } catch (IOException e) {
             throw new UncheckedIOException("committing the search index failed: " + e.getMessage(), e);
@@ -180,9 +207,6 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public SearchPage search(SearchQuery q) {
         Cursor after = Cursor.parse(q.cursor());
-        RankedQuery.Built built = RankedQuery.of(q, analyzer); // the text analysed once
-        boolean ranked = built.ranked();
-        Query query = built.query();
         try {
             IndexSearcher view = after == null ? null : views.acquire(after.view());
             boolean pinned = view != null;
@@ -190,7 +214,9 @@ public final class LuceneSearchIndex implements SearchIndex {
                 view = searchers.acquire();
             }
             try {
-                return search(view, query, ranked, after, q.limit());
+                // built against the view: how common each word is there decides whether its typos are looked for
+                RankedQuery.Built built = RankedQuery.of(q, analyzer, !outdated(), view.getIndexReader());
+                return search(view, built.query(), built.ranked(), after, q.limit());
             } finally {
                 if (pinned) {
                     views.release(view);
@@ -204,23 +230,24 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
 
     private SearchPage search(IndexSearcher view, Query query, boolean ranked, Cursor after, int limit) throws IOException {
-        FieldDoc afterDoc = after == null ? null : new FieldDoc(Integer.MAX_VALUE, after.score(),
-                ranked ? new Object[] {after.score(), new BytesRef(after.id())} : new Object[] {new BytesRef(after.id())});
+        Sort order = ranked ? BY_SCORE : outdated() ? BY_ID_TEXT : BY_ID;
+        FieldDoc afterDoc = after == null ? null : new FieldDoc(Integer.MAX_VALUE, after.score(), ranked ? new Object[] {after.score(), new BytesRef(after.id())}
+                : outdated() ? new Object[] {new BytesRef(after.id())} : new Object[] {after.high(), new BytesRef(after.id())});
+        Query rewritten = view.rewrite(query); // typos and prefixes expanded once, for the counting and the page
         // total and facets depend only on the view and the query: the next pages of a cursor, and the
-        // same query again, reuse them, and their top hits may then skip non-competitive documents
+        // same query again, reuse them
         String key = ((DirectoryReader) view.getIndexReader()).getVersion() + "|" + query;
-        FacetCounts.Result facets = counted.get(key);
-        TopFieldDocs hits;
-        if (facets != null) {
-            hits = view.search(query, new TopFieldCollectorManager(ranked ? BY_SCORE : BY_ID, limit + 1, afterDoc, limit + 1));
-        } else {
-            // one more than the page, to know whether a next page exists
-            TopFieldCollectorManager top = new TopFieldCollectorManager(ranked ? BY_SCORE : BY_ID, limit + 1, afterDoc, Integer.MAX_VALUE);
-            Object[] results = view.search(query, new MultiCollectorManager(top, new FacetCounts(this.facets)));
-            hits = (TopFieldDocs) results[0];
-            facets = (FacetCounts.Result) results[1];
-            counted.put(key, facets);
+        FacetCounts.Result counts = counted.get(key);
+        if (counts == null) {
+            counts = estimate(view, rewritten);
+            if (counts == null) { // every match counted, unscored: the optional clauses that only rank are not even evaluated
+                counts = view.search(rewritten, new FacetCounts(facets));
+            }
+            counted.put(key, counts);
         }
+        // one more than the page, to know whether a next page exists; counted apart, so the page may skip
+        // documents that cannot enter it
+        TopFieldDocs hits = view.search(rewritten, new TopFieldCollectorManager(order, limit + 1, afterDoc, limit + 1));
         StoredFields stored = view.storedFields();
         List<DigitalEntity> entities = new ArrayList<>();
         ScoreDoc[] docs = hits.scoreDocs;
@@ -231,10 +258,43 @@ public final class LuceneSearchIndex implements SearchIndex {
         if (docs.length > limit) {
             FieldDoc last = (FieldDoc) docs[limit - 1];
             float score = ranked ? (Float) last.fields[0] : 0f;
-            String id = ((BytesRef) last.fields[ranked ? 1 : 0]).utf8ToString();
+            String id = ((BytesRef) last.fields[last.fields.length - 1]).utf8ToString(); // the id breaks every tie, last
             next = new Cursor(views.record(view), score, id).toString();
         }
-        return new SearchPage(entities, facets.total(), facets.facets(), next);
+        return new SearchPage(entities, counts.total(), counts.estimated(), counts.facets(), next);
+    }
+
+    /**
+     * The total and the facets of a query estimated from a random sample of about {@link #SAMPLE} of its
+     * matches, scaled up, when it has more than {@link #EXACT_UP_TO} (counting half a million matches one
+     * by one takes tens of milliseconds; a sample's counts are within a few percent for the values that
+     * lead a facet); null when every match should be counted. How many to expect comes from each
+     * segment's cost estimate, which is high for disjunctions (the sum of their clauses) and may be for
+     * conjunctions: when the sample finds fewer than {@link #MIN_SAMPLE} matches, or scales up to no more
+     * than {@link #EXACT_UP_TO}, every match is counted after all.
+     */
+    private FacetCounts.Result estimate(IndexSearcher view, Query rewritten) throws IOException {
+        Weight weight = view.createWeight(rewritten, ScoreMode.COMPLETE_NO_SCORES, 1f);
+        long known = 0;
+        long expected = 0;
+        for (LeafReaderContext leaf : view.getIndexReader().leaves()) {
+            int n = weight.count(leaf); // -1 unless the segment can tell without visiting the matches
+            if (n >= 0) {
+                expected += n;
+                known = known < 0 ? known : known + n;
+            } else {
+                known = -1;
+                ScorerSupplier matches = weight.scorerSupplier(leaf);
+                expected += matches == null ? 0 : matches.cost();
+            }
+        }
+        if (expected <= EXACT_UP_TO) {
+            return null;
+        }
+        double rate = (double) SAMPLE / expected;
+        Query sampled = new BooleanQuery.Builder().add(rewritten, BooleanClause.Occur.FILTER).add(new SampledDocs(rate), BooleanClause.Occur.FILTER).build();
+        FacetCounts.Result estimate = view.search(sampled, new FacetCounts(facets));
+        return estimate.total() >= MIN_SAMPLE && estimate.total() / rate > EXACT_UP_TO ? estimate.scaledFrom(rate, known) : null;
     }
 
     @Override
@@ -261,6 +321,15 @@ public final class LuceneSearchIndex implements SearchIndex {
                 return new Cursor(Long.parseUnsignedLong(parts[0], 16), Float.intBitsToFloat(Integer.parseUnsignedInt(parts[1], 16)), parts[2]);
             } catch (NumberFormatException e) {
                 throw new InvalidValueException("cursor is not one this service gave out: " + s);
+            }
+        }
+
+        /** The id's numeric sort key. */
+        long high() {
+            try {
+                return SearchDocument.high(UUID.fromString(id));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidValueException("cursor is not one this service gave out: " + this);
             }
         }
 

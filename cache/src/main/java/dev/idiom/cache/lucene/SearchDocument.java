@@ -8,9 +8,11 @@ import dev.idiom.events.Replica;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.IntPoint;
+import org.apache.lucene.document.IntField;
+import org.apache.lucene.document.LongField;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.SortedSetDocValuesField;
 import org.apache.lucene.document.StoredField;
@@ -26,6 +28,12 @@ import org.apache.lucene.util.BytesRef;
 final class SearchDocument {
     static final String ID = "id";
     static final String JSON = "json";
+    /**
+     * The id's first 64 bits, sign bit flipped so signed order is the id's order (a point and a doc value):
+     * sorting by it, then by the id, gives the id order, and Lucene can skip documents that cannot reach a
+     * page by a numeric sort key, which it cannot by a string one.
+     */
+    static final String ID_HIGH = "id_high";
     static final String TITLE = "title";
     static final String AUTHORS = "authors";
     static final String VENUE = "venue";
@@ -55,6 +63,7 @@ final class SearchDocument {
         String id = de.id().toString();
         d.add(new StringField(ID, id, Field.Store.NO));
         d.add(new SortedDocValuesField(ID, new BytesRef(id)));
+        d.add(new LongField(ID_HIGH, high(de.id()), Field.Store.NO));
         d.add(new StoredField(JSON, json.getBytes(StandardCharsets.UTF_8)));
         text(d, TITLE, m.title());
         for (Author a : m.authors()) {
@@ -75,7 +84,7 @@ final class SearchDocument {
         key(d, TYPE_KEY, m.type());
         facet(d, "type", m.type());
         if (m.year() != null) {
-            d.add(new IntPoint(YEAR, m.year()));
+            d.add(new IntField(YEAR, m.year(), Field.Store.NO)); // a point and a doc value: a range checks whichever is cheaper
             facet(d, "year", m.year().toString());
         }
         Set<String> tools = new LinkedHashSet<>();
@@ -84,6 +93,11 @@ final class SearchDocument {
         }
         tools.forEach(t -> key(d, TOOL_KEY, t));
         return d;
+    }
+
+    /** The id's sort key: its first 64 bits, ordered as the id's text is. */
+    static long high(UUID id) {
+        return id.getMostSignificantBits() ^ Long.MIN_VALUE;
     }
 
     /** An exact key as stored and as asked for: folded like {@link Normalized#fold}, clipped. */

@@ -1,6 +1,7 @@
 package dev.idiom.cache.lucene;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import dev.idiom.events.RecordImported;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchPage.FacetCount;
 import dev.idiom.events.SearchQuery;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,7 +25,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.IntPoint;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What a portal relies on from search: relevance, tolerance, filters, facets and paging. */
 class SearchIndexTest {
@@ -113,6 +121,43 @@ class SearchIndexTest {
     }
 
     @Test
+    void theFacetsOfAHugeMatchSetAreEstimatedFromASampleAndSaySo() {
+        List<DigitalEntity> batch = new ArrayList<>();
+        int n = 3 * LuceneSearchIndex.EXACT_UP_TO;
+        for (int i = 0; i < n; i++) { // years 50 / 30 / 20 %, a quarter books
+            int year = i % 10 < 5 ? 2000 : i % 10 < 8 ? 2001 : 2002;
+            batch.add(de("common work " + i, null, year, i % 4 == 0 ? "book" : "article", "t", "A"));
+        }
+        index.put(batch, ++position);
+        index.refresh();
+
+        SearchPage byTag = search(query(null, "t", null, null, null, null, null));
+        assertTrue(byTag.estimated());
+        assertEquals(n, byTag.total(), "a term filter's total is counted exactly even when its facets are sampled");
+        List<FacetCount> years = byTag.facets().get("year");
+        assertEquals(List.of("2000", "2001", "2002"), years.stream().map(FacetCount::value).toList(), "the values in the order of their true counts");
+        assertWithin(n * 0.5, years.get(0).count());
+        assertWithin(n * 0.3, years.get(1).count());
+        assertWithin(n * 0.2, years.get(2).count());
+        assertWithin(n * 0.75, counts(byTag.facets().get("type")).get("article"));
+
+        SearchPage text = search(SearchQuery.text("common", 50));
+        assertTrue(text.estimated());
+        assertWithin(n, text.total());
+        assertEquals(50, text.entities().size(), "the page itself is exact");
+        assertEquals(text.facets(), search(SearchQuery.text("common", 50)).facets(), "the same view answers the same query alike");
+
+        SearchPage books2002 = search(query("common", null, 2002, 2002, "book", null, null));
+        assertFalse(books2002.estimated(), "a narrow query is counted exactly");
+        assertEquals(n / 20, books2002.total());
+    }
+
+    /** A sampled count within 10 % of the true one (about 10,000 matches are sampled; this is several standard deviations). */
+    private static void assertWithin(double expected, long actual) {
+        assertTrue(Math.abs(actual - expected) <= expected * 0.1, "estimate " + actual + " within 10 % of " + expected);
+    }
+
+    @Test
     void pagingThroughTenThousandHitsHasNoDuplicatesOrGapsRankedOrNot() {
         List<DigitalEntity> batch = new ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
@@ -131,6 +176,7 @@ class SearchIndexTest {
                     assertTrue(seen.add(de.id()), "no duplicate: " + de.id());
                 }
                 assertEquals(10_000, page.total());
+                assertFalse(page.estimated(), "10,000 matches are counted one by one, though the index expects more of a text query");
                 if (page.nextCursor() == null) {
                     break;
                 }
@@ -156,6 +202,66 @@ class SearchIndexTest {
         assertEquals(100, both.size(), "the 100 of the first view, no more, no less");
         assertNull(second.nextCursor());
         assertEquals(150, search(SearchQuery.text("stable", 60)).total(), "a new search sees the writes");
+    }
+
+    @Test
+    void aWordInAThousandDEsIsTakenAsTypedRarerOnesAlsoMatchTheirTypos() {
+        DigitalEntity typo = put(de("Paxes", null, 2001, "book", "t", "A")); // one letter from paxos
+        List<DigitalEntity> batch = new ArrayList<>();
+        for (int i = 0; i < RankedQuery.TAKEN_AS_TYPED - 1; i++) {
+            batch.add(de("Paxos " + i, null, 2001, "article", "t", "A"));
+        }
+        index.put(batch, ++position);
+        index.refresh();
+        SearchQuery books = query("paxos", null, null, null, "book", null, null);
+        assertEquals(List.of(typo.id()), ids(search(books)), "a word in fewer DEs also matches its typos");
+
+        put(de("Paxos once more", null, 2001, "article", "t", "A"));
+        assertEquals(0, search(books).total(), "a word in a thousand DEs matches as typed");
+        assertEquals(RankedQuery.TAKEN_AS_TYPED, search(SearchQuery.text("paxos", 10)).total());
+    }
+
+    @Test
+    void anIndexOfTheOlderShapeAnswersInIdOrderAndAsksToBeRebuilt(@TempDir Path dir) throws Exception {
+        EventCodec codec = new EventCodec();
+        List<UUID> ids = new ArrayList<>();
+        // documents as shape 1 wrote them: no numeric id key, the year a point only; no shape in the commit
+        try (IndexWriter old = new IndexWriter(FSDirectory.open(dir), new IndexWriterConfig(new FoldingAnalyzer()))) {
+            for (int i = 0; i < 120; i++) {
+                DigitalEntity de = de("old " + i, null, 1990 + i % 20, "article", "t", "A");
+                ids.add(de.id());
+                Document d = SearchDocument.of(de, codec.entity(de));
+                d.removeField(SearchDocument.ID_HIGH);
+                d.removeField(SearchDocument.YEAR);
+                d.add(new IntPoint(SearchDocument.YEAR, 1990 + i % 20));
+                old.addDocument(d);
+            }
+            old.setLiveCommitData(Map.of("idiom.position", "7").entrySet());
+            old.commit();
+        }
+        ids.sort(java.util.Comparator.comparing(UUID::toString));
+
+        try (LuceneSearchIndex older = LuceneSearchIndex.open(dir, codec)) {
+            assertTrue(older.outdated());
+            List<UUID> seen = new ArrayList<>();
+            SearchQuery first = query(null, "t", 2000, null, null, null, null);
+            for (SearchPage page = older.search(first); ; page = older.search(first.after(page.nextCursor()))) {
+                seen.addAll(ids(page));
+                if (page.nextCursor() == null) {
+                    break;
+                }
+            }
+            assertEquals(ids.stream().filter(id -> seen.contains(id)).toList(), seen, "in id order, across pages");
+            assertEquals(60, seen.size(), "the years 2000-2009 found by their points");
+        }
+        try (LuceneSearchIndex fresh = LuceneSearchIndex.open(dir.resolve("next"), codec)) {
+            fresh.put(List.of(de("new", null, 2000, "article", "t", "A")), 1);
+            assertFalse(fresh.outdated());
+        }
+        try (LuceneSearchIndex reopened = LuceneSearchIndex.open(dir.resolve("next"), codec)) {
+            assertFalse(reopened.outdated(), "the shape is kept in the commit");
+            assertEquals(1, reopened.search(query(null, "t", 2000, 2000, null, null, null)).total(), "the year found by its doc value");
+        }
     }
 
     @Test

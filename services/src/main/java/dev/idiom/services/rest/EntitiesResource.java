@@ -147,7 +147,7 @@ public final class EntitiesResource {
             ArrayNode values = facets.putArray(name);
             page.facets().getOrDefault(name, List.of()).forEach(f -> values.addObject().put("value", f.value()).put("count", f.count()));
         }
-        b.append("],\"total\":").append(page.total()).append(",\"facets\":").append(facets)
+        b.append("],\"total\":").append(page.total()).append(",\"estimated\":").append(page.estimated()).append(",\"facets\":").append(facets)
                 .append(",\"next\":").append(page.nextCursor() == null ? "null" : "\"" + page.nextCursor() + "\"").append('}');
         return b.toString();
     }

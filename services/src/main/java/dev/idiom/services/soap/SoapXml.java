@@ -206,13 +206,14 @@ final class SoapXml {
         return y;
     }
 
-    /** A search answer: the page's entities, the next cursor, the total and the facets, in the schema's order. */
+    /** A search answer: the page's entities, the next cursor, the total, whether it is estimated and the facets, in the schema's order. */
     void searchPage(OMElement response, SearchPage page) {
         page.entities().forEach(de -> entity(response, de));
         if (page.nextCursor() != null) {
             child(response, "next", page.nextCursor());
         }
         child(response, "total", Long.toString(page.total()));
+        child(response, "estimated", Boolean.toString(page.estimated()));
         for (String name : SearchPage.FACETS) {
             OMElement facet = child(response, "facet", null);
             facet.addAttribute("name", name, null);
