@@ -320,16 +320,25 @@ public final class SearchFeed implements AutoCloseable {
             long late = Math.max(0, clock.millis() - oldest);
             lastLag.set(late);
             synchronized (this) {
-                if (clock.millis() - windowStart >= WINDOW_MILLIS) {
-                    Histogram old = lagBefore;
-                    lagBefore = lag;
-                    old.reset();
-                    lag = old;
-                    windowStart = clock.millis();
-                }
+                rotateWindows();
                 lag.recordValue(Math.min(late, lag.getHighestTrackableValue()));
             }
             reached(upTo);
+        }
+    }
+
+    /** Starts a new window once this one is 30 s old; after a quiet minute, neither window holds anything older. */
+    private void rotateWindows() {
+        long now = clock.millis();
+        if (now - windowStart >= WINDOW_MILLIS) {
+            Histogram old = lagBefore;
+            lagBefore = lag;
+            old.reset();
+            lag = old;
+            if (now - windowStart >= 2 * WINDOW_MILLIS) {
+                lagBefore.reset();
+            }
+            windowStart = now;
         }
     }
 
@@ -347,6 +356,7 @@ public final class SearchFeed implements AutoCloseable {
     public Figures figures() {
         Histogram window = new Histogram(3_600_000L, 2);
         synchronized (this) {
+            rotateWindows();
             window.add(lag);
             window.add(lagBefore);
         }

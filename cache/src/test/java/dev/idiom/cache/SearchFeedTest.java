@@ -18,11 +18,13 @@ import dev.idiom.events.RecordImported;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.TagAdded;
+import dev.idiom.events.TestClock;
 import dev.idiom.events.mysql.MySqlEventStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -139,6 +141,21 @@ class SearchFeedTest {
                     Thread.sleep(1);
                 }
                 assertEquals(head, feed.figures().position());
+            }
+        }
+    }
+
+    @Test
+    void theLagFiguresForgetAQuietMinute() throws Exception {
+        try (Database db = TestDatabase.fresh()) {
+            MySqlEventStore store = new MySqlEventStore(db.dataSource(), codec, Clock.systemUTC());
+            TestClock feedClock = new TestClock(Instant.now().plusSeconds(5)); // ahead of the store's: each write shows ~5 s of lag
+            try (SearchFeed feed = SearchFeed.start(store, new LuceneIndexHome(null, codec), feedClock, NEVER, Duration.ofSeconds(5))) {
+                feed.written(create(store, "Late").lastPosition());
+                assertEquals(1, feed.search(SearchQuery.text("late", 5)).total());
+                assertTrue(feed.figures().maxLagMillis() >= 4_000, "the write's lag is counted: " + feed.figures());
+                feedClock.advance(Duration.ofSeconds(61)); // a minute without writes: the window must not go on showing that lag
+                assertEquals(0, feed.figures().maxLagMillis(), "after a quiet minute: " + feed.figures());
             }
         }
     }

@@ -25,7 +25,7 @@ import org.HdrHistogram.Recorder;
  * one client at a time and then several at once; last, the index's lag while writers saturate
  * the write path.
  *
- * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15]</pre>
+ * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15] [--only all|lag] [--rate R: writes/s offered, else as fast as they can]</pre>
  */
 public final class SearchProbe {
     private static final Pattern TOTAL = Pattern.compile("\"total\":(\\d+)");
@@ -35,13 +35,20 @@ public final class SearchProbe {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new LinkedHashMap<>(Map.of("url", "http://127.0.0.1:8080", "calls", "1000", "warmup", "300", "clients", "8",
-                "writers", "64", "seconds", "15", "sample", "2000"));
+                "writers", "64", "seconds", "15", "sample", "2000", "rate", "0", "only", "all"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
         String base = opts.get("url");
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         awaitIndex(http, base);
+        if (opts.get("only").equals("lag")) {
+            lagUnderWrites(http, base, Integer.parseInt(opts.get("writers")), Integer.parseInt(opts.get("seconds")), Integer.parseInt(opts.get("sample")),
+                    Double.parseDouble(opts.get("rate")));
+            return;
+        } else if (!opts.get("only").equals("all")) {
+            throw new IllegalArgumentException("--only is all or lag, not " + opts.get("only"));
+        }
         // a rebuild from events while the current index answers: its rate is one of the figures
         HttpResponse<String> rebuild = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(base + "/api/search-index")))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
@@ -88,7 +95,8 @@ public final class SearchProbe {
         deepPages(http, base + "/api/entities?limit=50&yearFrom=1998", 40);
         deepPages(http, base + "/api/entities?limit=50&q=replication", 40);
         concurrent(http, base, List.copyOf(queries.values()), Integer.parseInt(opts.get("clients")), Integer.parseInt(opts.get("seconds")));
-        lagUnderWrites(http, base, Integer.parseInt(opts.get("writers")), Integer.parseInt(opts.get("seconds")), Integer.parseInt(opts.get("sample")));
+        lagUnderWrites(http, base, Integer.parseInt(opts.get("writers")), Integer.parseInt(opts.get("seconds")), Integer.parseInt(opts.get("sample")),
+                Double.parseDouble(opts.get("rate")));
     }
 
     /** Follows cursors {@code pages} deep, timing each page: the cost must not grow with depth. Each round its own query, so page 1 counts. */
@@ -132,22 +140,42 @@ public final class SearchProbe {
                 h.getTotalCount() / (double) seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6, errors.get());
     }
 
-    /** Writers patch DEs (each its own, following versions) as fast as they can; the index's lag over that window. */
-    private static void lagUnderWrites(HttpClient http, String base, int writers, int seconds, int sample) throws Exception {
+    /**
+     * Writers patch DEs (each its own, following versions) as fast as they can, or, given a {@code rate} (per second, all
+     * writers together), each on its share of a fixed schedule (a late writer goes at once); the index's lag over that window.
+     */
+    private static void lagUnderWrites(HttpClient http, String base, int writers, int seconds, int sample, double rate) throws Exception {
         List<String> ids = GrowthProbe.sample(http, base, Math.max(writers, sample));
         Map<String, Integer> versions = GrowthProbe.versions(http, base, ids);
         AtomicLong writes = new AtomicLong();
         AtomicLong refused = new AtomicLong();
-        Thread.sleep(61_000); // let the lag window forget the warm-up and the build
+        // warm the indexing path first (a server that has not indexed since it started compiles it during the first writes),
+        // then let the lag window forget the warm-up and the build
+        write(http, base, ids, versions, writers, Math.min(seconds, 10), rate, new AtomicLong(), new AtomicLong());
+        Thread.sleep(61_000);
+        write(http, base, ids, versions, writers, seconds, rate, writes, refused);
+        Thread.sleep(500);
+        Map<String, String> index = figures(http, base);
+        System.out.printf("index lag with %d writers%s (%,.0f UpdateDE/s acknowledged, %d refused): p50 %s ms, p99 %s ms, max %s ms%n", writers,
+                rate > 0 ? String.format(" offering %,.0f/s", rate) : "", writes.get() / (double) seconds, refused.get(), index.get("p50LagMillis"), index.get("p99LagMillis"), index.get("maxLagMillis"));
+    }
+
+    /** {@code writers} patch DEs for {@code seconds}, each its own DEs, paced to {@code rate} if given. */
+    private static void write(HttpClient http, String base, List<String> ids, Map<String, Integer> versions, int writers, int seconds, double rate,
+                              AtomicLong writes, AtomicLong refused) throws Exception {
         int mine = ids.size() / writers; // each writer its own DEs: no two race for a version
+        long origin = System.nanoTime();
         untilEnd(writers, seconds, (w, i) -> {
+            if (rate > 0) {
+                long due = origin + (long) ((i * (double) writers + w) * 1e9 / rate);
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+            }
             String id = ids.get(w + (i % mine) * writers);
             (GrowthProbe.patchNotes(http, base, id, versions, "lag " + i).statusCode() == 200 ? writes : refused).incrementAndGet();
         });
-        Thread.sleep(500);
-        Map<String, String> index = figures(http, base);
-        System.out.printf("index lag with %d writers (%,.0f UpdateDE/s acknowledged, %d refused): p50 %s ms, p99 %s ms, max %s ms%n", writers,
-                writes.get() / (double) seconds, refused.get(), index.get("p50LagMillis"), index.get("p99LagMillis"), index.get("maxLagMillis"));
     }
 
     /** One client's i-th call. */
