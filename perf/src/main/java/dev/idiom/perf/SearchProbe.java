@@ -25,7 +25,7 @@ import org.HdrHistogram.Recorder;
  * one client at a time and then several at once; last, the index's lag while writers saturate
  * the write path.
  *
- * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15] [--only all|lag] [--rate R: writes/s offered, else as fast as they can]</pre>
+ * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15] [--only all|lag] [--rate R: writes/s offered, else as fast as they can] [--settle 60: seconds between the rebuild and the timing]</pre>
  */
 public final class SearchProbe {
     private static final Pattern TOTAL = Pattern.compile("\"total\":(\\d+)");
@@ -35,7 +35,7 @@ public final class SearchProbe {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new LinkedHashMap<>(Map.of("url", "http://127.0.0.1:8080", "calls", "1000", "warmup", "300", "clients", "8",
-                "writers", "64", "seconds", "15", "sample", "2000", "rate", "0", "only", "all"));
+                "writers", "64", "seconds", "15", "sample", "2000", "rate", "0", "only", "all", "settle", "60"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
@@ -56,6 +56,8 @@ public final class SearchProbe {
         Map<String, String> index = awaitIndex(http, base);
         System.out.printf("search index: %s DEs; last rebuild from events: %s DEs in %s ms (%s DEs/s)%n", index.get("documents"),
                 index.get("lastRebuildEntities"), index.get("lastRebuildMillis"), rate(index));
+        // the rebuilt index's segments go on merging in the background for a while after the swap: time the searches after
+        Thread.sleep(Long.parseLong(opts.get("settle")) * 1000);
 
         Map<String, String> queries = new LinkedHashMap<>();
         queries.put("no match", "q=zzyzxqv");

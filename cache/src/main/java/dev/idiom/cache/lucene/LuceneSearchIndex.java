@@ -56,9 +56,9 @@ import org.apache.lucene.util.BytesRef;
  */
 public final class LuceneSearchIndex implements SearchIndex {
     private static final String POSITION = "idiom.position";
-    /** The shape of the documents; an index without it is of shape 1 (no numeric id key). */
+    /** The shape of the documents; an index without it is of shape 1 (no numeric id key), shape 2 has no title word pairs. */
     private static final String SHAPE = "idiom.shape";
-    private static final int CURRENT_SHAPE = 2;
+    private static final int CURRENT_SHAPE = 3;
     /** Views kept for cursors: the newest 64, none older than five minutes (then a cursor reads the current view). */
     private static final int KEPT_VIEWS = 64;
     private static final double VIEW_SECONDS = 300;
@@ -163,7 +163,10 @@ public final class LuceneSearchIndex implements SearchIndex {
         return position;
     }
 
-    /** Documents of shape 1 lack the numeric id key and the year's doc value: such an index sorts by the id's text and finds years by points only, slower, until rebuilt. */
+    /**
+     * Documents of shape 1 lack the numeric id key and the year's doc value: such an index sorts by the id's text and finds
+     * years by points only; of shape 2, the title's word pairs: it checks words in order by phrase. Slower, until rebuilt.
+     */
     @Override
     public boolean outdated() {
         return shape < CURRENT_SHAPE;
@@ -217,7 +220,7 @@ public final class LuceneSearchIndex implements SearchIndex {
             }
             try {
                 // built against the view: how common each word is there decides whether its typos are looked for
-                RankedQuery.Built built = RankedQuery.of(q, analyzer, !outdated(), view.getIndexReader());
+                RankedQuery.Built built = RankedQuery.of(q, analyzer, shape, view.getIndexReader());
                 return search(view, built.query(), built.ranked(), after, q.limit());
             } finally {
                 if (pinned) {
@@ -232,9 +235,10 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
 
     private SearchPage search(IndexSearcher view, Query query, boolean ranked, Cursor after, int limit) throws IOException {
-        Sort order = ranked ? BY_SCORE : outdated() ? BY_ID_TEXT : BY_ID;
+        boolean idText = shape < 2;
+        Sort order = ranked ? BY_SCORE : idText ? BY_ID_TEXT : BY_ID;
         FieldDoc afterDoc = after == null ? null : new FieldDoc(Integer.MAX_VALUE, after.score(), ranked ? new Object[] {after.score(), new BytesRef(after.id())}
-                : outdated() ? new Object[] {new BytesRef(after.id())} : new Object[] {after.high(), new BytesRef(after.id())});
+                : idText ? new Object[] {new BytesRef(after.id())} : new Object[] {after.high(), new BytesRef(after.id())});
         Query rewritten = view.rewrite(query); // typos and prefixes expanded once, for the counting and the page
         // total and facets depend only on the view and the query: the next pages of a cursor, and the
         // same query again, reuse them

@@ -32,8 +32,11 @@ import org.apache.lucene.search.TermQuery;
  * typos (one edit, from 4 letters) and the last word, from 3 letters, the longer words it begins
  * (typed as you search); both count less than the word itself and expand against one field that
  * holds title, authors, tags and venue, whose vocabulary is small enough to expand quickly; a word
- * the index holds in a thousand DEs or more is taken as typed. The whole query as the exact title, or
- * as a phrase in the title, adds on top, so the work whose title was typed comes first. Filters do not score.
+ * the index holds in a thousand DEs or more is taken as typed. Whether a DE matches is decided over three
+ * postings lists a word (title, authors, tags and venue in one; abstract; notes), how well over the six
+ * weighted fields, for the matches only. The whole query as the exact title, or
+ * its words in that order in the title, adds on top, so the work whose title was typed comes first.
+ * Filters do not score.
  */
 final class RankedQuery {
     /** Field weights: a title or author match says most about what the reader wants. */
@@ -57,10 +60,14 @@ final class RankedQuery {
      */
     record Built(Query query, boolean ranked) {}
 
-    /** {@code yearDocValues}: the index holds the year as a doc value too (not so in indexes of shape 1). */
-    static Built of(SearchQuery q, Analyzer analyzer, boolean yearDocValues, IndexReader reader) throws IOException {
+    /**
+     * {@code shape}: what the index's documents hold (see {@link LuceneSearchIndex}): from shape 2 the year as a doc
+     * value too, from shape 3 the title's word pairs; an older index is asked the older way until it is rebuilt.
+     */
+    static Built of(SearchQuery q, Analyzer analyzer, int shape, IndexReader reader) throws IOException {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        boolean ranked = q.text() != null && text(b, q.text(), analyzer, reader);
+        boolean yearDocValues = shape >= 2;
+        boolean ranked = q.text() != null && text(b, q.text(), analyzer, reader, shape >= 3);
         boolean any = ranked;
         any |= filter(b, SearchDocument.TAG_KEY, q.tag());
         any |= filter(b, SearchDocument.AUTHOR_KEY, q.author());
@@ -85,7 +92,7 @@ final class RankedQuery {
         return true;
     }
 
-    private static boolean text(BooleanQuery.Builder b, String text, Analyzer analyzer, IndexReader reader) throws IOException {
+    private static boolean text(BooleanQuery.Builder b, String text, Analyzer analyzer, IndexReader reader, boolean titlePairs) throws IOException {
         List<List<String>> phrases = new ArrayList<>();
         List<String> all = new ArrayList<>();
         Matcher m = PHRASE_OR_WORD.matcher(text);
@@ -104,11 +111,20 @@ final class RankedQuery {
         for (int i = 0; i < phrases.size(); i++) {
             List<String> p = phrases.get(i);
             // only the last word may be unfinished (typed as you search); prefixes of every word cost too much at scale
-            b.add(p.size() > 1 ? phrase(p) : word(p.getFirst(), i == phrases.size() - 1, reader.docFreq(new Term(SearchDocument.SHORT, p.getFirst()))),
-                    Occur.MUST);
+            if (p.size() > 1) {
+                b.add(phrase(p), Occur.MUST);
+            } else {
+                String w = p.getFirst();
+                boolean expand = reader.docFreq(new Term(SearchDocument.SHORT, w)) < TAKEN_AS_TYPED;
+                // which DEs match is decided apart from how well: the words' matches are intersected over
+                // one postings list per field group, the six-field scoring runs only for the candidates
+                b.add(matches(w, expand, i == phrases.size() - 1), Occur.FILTER);
+                b.add(word(w, expand, i == phrases.size() - 1), Occur.SHOULD);
+            }
         }
-        if (all.size() > 1) {
-            b.add(new BoostQuery(phraseIn(SearchDocument.TITLE, all), TITLE_PHRASE_BOOST), Occur.SHOULD);
+        // the words in this order in the title; not for one quoted phrase, which must match as a phrase anyway
+        if (all.size() > 1 && !(phrases.size() == 1 && phrases.getFirst().size() > 1)) {
+            b.add(new BoostQuery(titlePairs ? inTitleInOrder(all) : phraseIn(SearchDocument.TITLE, all), TITLE_PHRASE_BOOST), Occur.SHOULD);
         }
         String exact = SearchDocument.key(text.replace("\"", " "));
         b.add(new BoostQuery(new TermQuery(new Term(SearchDocument.TITLE_EXACT, exact)), EXACT_TITLE_BOOST), Occur.SHOULD);
@@ -116,30 +132,54 @@ final class RankedQuery {
     }
 
     /**
-     * One word in any field: the best field's score counts, the others not at all. (A tie-breaker that adds
-     * a little of the others stops Lucene skipping the blocks of documents that cannot reach the page: a
-     * word in 130,000 of a million DEs then took 10 ms instead of 1.5.) A word in at least
-     * {@link #TAKEN_AS_TYPED} DEs' titles, authors, tags or venues is taken as typed: its typos and longer
-     * forms would rank below its own thousand matches anyway, yet matching them costs the most.
+     * How well a DE matches one word: the best field's score counts, the others not at all. (A tie-breaker
+     * that adds a little of the others stops Lucene skipping the blocks of documents that cannot reach the
+     * page: a word in 130,000 of a million DEs then took 10 ms instead of 1.5.) A word in at least
+     * {@link #TAKEN_AS_TYPED} DEs' titles, authors, tags or venues is taken as typed ({@code expand} false):
+     * its typos and longer forms would rank below its own thousand matches anyway, yet matching them costs the most.
      */
-    private static Query word(String w, boolean last, int docFreq) {
+    private static Query word(String w, boolean expand, boolean last) {
         List<Query> each = new ArrayList<>();
         WEIGHTS.forEach((field, weight) -> each.add(new BoostQuery(new TermQuery(new Term(field, w)), weight)));
-        boolean asTyped = docFreq >= TAKEN_AS_TYPED;
-        // one edit (a transposition counts as one): two cost several times more to expand and match mostly noise
-        if (w.length() >= 4 && !asTyped) {
-            each.add(new BoostQuery(new FuzzyQuery(new Term(SearchDocument.SHORT, w), 1, 1, 50, true), TYPO_WEIGHT));
-        }
-        if (last && w.length() >= 3 && !asTyped) {
-            each.add(new BoostQuery(new PrefixQuery(new Term(SearchDocument.SHORT, w)), PREFIX_WEIGHT));
-        }
+        each.addAll(expansions(w, expand, last, TYPO_WEIGHT, PREFIX_WEIGHT));
         return new DisjunctionMaxQuery(each, BEST_FIELD_ONLY);
+    }
+
+    /** Whether a DE matches one word: in title, authors, tags or venue (one field holds them all), abstract or notes. */
+    private static Query matches(String w, boolean expand, boolean last) {
+        BooleanQuery.Builder any = new BooleanQuery.Builder();
+        for (String field : List.of(SearchDocument.SHORT, SearchDocument.ABSTRACT, SearchDocument.NOTES)) {
+            any.add(new TermQuery(new Term(field, w)), Occur.SHOULD);
+        }
+        expansions(w, expand, last, 1f, 1f).forEach(q -> any.add(q, Occur.SHOULD));
+        return any.build();
+    }
+
+    /** The word's typos (one edit; a transposition counts as one: two cost several times more and match mostly noise), and, if last, the longer words it begins. */
+    private static List<Query> expansions(String w, boolean expand, boolean last, float typoWeight, float prefixWeight) {
+        List<Query> out = new ArrayList<>();
+        if (expand && w.length() >= 4) {
+            out.add(new BoostQuery(new FuzzyQuery(new Term(SearchDocument.SHORT, w), 1, 1, 50, true), typoWeight));
+        }
+        if (expand && last && w.length() >= 3) {
+            out.add(new BoostQuery(new PrefixQuery(new Term(SearchDocument.SHORT, w)), prefixWeight));
+        }
+        return out;
     }
 
     private static Query phrase(List<String> words) {
         List<Query> each = new ArrayList<>();
         WEIGHTS.forEach((field, weight) -> each.add(new BoostQuery(phraseIn(field, words), weight)));
         return new DisjunctionMaxQuery(each, BEST_FIELD_ONLY);
+    }
+
+    /** Every pair of neighbouring words among the title's pairs: the phrase, up to a repeated pair's placement. */
+    private static Query inTitleInOrder(List<String> words) {
+        BooleanQuery.Builder pairs = new BooleanQuery.Builder();
+        for (int i = 0; i + 1 < words.size(); i++) {
+            pairs.add(new TermQuery(new Term(SearchDocument.TITLE_PAIRS, words.get(i) + " " + words.get(i + 1))), Occur.MUST);
+        }
+        return pairs.build();
     }
 
     private static PhraseQuery phraseIn(String field, List<String> words) {

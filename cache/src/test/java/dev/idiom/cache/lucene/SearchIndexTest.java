@@ -57,6 +57,16 @@ class SearchIndexTest {
     }
 
     @Test
+    void theWordsInOrderInATitleRankAboveTheSameWordsApart() {
+        // the shorter title would win on the words alone (BM25 favours short fields)
+        DigitalEntity apart = put(de("Replication, optimistic", null, 2001, "article", "x", "Saito"));
+        DigitalEntity inOrder = put(de("Optimistic replication in mobile systems today", null, 2003, "article", "x", "Terry"));
+
+        assertEquals(List.of(inOrder.id(), apart.id()), ids(search(SearchQuery.text("optimistic replication", 10))));
+        assertEquals(List.of(apart.id(), inOrder.id()), ids(search(SearchQuery.text("replication optimistic", 10))), "and the other way round");
+    }
+
+    @Test
     void anAuthorQueryFindsMullerFromMuller() {
         DigitalEntity muller = put(de("Caches", null, 2010, "article", "cache", "Müller"));
         DigitalEntity miller = put(de("Other", null, 2010, "article", "cache", "Miller"));
