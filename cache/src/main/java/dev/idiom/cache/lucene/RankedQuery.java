@@ -32,9 +32,9 @@ import org.apache.lucene.search.TermQuery;
  * typos (one edit, from 4 letters) and the last word, from 3 letters, the longer words it begins
  * (typed as you search); both count less than the word itself and expand against one field that
  * holds title, authors, tags and venue, whose vocabulary is small enough to expand quickly; a word
- * the index holds in a thousand DEs or more is taken as typed. Whether a DE matches is decided over three
- * postings lists a word (title, authors, tags and venue in one; abstract; notes), how well over the six
- * weighted fields, for the matches only. The whole query as the exact title, or
+ * the index holds in a thousand DEs or more is taken as typed. With several words, whether a DE matches is
+ * decided over three postings lists a word (title, authors, tags and venue in one; abstract; notes), how well
+ * over the six weighted fields, for the matches only; a lone word is matched and scored by its six fields at once. The whole query as the exact title, or
  * its words in that order in the title, adds on top, so the work whose title was typed comes first.
  * Filters do not score.
  */
@@ -116,10 +116,16 @@ final class RankedQuery {
             } else {
                 String w = p.getFirst();
                 boolean expand = reader.docFreq(new Term(SearchDocument.SHORT, w)) < TAKEN_AS_TYPED;
-                // which DEs match is decided apart from how well: the words' matches are intersected over
-                // one postings list per field group, the six-field scoring runs only for the candidates
-                b.add(matches(w, expand, i == phrases.size() - 1), Occur.FILTER);
-                b.add(word(w, expand, i == phrases.size() - 1), Occur.SHOULD);
+                boolean last = i == phrases.size() - 1;
+                if (phrases.size() == 1) {
+                    // a lone word: its best-field score alone decides, so Lucene skips the blocks that cannot reach the page
+                    b.add(word(w, expand, last), Occur.MUST);
+                } else {
+                    // which DEs match is decided apart from how well: the words' matches are intersected over
+                    // one postings list per field group, the six-field scoring runs only for the candidates
+                    b.add(matches(w, expand, last), Occur.FILTER);
+                    b.add(word(w, expand, last), Occur.SHOULD);
+                }
             }
         }
         // the words in this order in the title; not for one quoted phrase, which must match as a phrase anyway
