@@ -351,7 +351,7 @@ public final class SearchFeed implements AutoCloseable {
 
     /** What an operator wants to know about the index. */
     public record Figures(long documents, long position, long lastLagMillis, long p50LagMillis, long p99LagMillis, long maxLagMillis,
-                          long freshWaitsTimedOut, boolean rebuilding, long lastRebuildEntities, long lastRebuildMillis) {}
+                          long freshWaitsTimedOut, boolean rebuilding, long lastRebuildEntities, long lastRebuildMillis, boolean merging) {}
 
     public Figures figures() {
         Histogram window = new Histogram(3_600_000L, 2);
@@ -362,7 +362,7 @@ public final class SearchFeed implements AutoCloseable {
         }
         Rebuild r = lastRebuild;
         return new Figures(current.documents(), searchable, lastLag.get(), window.getValueAtPercentile(50), window.getValueAtPercentile(99),
-                window.getMaxValue(), freshWaitsTimedOut.get(), rebuilding.get() != null, r == null ? 0 : r.entities(), r == null ? 0 : r.millis());
+                window.getMaxValue(), freshWaitsTimedOut.get(), rebuilding.get() != null, r == null ? 0 : r.entities(), r == null ? 0 : r.millis(), current.merging());
     }
 
     private void retire(SearchIndex old) {

@@ -42,6 +42,11 @@ public interface SearchIndex extends AutoCloseable {
     /** How many DEs searches see. */
     long documents();
 
+    /** Whether segments are being merged in the background (after a rebuild, for a while): searches cost more meanwhile. */
+    default boolean merging() {
+        return false;
+    }
+
     @Override
     void close();
 

@@ -25,7 +25,7 @@ import org.HdrHistogram.Recorder;
  * one client at a time and then several at once; last, the index's lag while writers saturate
  * the write path.
  *
- * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15] [--only all|lag] [--rate R: writes/s offered, else as fast as they can] [--settle 60: seconds between the rebuild and the timing]</pre>
+ * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15] [--only all|lag] [--rate R: writes/s offered, else as fast as they can] [--settle 300: at most this many seconds waiting for the rebuilt index's merges before timing]</pre>
  */
 public final class SearchProbe {
     private static final Pattern TOTAL = Pattern.compile("\"total\":(\\d+)");
@@ -35,7 +35,7 @@ public final class SearchProbe {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new LinkedHashMap<>(Map.of("url", "http://127.0.0.1:8080", "calls", "1000", "warmup", "300", "clients", "8",
-                "writers", "64", "seconds", "15", "sample", "2000", "rate", "0", "only", "all", "settle", "60"));
+                "writers", "64", "seconds", "15", "sample", "2000", "rate", "0", "only", "all", "settle", "300"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
@@ -57,7 +57,7 @@ public final class SearchProbe {
         System.out.printf("search index: %s DEs; last rebuild from events: %s DEs in %s ms (%s DEs/s)%n", index.get("documents"),
                 index.get("lastRebuildEntities"), index.get("lastRebuildMillis"), rate(index));
         // the rebuilt index's segments go on merging in the background for a while after the swap: time the searches after
-        Thread.sleep(Long.parseLong(opts.get("settle")) * 1000);
+        System.out.printf("background merges after the rebuild: %s%n", awaitMerges(http, base, Long.parseLong(opts.get("settle"))));
 
         Map<String, String> queries = new LinkedHashMap<>();
         queries.put("no match", "q=zzyzxqv");
@@ -228,6 +228,18 @@ public final class SearchProbe {
             }
             Thread.sleep(500);
         }
+    }
+
+    /** Waits, at most {@code seconds}, until the index merges no more; says how long that took. */
+    private static String awaitMerges(HttpClient http, String base, long seconds) throws Exception {
+        long start = System.nanoTime();
+        while (Boolean.parseBoolean(figures(http, base).get("merging"))) {
+            if (System.nanoTime() - start > seconds * 1_000_000_000L) {
+                return String.format("still running after %d s; timing anyway", seconds);
+            }
+            Thread.sleep(1000);
+        }
+        return String.format("done %.0f s after it", (System.nanoTime() - start) / 1e9);
     }
 
     private static Map<String, String> figures(HttpClient http, String base) throws Exception {

@@ -196,6 +196,11 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
 
     @Override
+    public boolean merging() {
+        return writer.hasPendingMerges() || !writer.getMergingSegments().isEmpty(); // the first counts only merges not yet started
+    }
+
+    @Override
     public long documents() {
         try {
             IndexSearcher s = searchers.acquire();
