@@ -70,8 +70,6 @@ public final class SearchProbe {
         queries.put("author exact", "author=saito");
         int calls = Integer.parseInt(opts.get("calls"));
         int warmup = Integer.parseInt(opts.get("warmup"));
-        // every call a distinct query (yearTo=9000+i: a range every seeded DE is in), so none is answered from the
-        // index's cache of totals and facets; then the same query again, as a portal's popular queries are
         // the queries taken in turn first, so the server's JIT has compiled the paths they share (rendering the entities
         // among them) before any is timed, not only the first query's; yearTo 2100-8999, apart from the timed ones
         for (int i = 0; i < Math.min(warmup, 6900); i++) {
@@ -79,6 +77,8 @@ public final class SearchProbe {
                 GrowthProbe.check(q.getKey(), GrowthProbe.get(http, base + "/api/entities?limit=50&" + q.getValue() + "&yearTo=" + (2100 + i)));
             }
         }
+        // every call a distinct query (yearTo=9000+i: a range every seeded DE is in), so none is answered from the
+        // index's cache of totals and facets; then the same query again, as a portal's popular queries are
         System.out.printf("%-16s %11s %9s %9s %9s %12s %12s%n", "query (limit 50)", "matches", "p50 ms", "p99 ms", "mean ms", "repeat p50", "repeat p99");
         for (Map.Entry<String, String> q : queries.entrySet()) {
             String url = base + "/api/entities?limit=50&" + q.getValue();

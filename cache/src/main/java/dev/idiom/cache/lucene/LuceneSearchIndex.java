@@ -225,7 +225,7 @@ public final class LuceneSearchIndex implements SearchIndex {
             }
             try {
                 // built against the view: how common each word is there decides whether its typos are looked for
-                RankedQuery.Built built = RankedQuery.of(q, analyzer, shape, view.getIndexReader());
+                RankedQuery.Built built = RankedQuery.of(q, analyzer, shape, view);
                 return search(view, built.query(), built.ranked(), after, q.limit());
             } finally {
                 if (pinned) {

@@ -13,13 +13,13 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.IntField;
 import org.apache.lucene.document.IntPoint;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.FuzzyQuery;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
@@ -64,10 +64,10 @@ final class RankedQuery {
      * {@code shape}: what the index's documents hold (see {@link LuceneSearchIndex}): from shape 2 the year as a doc
      * value too, from shape 3 the title's word pairs; an older index is asked the older way until it is rebuilt.
      */
-    static Built of(SearchQuery q, Analyzer analyzer, int shape, IndexReader reader) throws IOException {
+    static Built of(SearchQuery q, Analyzer analyzer, int shape, IndexSearcher view) throws IOException {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
         boolean yearDocValues = shape >= 2;
-        boolean ranked = q.text() != null && text(b, q.text(), analyzer, reader, shape >= 3);
+        boolean ranked = q.text() != null && text(b, q.text(), analyzer, view, shape >= 3);
         boolean any = ranked;
         any |= filter(b, SearchDocument.TAG_KEY, q.tag());
         any |= filter(b, SearchDocument.AUTHOR_KEY, q.author());
@@ -92,7 +92,7 @@ final class RankedQuery {
         return true;
     }
 
-    private static boolean text(BooleanQuery.Builder b, String text, Analyzer analyzer, IndexReader reader, boolean titlePairs) throws IOException {
+    private static boolean text(BooleanQuery.Builder b, String text, Analyzer analyzer, IndexSearcher view, boolean titlePairs) throws IOException {
         List<List<String>> phrases = new ArrayList<>();
         List<String> all = new ArrayList<>();
         Matcher m = PHRASE_OR_WORD.matcher(text);
@@ -115,16 +115,16 @@ final class RankedQuery {
                 b.add(phrase(p), Occur.MUST);
             } else {
                 String w = p.getFirst();
-                boolean expand = reader.docFreq(new Term(SearchDocument.SHORT, w)) < TAKEN_AS_TYPED;
-                boolean last = i == phrases.size() - 1;
+                boolean expand = view.getIndexReader().docFreq(new Term(SearchDocument.SHORT, w)) < TAKEN_AS_TYPED;
+                List<Query> expansions = expansions(w, expand, i == phrases.size() - 1, view);
                 if (phrases.size() == 1) {
                     // a lone word: its best-field score alone decides, so Lucene skips the blocks that cannot reach the page
-                    b.add(word(w, expand, last), Occur.MUST);
+                    b.add(word(w, expansions), Occur.MUST);
                 } else {
                     // which DEs match is decided apart from how well: the words' matches are intersected over
                     // one postings list per field group, the six-field scoring runs only for the candidates
-                    b.add(matches(w, expand, last), Occur.FILTER);
-                    b.add(word(w, expand, last), Occur.SHOULD);
+                    b.add(matches(w, expansions), Occur.FILTER);
+                    b.add(word(w, expansions), Occur.SHOULD);
                 }
             }
         }
@@ -141,34 +141,38 @@ final class RankedQuery {
      * How well a DE matches one word: the best field's score counts, the others not at all. (A tie-breaker
      * that adds a little of the others stops Lucene skipping the blocks of documents that cannot reach the
      * page: a word in 130,000 of a million DEs then took 10 ms instead of 1.5.) A word in at least
-     * {@link #TAKEN_AS_TYPED} DEs' titles, authors, tags or venues is taken as typed ({@code expand} false):
+     * {@link #TAKEN_AS_TYPED} DEs' titles, authors, tags or venues is taken as typed (no {@code expansions}):
      * its typos and longer forms would rank below its own thousand matches anyway, yet matching them costs the most.
      */
-    private static Query word(String w, boolean expand, boolean last) {
+    private static Query word(String w, List<Query> expansions) {
         List<Query> each = new ArrayList<>();
         WEIGHTS.forEach((field, weight) -> each.add(new BoostQuery(new TermQuery(new Term(field, w)), weight)));
-        each.addAll(expansions(w, expand, last, TYPO_WEIGHT, PREFIX_WEIGHT));
+        each.addAll(expansions);
         return new DisjunctionMaxQuery(each, BEST_FIELD_ONLY);
     }
 
     /** Whether a DE matches one word: in title, authors, tags or venue (one field holds them all), abstract or notes. */
-    private static Query matches(String w, boolean expand, boolean last) {
+    private static Query matches(String w, List<Query> expansions) {
         BooleanQuery.Builder any = new BooleanQuery.Builder();
         for (String field : List.of(SearchDocument.SHORT, SearchDocument.ABSTRACT, SearchDocument.NOTES)) {
             any.add(new TermQuery(new Term(field, w)), Occur.SHOULD);
         }
-        expansions(w, expand, last, 1f, 1f).forEach(q -> any.add(q, Occur.SHOULD));
+        expansions.forEach(q -> any.add(q, Occur.SHOULD)); // their weights do not matter where only matching does
         return any.build();
     }
 
-    /** The word's typos (one edit; a transposition counts as one: two cost several times more and match mostly noise), and, if last, the longer words it begins. */
-    private static List<Query> expansions(String w, boolean expand, boolean last, float typoWeight, float prefixWeight) {
+    /**
+     * The word's typos (one edit; a transposition counts as one: two cost several times more and match mostly noise), and,
+     * if last, the longer words it begins, each weighted for scoring. Expanded against the view's term dictionary here,
+     * once: the match filter and the score of a word of several share them.
+     */
+    private static List<Query> expansions(String w, boolean expand, boolean last, IndexSearcher view) throws IOException {
         List<Query> out = new ArrayList<>();
         if (expand && w.length() >= 4) {
-            out.add(new BoostQuery(new FuzzyQuery(new Term(SearchDocument.SHORT, w), 1, 1, 50, true), typoWeight));
+            out.add(new BoostQuery(view.rewrite(new FuzzyQuery(new Term(SearchDocument.SHORT, w), 1, 1, 50, true)), TYPO_WEIGHT));
         }
         if (expand && last && w.length() >= 3) {
-            out.add(new BoostQuery(new PrefixQuery(new Term(SearchDocument.SHORT, w)), prefixWeight));
+            out.add(new BoostQuery(view.rewrite(new PrefixQuery(new Term(SearchDocument.SHORT, w))), PREFIX_WEIGHT));
         }
         return out;
     }
