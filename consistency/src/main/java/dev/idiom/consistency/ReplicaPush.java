@@ -74,12 +74,12 @@ public final class ReplicaPush {
         }
         AnnotationTool tool = opened.get();
         Set<Field> kept = tool.fieldsKept();
-        Metadata wanted = de.metadata();
+        Metadata wanted = ReplicaContent.wanted(de, tool, r.synced());
         if (CanonicalForm.agree(r.synced(), wanted, kept)) {
             outbox.acknowledged(owed, de.version());
             return PushOutcome.ALREADY_IN_SYNC;
         }
-        RemoteRecord known = new RemoteRecord(r.remoteId(), r.remoteVersion(), r.synced(), r.identityHint(), r.shadow());
+        RemoteRecord known = new RemoteRecord(r.remoteId(), r.remoteVersion(), r.synced(), r.identityHint(), r.shadow(), r.privateCopy());
         RemoteRecord written;
         try {
             written = tool.update(known, wanted);
@@ -94,15 +94,17 @@ public final class ReplicaPush {
         }
         Metadata held = ReplicaMerge.asHeld(wanted, written.metadata(), kept);
         String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
-        record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version()),
-                "sync:push:" + r.tool());
+        // a write keeps the copy's privacy as it was (adapters re-send it); a pull brings news of it
+        record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version(),
+                r.privateCopy() || written.privateCopy()), "sync:push:" + r.tool());
         if (replaces == null) {
             outbox.acknowledged(owed, de.version());
         } else {
             // the row names the copy's former id: it goes; a change that came meanwhile is owed to the copy under its new id
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             DigitalEntity latest = store.load(de.id()).orElseThrow();
-            latest.replica(r.tool(), r.account(), written.remoteId()).filter(now -> !CanonicalForm.agree(now.synced(), latest.metadata(), kept))
+            latest.replica(r.tool(), r.account(), written.remoteId())
+                    .filter(now -> !CanonicalForm.agree(now.synced(), ReplicaContent.wanted(latest, tool, now.synced()), kept))
                     .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
         }
         lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
@@ -129,7 +131,7 @@ public final class ReplicaPush {
         List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(r.synced(), now.metadata(), de.metadata(),
                 tools.policy(r.tool(), r.account()), r.tool(), r.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(now)));
         events.add(new ReplicaLinked(r.tool(), r.account(), now.remoteId(), now.version(), ReplicaMerge.asHeld(de.metadata(), now.metadata(),
-                tool.fieldsKept()), now.shadow(), now.remoteId().equals(r.remoteId()) ? null : r.remoteId()));
+                tool.fieldsKept()), now.shadow(), now.remoteId().equals(r.remoteId()) ? null : r.remoteId(), now.privateCopy()));
         try {
             store.append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), "replica:" + r.tool() + ":" + r.account(), e))
                     .toList());

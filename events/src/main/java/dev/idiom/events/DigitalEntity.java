@@ -12,12 +12,17 @@ import java.util.UUID;
  * DE; the projection, the rebuild check and as-of reads all use it.
  *
  * @param version the number of events folded in (the ETag)
+ * @param markedPrivate a curator marked it private ({@link PrivacyMarked}); see {@link Visibility}
  */
-public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt)
-        implements Serializable {
+public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
+                            boolean markedPrivate) implements Serializable {
 
     public DigitalEntity {
         replicas = replicas == null ? List.of() : List.copyOf(replicas);
+    }
+
+    public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt) {
+        this(id, version, metadata, replicas, createdAt, updatedAt, false);
     }
 
     /** The state before the first event. */
@@ -54,18 +59,20 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case TagAdded added -> metadata.withTag(added.tag());
             case TagRemoved removed -> metadata.withoutTag(removed.tag());
             case ConflictResolved conflict -> metadata.with(conflict.field(), conflict.winner());
+            case PrivacyMarked marked -> metadata;
         };
         List<Replica> nextReplicas = switch (event) {
             case RecordImported i when i.fromTool() -> linked(new Replica(i.tool(), i.account(), i.remoteId(), i.remoteVersion(), i.metadata(),
-                    i.identityHint(), i.shadow()), null);
-            case ReplicaLinked l -> linked(new Replica(l.tool(), l.account(), l.remoteId(), l.remoteVersion(), l.synced(), null, l.shadow()),
-                    l.replaces());
-            case ReplicaPushed p -> linked(new Replica(p.tool(), p.account(), p.remoteId(), p.remoteVersion(), p.synced(), null, p.shadow()),
-                    p.replaces());
+                    i.identityHint(), i.shadow(), i.privateCopy()), null);
+            case ReplicaLinked l -> linked(new Replica(l.tool(), l.account(), l.remoteId(), l.remoteVersion(), l.synced(), null, l.shadow(),
+                    l.privateCopy()), l.replaces());
+            case ReplicaPushed p -> linked(new Replica(p.tool(), p.account(), p.remoteId(), p.remoteVersion(), p.synced(), null, p.shadow(),
+                    p.privateCopy()), p.replaces());
             case ReplicaUnlinked u -> replicas.stream().filter(r -> !r.sameCopy(u.tool(), u.account(), u.remoteId())).toList();
             default -> replicas;
         };
-        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at);
+        boolean marked = event instanceof PrivacyMarked m ? m.marked() : markedPrivate;
+        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked);
     }
 
     /**
@@ -103,7 +110,7 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
                 shadow = shadow == null ? existing.shadow() : shadow;
             }
         }
-        out.add(new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), hint, shadow));
+        out.add(new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), hint, shadow, r.privateCopy()));
         return out;
     }
 }

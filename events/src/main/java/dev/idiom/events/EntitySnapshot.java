@@ -5,13 +5,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A DE as a reader gets it: the state and its stored JSON (the REST representation), so a cached
- * read can be written out without serialising again.
+ * A DE as it is read: the whole state (shadows included, for the engine) and the JSON an answer
+ * gives of it ({@link EventCodec#view}: no shadows), made once, so a cached read can be written out
+ * without serialising again.
  */
 public record EntitySnapshot(DigitalEntity entity, byte[] json) implements Serializable {
 
     public static EntitySnapshot of(String storedJson, EventCodec codec) {
-        return new EntitySnapshot(codec.entity(storedJson), storedJson.getBytes(StandardCharsets.UTF_8));
+        return of(codec.entity(storedJson), codec);
+    }
+
+    public static EntitySnapshot of(DigitalEntity entity, EventCodec codec) {
+        return new EntitySnapshot(entity, codec.view(entity).getBytes(StandardCharsets.UTF_8));
     }
 
     public int version() {

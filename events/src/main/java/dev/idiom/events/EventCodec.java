@@ -36,15 +36,16 @@ public final class EventCodec {
                 if (e.shadow() != null) {
                     n.put("shadow", e.shadow());
                 }
+                privateFlag(n, e.privateCopy());
             }
             case ReplicaLinked e -> {
-                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow()));
+                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow(), e.privateCopy()));
                 if (e.replaces() != null) {
                     n.put("replaces", e.replaces());
                 }
             }
             case ReplicaPushed e -> {
-                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow()));
+                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow(), e.privateCopy()));
                 if (e.replaces() != null) {
                     n.put("replaces", e.replaces());
                 }
@@ -70,6 +71,7 @@ public final class EventCodec {
                 n.put("tool", e.tool());
                 n.put("account", e.account());
             }
+            case PrivacyMarked e -> n.put("marked", e.marked());
         }
         return write(n);
     }
@@ -78,15 +80,16 @@ public final class EventCodec {
         JsonNode n = read(payload);
         return switch (type) {
             case "RecordImported" -> new RecordImported(metadata(n.get("metadata")), n.path("tool").asText(), text(n, "account"),
-                    n.path("remoteId").asText(), text(n, "remoteVersion"), text(n, "identityHint"), text(n, "shadow"));
+                    n.path("remoteId").asText(), text(n, "remoteVersion"), text(n, "identityHint"), text(n, "shadow"), n.path("private").asBoolean());
             case "ReplicaLinked" -> {
                 Replica r = replica(n);
-                yield new ReplicaLinked(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), r.shadow(), text(n, "replaces"));
+                yield new ReplicaLinked(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), r.shadow(), text(n, "replaces"),
+                        r.privateCopy());
             }
             case "ReplicaPushed" -> {
                 Replica r = replica(n);
                 yield new ReplicaPushed(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), r.shadow(), text(n, "replaces"),
-                        n.path("pushedVersion").asInt());
+                        n.path("pushedVersion").asInt(), r.privateCopy());
             }
             case "ReplicaUnlinked" -> {
                 Replica r = replica(n);
@@ -103,6 +106,7 @@ public final class EventCodec {
                 yield new ConflictResolved(f, f.fromJson(n.get("base")), f.fromJson(n.get("idiomValue")), f.fromJson(n.get("remoteValue")),
                         f.fromJson(n.get("winner")), n.path("policy").asText(), n.path("tool").asText(), text(n, "account"));
             }
+            case "PrivacyMarked" -> new PrivacyMarked(n.path("marked").asBoolean());
             default -> throw new IllegalStateException("unknown stored event type " + type);
         };
     }
@@ -124,12 +128,20 @@ public final class EventCodec {
         if (r.shadow() != null) {
             n.put("shadow", r.shadow());
         }
+        privateFlag(n, r.privateCopy());
         return n;
+    }
+
+    /** Written only when set: events and projections written before privacy existed keep their bytes. */
+    private static void privateFlag(ObjectNode n, boolean set) {
+        if (set) {
+            n.put("private", true);
+        }
     }
 
     private Replica replica(JsonNode n) {
         return new Replica(n.path("tool").asText(), text(n, "account"), n.path("remoteId").asText(), text(n, "remoteVersion"),
-                metadata(n.get("synced")), text(n, "identityHint"), text(n, "shadow"));
+                metadata(n.get("synced")), text(n, "identityHint"), text(n, "shadow"), n.path("private").asBoolean());
     }
 
     /** The JSON tree of an event's payload, for the change feed and history. */
@@ -151,6 +163,21 @@ public final class EventCodec {
 
     /** The projection's stored form of a DE. */
     public String entity(DigitalEntity de) {
+        return write(entityTree(de));
+    }
+
+    /**
+     * A DE as an API answer gives it: no shadows, and {@code "private"}: whether keys without the
+     * private right are denied it ({@link Visibility#hidden}). The caller picks whole or
+     * {@link Visibility#publicView}.
+     */
+    public String view(DigitalEntity de) {
+        ObjectNode n = entityTree(Visibility.withoutShadows(de));
+        n.put("private", Visibility.hidden(de));
+        return write(n);
+    }
+
+    private ObjectNode entityTree(DigitalEntity de) {
         ObjectNode n = json.createObjectNode();
         n.put("id", de.id().toString());
         n.put("version", de.version());
@@ -159,7 +186,8 @@ public final class EventCodec {
         n.set("metadata", json.valueToTree(de.metadata()));
         var replicas = n.putArray("replicas");
         de.replicas().forEach(r -> replica(replicas.addObject(), r));
-        return write(n);
+        privateFlag(n, de.markedPrivate());
+        return n;
     }
 
     public DigitalEntity entity(String stored) {
@@ -167,7 +195,7 @@ public final class EventCodec {
         List<Replica> replicas = new ArrayList<>();
         n.path("replicas").forEach(r -> replicas.add(replica(r)));
         return new DigitalEntity(UUID.fromString(n.get("id").asText()), n.get("version").asInt(), metadata(n.get("metadata")), replicas,
-                Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()));
+                Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()), n.path("private").asBoolean());
     }
 
     public ObjectMapper mapper() {

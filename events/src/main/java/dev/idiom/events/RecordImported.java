@@ -12,9 +12,14 @@ package dev.idiom.events;
  * @param remoteVersion the tool's version or signature of the record (null if the tool has none)
  * @param identityHint the tool's id of the work across its users (BibSonomy's interhash), or null
  * @param shadow the record in the tool's own form, kept for write-backs (null if unknown)
+ * @param privateCopy the record is private in its tool
  */
 public record RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion, String identityHint,
-        String shadow) implements EntityEvent, ReplicaEvent {
+        String shadow, boolean privateCopy) implements EntityEvent, ReplicaEvent {
+
+    public RecordImported(Metadata metadata, String tool, String account, String remoteId, String remoteVersion, String identityHint, String shadow) {
+        this(metadata, tool, account, remoteId, remoteVersion, identityHint, shadow, false);
+    }
 
     /** A record created directly in Idiom. */
     public RecordImported(Metadata metadata, String tool, String remoteId) {

@@ -10,12 +10,22 @@ import java.util.Objects;
  * does not model survive).
  *
  * @param shadow the tool's own form of the record, opaque outside its adapter (null if unknown)
+ * @param privateCopy the copy is private in its tool (or its account says the whole library is): see {@link Visibility}
  */
-public record Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String identityHint, String shadow)
-        implements Serializable {
+public record Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String identityHint, String shadow,
+                      boolean privateCopy) implements Serializable {
+
+    public Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String identityHint, String shadow) {
+        this(tool, account, remoteId, remoteVersion, synced, identityHint, shadow, false);
+    }
 
     public Replica(String tool, String account, String remoteId, String remoteVersion, Metadata synced) {
         this(tool, account, remoteId, remoteVersion, synced, null, null);
+    }
+
+    /** The same copy without its shadow: what may leave the store. */
+    public Replica withoutShadow() {
+        return shadow == null ? this : new Replica(tool, account, remoteId, remoteVersion, synced, identityHint, null, privateCopy);
     }
 
     public boolean sameCopy(String tool, String account, String remoteId) {

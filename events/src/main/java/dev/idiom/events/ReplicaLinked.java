@@ -9,8 +9,12 @@ package dev.idiom.events;
  * @param replaces the copy's former remote id when the tool gave it a new one (BibSonomy's
  *     hashes change with the content, a Pinboard bookmark's URL was changed), else null
  */
-public record ReplicaLinked(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String shadow, String replaces)
-        implements EntityEvent, ReplicaEvent {
+public record ReplicaLinked(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String shadow, String replaces,
+                            boolean privateCopy) implements EntityEvent, ReplicaEvent {
+
+    public ReplicaLinked(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String shadow, String replaces) {
+        this(tool, account, remoteId, remoteVersion, synced, shadow, replaces, false);
+    }
 
     public ReplicaLinked(String tool, String account, String remoteId, String remoteVersion, Metadata synced) {
         this(tool, account, remoteId, remoteVersion, synced, null, null);

@@ -10,4 +10,10 @@ package dev.idiom.events;
  *     a Pinboard URL change), else null
  */
 public record ReplicaPushed(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String shadow, String replaces,
-        int pushedVersion) implements EntityEvent, ReplicaEvent {}
+        int pushedVersion, boolean privateCopy) implements EntityEvent, ReplicaEvent {
+
+    public ReplicaPushed(String tool, String account, String remoteId, String remoteVersion, Metadata synced, String shadow, String replaces,
+                         int pushedVersion) {
+        this(tool, account, remoteId, remoteVersion, synced, shadow, replaces, pushedVersion, false);
+    }
+}

@@ -16,9 +16,17 @@ import java.util.regex.Pattern;
  * @param tool a tool the DE has a replica in
  * @param cursor the {@code next} of the previous page, or null
  * @param limit page size, 1–200
+ * @param privateRecords the asker may see private DEs whole; otherwise hidden DEs are not found, counted or faceted, and
+ *     DEs with private parts are matched by their public parts only ({@link Visibility})
  */
 public record SearchQuery(String text, String tag, String author, Integer yearFrom, Integer yearTo, String type, String venue, String tool,
-                          String cursor, int limit) {
+                          String cursor, int limit, boolean privateRecords) {
+
+    /** A search by a key that sees private records. */
+    public SearchQuery(String text, String tag, String author, Integer yearFrom, Integer yearTo, String type, String venue, String tool,
+                       String cursor, int limit) {
+        this(text, tag, author, yearFrom, yearTo, type, venue, tool, cursor, limit, true);
+    }
     /** The longest criterion accepted: longer than any tag, name or title could be. */
     public static final int MAX_CRITERION = 1000;
     /** A cursor as this service writes them: searcher generation, score bits, entity id. */
@@ -54,7 +62,12 @@ public record SearchQuery(String text, String tag, String author, Integer yearFr
 
     /** The same search, the page after {@code next}. */
     public SearchQuery after(String next) {
-        return new SearchQuery(text, tag, author, yearFrom, yearTo, type, venue, tool, next, limit);
+        return new SearchQuery(text, tag, author, yearFrom, yearTo, type, venue, tool, next, limit, privateRecords);
+    }
+
+    /** The same search by a key that may ({@code true}) or may not see private records. */
+    public SearchQuery seeingPrivate(boolean may) {
+        return new SearchQuery(text, tag, author, yearFrom, yearTo, type, venue, tool, cursor, limit, may);
     }
 
     private static String blankToNull(String s) {

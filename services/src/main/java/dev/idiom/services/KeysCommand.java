@@ -15,13 +15,14 @@ final class KeysCommand {
 
     int run(IdiomConfig config, String verb, Map<String, String> flags) {
         if (verb == null) {
-            throw new IllegalArgumentException("keys needs a verb: create --name NAME --role reader|curator|admin, list, or revoke --name NAME");
+            throw new IllegalArgumentException("keys needs a verb: create --name NAME --role reader|curator|admin [--private-records true], list, or revoke --name NAME");
         }
         try (Idiom idiom = Idiom.start(config)) {
             ApiKeys keys = idiom.application().keys();
             switch (verb) {
                 case "create" -> {
-                    ApiKeys.Issued issued = keys.create(required(flags, "name"), Role.parse(required(flags, "role")), "command line");
+                    ApiKeys.Issued issued = keys.create(required(flags, "name"), Role.parse(required(flags, "role")),
+                            Boolean.parseBoolean(flags.getOrDefault("private-records", "false")), "command line");
                     out.println("idiom: created " + issued.key().role().id() + " key '" + issued.key().name() + "'; it is shown this once:");
                     out.println(issued.secret());
                 }

@@ -58,7 +58,7 @@ class ImportRecordsTest {
         }
 
         @Override
-        public RemoteRecord create(Metadata metadata) {
+        public RemoteRecord create(Metadata metadata, boolean keepPrivate) {
             throw new UnsupportedOperationException();
         }
 

@@ -40,7 +40,25 @@ public interface AnnotationTool {
      * Creates the record (private, where the tool has privacy, unless the account is configured
      * otherwise); returns it with its new remote id, version and shadow.
      */
-    RemoteRecord create(Metadata metadata);
+    default RemoteRecord create(Metadata metadata) {
+        return create(metadata, false);
+    }
+
+    /**
+     * Creates the record; {@code keepPrivate}: the DE is private somewhere, so the record is
+     * created private wherever the tool can say so, whatever the account's setting for new records.
+     */
+    RemoteRecord create(Metadata metadata, boolean keepPrivate);
+
+    /**
+     * What of {@code wanted} this tool would hold after a write, given the copy it holds now
+     * ({@code known}: the state last synced, null for a new record): tags the tool would act on
+     * are left out unless they came from this copy (see BibSonomy). A sync compares against
+     * this, so a tag left out is not owed forever. Default: all of it.
+     */
+    default Metadata writable(Metadata wanted, Metadata known) {
+        return wanted;
+    }
 
     /**
      * Writes the fields that differ between {@code known.metadata()} (the state last synced) and

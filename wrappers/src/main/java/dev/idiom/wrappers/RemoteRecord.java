@@ -11,8 +11,19 @@ import dev.idiom.events.Metadata;
  * @param shadow the record exactly as the tool returned it, in the tool's own form (JSON, XML),
  *     opaque outside its adapter; a write-back starts from it so that what Idiom does not model
  *     (collections, privacy, keys, extra fields) survives. Null when unknown.
+ * @param privateCopy the record is private in the tool (a Pinboard bookmark not shared, a BibSonomy
+ *     post in no public group, a bookmark marked PRIVATE, every record of an account kept private)
  */
-public record RemoteRecord(String remoteId, String version, Metadata metadata, String identityHint, String shadow) {
+public record RemoteRecord(String remoteId, String version, Metadata metadata, String identityHint, String shadow, boolean privateCopy) {
+
+    public RemoteRecord(String remoteId, String version, Metadata metadata, String identityHint, String shadow) {
+        this(remoteId, version, metadata, identityHint, shadow, false);
+    }
+
+    /** The same record, private. */
+    public RemoteRecord asPrivate() {
+        return privateCopy ? this : new RemoteRecord(remoteId, version, metadata, identityHint, shadow, true);
+    }
 
     public RemoteRecord(String remoteId, String version, Metadata metadata) {
         this(remoteId, version, metadata, null, null);

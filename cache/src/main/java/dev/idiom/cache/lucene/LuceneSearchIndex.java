@@ -58,7 +58,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     private static final String POSITION = "idiom.position";
     /** The shape of the documents; an index without it is of shape 1 (no numeric id key), shape 2 has no title word pairs. */
     private static final String SHAPE = "idiom.shape";
-    private static final int CURRENT_SHAPE = 3;
+    private static final int CURRENT_SHAPE = 4; // 4: documents by audience, JSON without shadows
     /** Views kept for cursors: the newest 64, none older than five minutes (then a cursor reads the current view). */
     private static final int KEPT_VIEWS = 64;
     private static final double VIEW_SECONDS = 300;
@@ -145,9 +145,9 @@ public final class LuceneSearchIndex implements SearchIndex {
         try {
             for (DigitalEntity de : entities) {
                 if (replacing) {
-                    writer.updateDocument(new Term(SearchDocument.ID, de.id().toString()), SearchDocument.of(de, codec.entity(de)));
+                    writer.updateDocuments(new Term(SearchDocument.ID, de.id().toString()), SearchDocument.of(de, codec));
                 } else {
-                    writer.addDocument(SearchDocument.of(de, codec.entity(de)));
+                    writer.addDocuments(SearchDocument.of(de, codec));
                 }
             }
         } catch (IOException e) {
@@ -226,7 +226,7 @@ public final class LuceneSearchIndex implements SearchIndex {
             try {
                 // built against the view: how common each word is there decides whether its typos are looked for
                 RankedQuery.Built built = RankedQuery.of(q, analyzer, shape, view);
-                return search(view, built.query(), built.ranked(), after, q.limit());
+                return search(view, forAudience(built.query(), q.privateRecords()), built.ranked(), after, q.limit());
             } finally {
                 if (pinned) {
                     views.release(view);
@@ -237,6 +237,13 @@ public final class LuceneSearchIndex implements SearchIndex {
         } catch (IOException e) {
             throw new UncheckedIOException("search failed: " + e.getMessage(), e);
         }
+    }
+
+    /** Only the documents for this asker (see {@link SearchDocument#AUDIENCE}): the other audience's copy of a DE is left out. */
+    private static Query forAudience(Query query, boolean privateRecords) {
+        String notFor = privateRecords ? SearchDocument.PUBLIC_ONLY : SearchDocument.PRIVATE_RIGHT;
+        return new BooleanQuery.Builder().add(query, BooleanClause.Occur.MUST)
+                .add(new org.apache.lucene.search.TermQuery(new Term(SearchDocument.AUDIENCE, notFor)), BooleanClause.Occur.MUST_NOT).build();
     }
 
     private SearchPage search(IndexSearcher view, Query query, boolean ranked, Cursor after, int limit) throws IOException {

@@ -2,11 +2,14 @@ package dev.idiom.cache.lucene;
 
 import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EventCodec;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.Normalized;
 import dev.idiom.events.Replica;
+import dev.idiom.events.Visibility;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.lucene.document.Document;
@@ -64,12 +67,37 @@ final class SearchDocument {
     /** Lucene's limit on one indexed term or doc value is 32,766 bytes; keys beyond this are clipped alike at query time. */
     private static final int MAX_KEY = 1000;
 
+    /**
+     * Who a document is for: a DE with nothing private has one document, for everyone; a DE hidden from
+     * keys without the private right has one, for keys with it; a DE with private parts has two — the
+     * whole DE for keys with the right, its public view ({@link Visibility#publicView}) for the others —
+     * so that a search by either finds, counts and facets exactly what that key may see.
+     */
+    static final String AUDIENCE = "audience";
+    static final String EVERYONE = "all";
+    static final String PRIVATE_RIGHT = "private";
+    static final String PUBLIC_ONLY = "public";
+
     private SearchDocument() {}
 
-    static Document of(DigitalEntity de, String json) {
+    /** The documents of one DE (see {@link #AUDIENCE}); the stored JSON is the view an answer gives, without shadows. */
+    static List<Document> of(DigitalEntity de, EventCodec codec) {
+        if (!Visibility.restricted(de)) {
+            return List.of(of(de, codec.view(de), EVERYONE));
+        }
+        Document whole = of(de, codec.view(de), PRIVATE_RIGHT);
+        if (Visibility.hidden(de)) {
+            return List.of(whole);
+        }
+        DigitalEntity shown = Visibility.publicView(de);
+        return List.of(whole, of(shown, codec.view(shown), PUBLIC_ONLY));
+    }
+
+    private static Document of(DigitalEntity de, String json, String audience) {
         Metadata m = de.metadata();
         Document d = new Document();
         String id = de.id().toString();
+        d.add(new StringField(AUDIENCE, audience, Field.Store.NO));
         d.add(new StringField(ID, id, Field.Store.NO));
         d.add(new SortedDocValuesField(ID, new BytesRef(id)));
         d.add(new LongField(ID_HIGH, high(de.id()), Field.Store.NO));

@@ -8,4 +8,9 @@ import java.time.Instant;
  * which side wins a conflict with its replicas (a policy name, see the consistency module).
  */
 public record StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
-        String conflictPolicy, Instant updatedAt) {}
+        String conflictPolicy, Instant updatedAt, boolean privateLibrary) {
+    public StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
+                             String conflictPolicy, Instant updatedAt) {
+        this(name, kind, baseUrl, account, sealedSecret, newRecords, conflictPolicy, updatedAt, false);
+    }
+}

@@ -15,7 +15,7 @@ import javax.sql.DataSource;
 
 /** API keys in MySQL/MariaDB ({@code api_key}), bound parameters only. */
 public final class MySqlApiKeys implements ApiKeyRepository {
-    private static final String COLUMNS = "name, role, key_hash, created_at, created_by, revoked_at";
+    private static final String COLUMNS = "name, role, key_hash, created_at, created_by, revoked_at, sees_private";
 
     private final DataSource db;
 
@@ -26,13 +26,14 @@ public final class MySqlApiKeys implements ApiKeyRepository {
     @Override
     public boolean insert(StoredApiKey k) {
         return SqlWork.on(db, "api keys", c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_key (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?)")) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_key (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, k.name());
                 ps.setString(2, k.role());
                 ps.setString(3, k.keyHash());
                 ps.setObject(4, SqlProjection.utc(k.createdAt()));
                 ps.setString(5, k.createdBy());
                 ps.setObject(6, k.revokedAt() == null ? null : SqlProjection.utc(k.revokedAt()));
+                ps.setBoolean(7, k.seesPrivate());
                 ps.executeUpdate();
                 return true;
             } catch (SQLIntegrityConstraintViolationException duplicate) {
@@ -78,6 +79,7 @@ public final class MySqlApiKeys implements ApiKeyRepository {
     }
 
     private static StoredApiKey key(ResultSet rs) throws SQLException {
-        return new StoredApiKey(rs.getString(1), rs.getString(2), rs.getString(3), SqlWork.instant(rs, 4), rs.getString(5), SqlWork.instant(rs, 6));
+        return new StoredApiKey(rs.getString(1), rs.getString(2), rs.getString(3), SqlWork.instant(rs, 4), rs.getString(5), SqlWork.instant(rs, 6),
+                rs.getBoolean(7));
     }
 }

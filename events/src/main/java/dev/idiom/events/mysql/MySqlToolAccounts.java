@@ -21,7 +21,7 @@ import javax.sql.DataSource;
 
 /** Tool accounts and import cursors in MySQL/MariaDB ({@code tool_account}, {@code tool_cursor}), bound parameters only. */
 public final class MySqlToolAccounts implements ToolAccountRepository {
-    private static final String COLUMNS = "name, kind, base_url, account, secret, new_records, conflict_policy, updated_at";
+    private static final String COLUMNS = "name, kind, base_url, account, secret, new_records, conflict_policy, updated_at, private_library";
 
     private final DataSource db;
 
@@ -32,8 +32,8 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     @Override
     public void save(StoredToolAccount a) {
         run(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_account (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                    + "ON DUPLICATE KEY UPDATE kind = VALUES(kind), base_url = VALUES(base_url), account = VALUES(account), secret = VALUES(secret), new_records = VALUES(new_records), conflict_policy = VALUES(conflict_policy), "
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_account (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    + "ON DUPLICATE KEY UPDATE kind = VALUES(kind), base_url = VALUES(base_url), account = VALUES(account), secret = VALUES(secret), new_records = VALUES(new_records), conflict_policy = VALUES(conflict_policy), private_library = VALUES(private_library), "
                     + "updated_at = VALUES(updated_at)")) {
                 ps.setString(1, a.name());
                 ps.setString(2, a.kind());
@@ -43,6 +43,7 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
                 ps.setString(6, a.newRecords());
                 ps.setString(7, a.conflictPolicy());
                 ps.setObject(8, SqlProjection.utc(a.updatedAt()));
+                ps.setBoolean(9, a.privateLibrary());
                 ps.executeUpdate();
             }
             return null;
@@ -76,7 +77,7 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
 
     private static StoredToolAccount account(ResultSet rs) throws SQLException {
         return new StoredToolAccount(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
-                rs.getObject(8, LocalDateTime.class).toInstant(ZoneOffset.UTC));
+                rs.getObject(8, LocalDateTime.class).toInstant(ZoneOffset.UTC), rs.getBoolean(9));
     }
 
     @Override

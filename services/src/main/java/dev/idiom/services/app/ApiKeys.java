@@ -37,8 +37,12 @@ public final class ApiKeys {
     private static final long REMEMBER_NANOS = 5_000_000_000L;
     private static final int REMEMBER_MOST = 10_000;
 
-    /** A key as anyone may see it: never the key itself. */
-    public record ApiKey(String name, Role role, Instant createdAt, String createdBy, Instant revokedAt) {}
+    /**
+     * A key as anyone may see it: never the key itself.
+     *
+     * @param seesPrivate the key sees private records (always so for curators and admins; a reader only if made so)
+     */
+    public record ApiKey(String name, Role role, Instant createdAt, String createdBy, Instant revokedAt, boolean seesPrivate) {}
 
     /** A new key and its secret, shown this once. */
     public record Issued(ApiKey key, String secret) {}
@@ -59,6 +63,11 @@ public final class ApiKeys {
     }
 
     public Issued create(String name, Role role, String createdBy) {
+        return create(name, role, false, createdBy);
+    }
+
+    /** @param privateRecords a reader key that may see private records (curators and admins always may) */
+    public Issued create(String name, Role role, boolean privateRecords, String createdBy) {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new InvalidValueException("a key's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit; got '"
                     + (name == null ? "" : name) + "'");
@@ -66,7 +75,7 @@ public final class ApiKeys {
         byte[] raw = new byte[32];
         random.nextBytes(raw);
         String secret = "idiom_" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-        StoredApiKey stored = new StoredApiKey(name, role.id(), hash(secret), clock.instant(), createdBy, null);
+        StoredApiKey stored = new StoredApiKey(name, role.id(), hash(secret), clock.instant(), createdBy, null, privateRecords);
         if (!repository.insert(stored)) {
             throw new KeyNameTakenException(name);
         }
@@ -107,7 +116,7 @@ public final class ApiKeys {
         }
         StoredApiKey stored = repository.byHash(hash).filter(StoredApiKey::active)
                 .orElseThrow(() -> new NotAuthorizedException("this API key is not known, or was revoked"));
-        Caller caller = new Caller(stored.name(), Role.parse(stored.role()));
+        Caller caller = new Caller(stored.name(), Role.parse(stored.role()), stored.seesPrivate());
         if (verified.size() >= REMEMBER_MOST) {
             verified.clear();
         }
@@ -144,7 +153,8 @@ public final class ApiKeys {
     }
 
     private static ApiKey view(StoredApiKey k) {
-        return new ApiKey(k.name(), Role.parse(k.role()), k.createdAt(), k.createdBy(), k.revokedAt());
+        Role role = Role.parse(k.role());
+        return new ApiKey(k.name(), role, k.createdAt(), k.createdBy(), k.revokedAt(), role.includes(Role.CURATOR) || k.seesPrivate());
     }
 
     static String hash(String key) {

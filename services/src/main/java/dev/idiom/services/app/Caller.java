@@ -7,7 +7,16 @@ import dev.idiom.events.InvalidValueException;
  * Who is calling: the name of the key presented and its role. Events record the name, so
  * provenance names the principal.
  */
-public record Caller(String keyName, Role role) {
+public record Caller(String keyName, Role role, boolean privateRight) {
+    public Caller(String keyName, Role role) {
+        this(keyName, role, false);
+    }
+
+    /** Whether this key sees private records ({@code Visibility}): curators and admins do, readers only if made so. */
+    public boolean seesPrivate() {
+        return privateRight || role.includes(Role.CURATOR);
+    }
+
     /** Where the endpoints keep the caller of a request (a servlet request attribute). */
     public static final String ATTRIBUTE = "dev.idiom.caller";
     /** The longest self-description (Idiom-Source) a client may give, as the OpenAPI document says. */

@@ -11,8 +11,12 @@ import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import dev.idiom.events.UnknownEntityException;
+import dev.idiom.events.Visibility;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -30,7 +34,96 @@ public final class EntityReads {
         this.codec = codec;
     }
 
-    /** MoreInfo: the current DE. The cache path reads through; the DB path bypasses the cache. */
+    /**
+     * MoreInfo as {@code caller} may see it ({@link Visibility}): a DE hidden from the caller does
+     * not exist; one with private parts shows only its public ones.
+     */
+    public EntitySnapshot describe(UUID id, ReadPath path, Caller caller) {
+        EntitySnapshot whole = describe(id, path);
+        if (caller.seesPrivate() || !Visibility.restricted(whole.entity())) {
+            return whole;
+        }
+        if (Visibility.hidden(whole.entity())) {
+            throw new UnknownEntityException(id);
+        }
+        return EntitySnapshot.of(Visibility.publicView(whole.entity()), codec);
+    }
+
+    /** A past state as {@code caller} may see it: nothing of a DE hidden from the caller now or then. */
+    public DigitalEntity asOf(UUID id, Integer version, Instant time, Caller caller) {
+        DigitalEntity past = version != null ? store.asOfVersion(id, version) : store.asOfTime(id, time);
+        if (caller.seesPrivate()) {
+            return Visibility.withoutShadows(past);
+        }
+        if (Visibility.hidden(describe(id, ReadPath.CACHE).entity()) || Visibility.hidden(past)) {
+            throw new UnknownEntityException(id);
+        }
+        return Visibility.publicView(past);
+    }
+
+    /**
+     * The DE's events as {@code caller} may see them: none of a DE hidden from the caller; of a DE
+     * with private parts, when and of which kind each event was, but neither its content nor its source.
+     */
+    public List<FeedEvent> history(UUID id, Caller caller) {
+        List<RecordedEvent> events = history(id);
+        Disclosure disclosure = disclosure(id, caller);
+        if (disclosure == Disclosure.NONE) {
+            throw new UnknownEntityException(id);
+        }
+        return events.stream().map(e -> new FeedEvent(e, disclosure == Disclosure.OUTLINE)).toList();
+    }
+
+    /** How much of a DE's events a caller may see. */
+    private enum Disclosure { WHOLE, OUTLINE, NONE }
+
+    private Disclosure disclosure(UUID id, Caller caller) {
+        if (caller.seesPrivate()) {
+            return Disclosure.WHOLE;
+        }
+        DigitalEntity now;
+        try {
+            now = describe(id, ReadPath.CACHE).entity();
+        } catch (UnknownEntityException gone) {
+            return Disclosure.NONE;
+        }
+        return Visibility.hidden(now) ? Disclosure.NONE : Visibility.restricted(now) ? Disclosure.OUTLINE : Disclosure.WHOLE;
+    }
+
+    /**
+     * One event as a caller may see it.
+     *
+     * @param withheld its content and source are not for this caller (the DE has private parts)
+     */
+    public record FeedEvent(RecordedEvent event, boolean withheld) {}
+
+    /** A page of the change feed: the events the caller may see, and where the next page starts (past those it may not). */
+    public record FeedPage(List<FeedEvent> events, long next) {}
+
+    /**
+     * The change feed as {@code caller} may see it: events of DEs hidden from the caller are left
+     * out, those of DEs with private parts carry no content.
+     */
+    public FeedPage changes(long after, int limit, Caller caller) {
+        List<RecordedEvent> events = changes(after, limit);
+        long next = events.isEmpty() ? after : events.getLast().position();
+        Map<UUID, Disclosure> seen = new HashMap<>();
+        List<FeedEvent> shown = new ArrayList<>();
+        for (RecordedEvent e : events) {
+            Disclosure d = seen.computeIfAbsent(e.entityId(), id -> disclosure(id, caller));
+            if (d != Disclosure.NONE) {
+                shown.add(new FeedEvent(e, d == Disclosure.OUTLINE));
+            }
+        }
+        return new FeedPage(shown, next);
+    }
+
+    /** Conflicts and provenance of a DE as {@code caller} may see them: only about fields it is shown. */
+    public DigitalEntity shownTo(UUID id, Caller caller) {
+        return describe(id, ReadPath.CACHE, caller).entity();
+    }
+
+    /** MoreInfo of the whole DE, whoever asks (the engine's and the writers' view). */
     public EntitySnapshot describe(UUID id, ReadPath path) {
         if (path == ReadPath.CACHE) {
             Optional<EntitySnapshot> hit = cache.get(id);
@@ -61,9 +154,14 @@ public final class EntityReads {
         return events;
     }
 
-    /** Ranked search with facets, from the search index, which has this node's writes (see {@link SearchFeed}). */
+    /** Ranked search with facets, from the search index, which has this node's writes (see {@link SearchFeed}); the query says whether it may see private DEs. */
     public SearchPage search(SearchQuery query) {
         return search.search(query);
+    }
+
+    /** A search as {@code caller} may see it: DEs hidden from it are not found, counted or faceted. */
+    public SearchPage search(SearchQuery query, Caller caller) {
+        return search.search(query.seeingPrivate(caller.seesPrivate()));
     }
 
     /** The change feed: events after a position, at most {@code limit} (1–1000). */

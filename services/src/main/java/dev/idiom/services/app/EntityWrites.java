@@ -14,10 +14,12 @@ import dev.idiom.events.EventStore;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.NewEvent;
+import dev.idiom.events.PrivacyMarked;
 import dev.idiom.events.RecordImported;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,10 +60,19 @@ public final class EntityWrites {
 
     /** Creates a DE from metadata entered directly (source tool "idiom"). */
     public EntitySnapshot create(Metadata metadata, String source) {
+        return create(metadata, false, source);
+    }
+
+    /** @param markPrivate seen only by keys allowed to see private records (see {@code Visibility}) */
+    public EntitySnapshot create(Metadata metadata, boolean markPrivate, String source) {
         limits.check(metadata);
         UUID id = ids.next();
         RecordImported created = new RecordImported(Changes.forNewRecord(metadata), "idiom", id.toString());
-        return committed(store.append(id, 0, List.of(new NewEvent(UUID.randomUUID(), source, created))));
+        List<NewEvent> events = new ArrayList<>(List.of(new NewEvent(UUID.randomUUID(), source, created)));
+        if (markPrivate) {
+            events.add(new NewEvent(UUID.randomUUID(), source, new PrivacyMarked(true)));
+        }
+        return committed(store.append(id, 0, events));
     }
 
     /** UpdateDE: sets one field from its text form. */
@@ -74,6 +85,11 @@ public final class EntityWrites {
 
     /** Sets several (validated) fields at once: one minor event per change, all or none. */
     public EntitySnapshot patch(UUID id, Map<Field, Object> values, int expectedVersion, String source) {
+        return patch(id, values, null, expectedVersion, source);
+    }
+
+    /** @param markPrivate null: as it is; true or false: a curator's privacy mark set or taken away with the fields */
+    public EntitySnapshot patch(UUID id, Map<Field, Object> values, Boolean markPrivate, int expectedVersion, String source) {
         limits.check(values);
         // the cached state at the expected version is exactly that version's state; the append
         // re-checks the version under the row lock, so deciding on it is safe and saves a query
@@ -82,7 +98,10 @@ public final class EntityWrites {
         if (current.version() != expectedVersion) {
             throw new StaleVersionException(id, expectedVersion, current.version());
         }
-        List<EntityEvent> events = Changes.toSet(current.metadata(), values);
+        List<EntityEvent> events = new ArrayList<>(Changes.toSet(current.metadata(), values));
+        if (markPrivate != null && markPrivate != current.markedPrivate()) {
+            events.add(new PrivacyMarked(markPrivate));
+        }
         if (events.isEmpty()) {
             return snapshot(current);
         }
@@ -103,14 +122,14 @@ public final class EntityWrites {
     }
 
     private EntitySnapshot committed(AppendResult result) {
-        // the store already serialised the new state for the projection: serve those bytes
-        EntitySnapshot snapshot = new EntitySnapshot(result.entity(), result.json().getBytes(StandardCharsets.UTF_8));
+        // the stored form holds the replicas' shadows: the answer is the view without them
+        EntitySnapshot snapshot = EntitySnapshot.of(result.entity(), codec);
         cache.offer(snapshot); // after commit, never before
         written.accept(result.lastPosition());
         return snapshot;
     }
 
     private EntitySnapshot snapshot(DigitalEntity de) {
-        return new EntitySnapshot(de, codec.entity(de).getBytes(StandardCharsets.UTF_8));
+        return EntitySnapshot.of(de, codec);
     }
 }

@@ -218,17 +218,18 @@ public final class ImportRecords {
             Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
             // the same version with the same content is no change; the same version with other content (anti-entropy found the
             // replica diverged) goes through the merge like any remote change
-            if (Objects.equals(replica.remoteVersion(), r.version()) && CanonicalForm.agree(replica.synced(), r.metadata(), tool.fieldsKept())) {
+            if (Objects.equals(replica.remoteVersion(), r.version()) && CanonicalForm.agree(replica.synced(), r.metadata(), tool.fieldsKept())
+                    && replica.privateCopy() == r.privateCopy()) {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
             List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata(), view.policy,
                     tool.kind(), tool.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(r)));
-            events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), null));
+            events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), null, r.privateCopy()));
             return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                     new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));
         }
         RecordImported imported = new RecordImported(r.metadata(), tool.kind(), tool.account(), r.remoteId(), r.version(), r.identityHint(),
-                r.shadow());
+                r.shadow(), r.privateCopy());
         // (tool, account, remote id, version) names the event: a retried import cannot record it twice
         NewEvent event = new NewEvent(UUID.nameUUIDFromBytes((tool.kind() + "\n" + tool.account() + "\n" + r.remoteId() + "\n" + r.version())
                 .getBytes(StandardCharsets.UTF_8)), source, imported);
@@ -260,7 +261,8 @@ public final class ImportRecords {
                     && tool.succeeds(r, new RemoteRecord(former.remoteId(), former.remoteVersion(), former.synced(), former.identityHint(), former.shadow()))) {
                 List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(former.synced(), r.metadata(), de.metadata(),
                         view.policy, tool.kind(), tool.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(r)));
-                events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), former.remoteId()));
+                events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), former.remoteId(),
+                        r.privateCopy()));
                 return Optional.of(new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                         new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList())));
             }

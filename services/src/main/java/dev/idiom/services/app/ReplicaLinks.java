@@ -1,7 +1,9 @@
 package dev.idiom.services.app;
 
 import dev.idiom.services.tools.UnknownToolAccountException;
+import dev.idiom.consistency.ReplicaContent;
 import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.Metadata;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.NewEvent;
 import dev.idiom.events.Replica;
@@ -46,14 +48,17 @@ public final class ReplicaLinks {
                     throw new ConflictException("entity " + id + " already has a replica in " + tool.kind() + " " + tool.account()
                             + " (" + r.remoteId() + ")");
                 });
-        RemoteRecord created = tool.create(de.metadata());
-        Replica replica = new Replica(tool.kind(), tool.account(), created.remoteId(), created.version(), de.metadata(), null, created.shadow());
+        // what this tool may hold of it (no private or acting tags from elsewhere), private there if private anywhere
+        Metadata wanted = ReplicaContent.wanted(de, tool, null);
+        RemoteRecord created = tool.create(wanted, ReplicaContent.keepPrivate(de));
+        Replica replica = new Replica(tool.kind(), tool.account(), created.remoteId(), created.version(), wanted, null, created.shadow(),
+                created.privateCopy());
         // the copy exists remotely now: record it even if the DE moved on meanwhile (the engine pushes the rest)
         for (int attempt = 0; ; attempt++) {
             try {
                 writes.append(id, de.version(), List.of(new NewEvent(UUID.randomUUID(), "upload:" + tool.kind(),
                         new ReplicaLinked(replica.tool(), replica.account(), replica.remoteId(), replica.remoteVersion(), replica.synced(),
-                                replica.shadow(), null))));
+                                replica.shadow(), null, replica.privateCopy()))));
                 return replica;
             } catch (StaleVersionException moved) {
                 if (attempt == 3) {

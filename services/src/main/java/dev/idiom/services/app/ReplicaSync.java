@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.consistency.CanonicalForm;
+import dev.idiom.consistency.ReplicaContent;
 import dev.idiom.consistency.DeletionHold;
 import dev.idiom.consistency.PropagationLag;
 import dev.idiom.consistency.PushOutcome;
@@ -366,7 +367,8 @@ public final class ReplicaSync implements SyncEngine.Pulls {
                         if (o.kind() != ImportOutcome.Kind.SKIPPED) {
                             repaired++;
                         }
-                    } else if (!CanonicalForm.agree(r.synced(), de.metadata(), tool.fieldsKept()) && !owed.contains(de.id() + "\n" + r.remoteId())) {
+                    } else if (!CanonicalForm.agree(r.synced(), ReplicaContent.wanted(de, tool, r.synced()), tool.fieldsKept())
+                            && !owed.contains(de.id() + "\n" + r.remoteId())) {
                         engine.outbox().owe(de.id(), r, de.version());
                         reEnqueued++;
                     }

@@ -2,14 +2,14 @@ package dev.idiom.services.rest;
 
 import dev.idiom.services.app.Role;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.events.RecordedEvent;
 import dev.idiom.services.app.EntityReads;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import java.util.List;
 
 /** {@code /api/changes}: the change feed, for other nodes, other Idiom instances and replicas. */
 @Needs(Role.READER)
@@ -25,13 +25,12 @@ public final class ChangesResource {
     }
 
     @GET
-    public String changes(@QueryParam("after") String afterParam, @QueryParam("limit") String limitParam) {
+    public String changes(@QueryParam("after") String afterParam, @QueryParam("limit") String limitParam, @Context HttpServletRequest request) {
         long after = QueryParams.whole("after", afterParam, 0, 0, Long.MAX_VALUE);
         int limit = (int) QueryParams.whole("limit", limitParam, 100, 1, 1000);
-        List<RecordedEvent> events = reads.changes(after, limit);
+        EntityReads.FeedPage page = reads.changes(after, limit, RoleCheck.caller(request));
         ObjectNode n = json.mapper().createObjectNode();
-        String body = json.events(events, "events", n);
-        long next = events.isEmpty() ? after : events.getLast().position();
-        return body.substring(0, body.length() - 1) + ",\"next\":" + next + ",\"head\":" + reads.head() + "}";
+        String body = json.events(page.events(), "events", n);
+        return body.substring(0, body.length() - 1) + ",\"next\":" + page.next() + ",\"head\":" + reads.head() + "}";
     }
 }

@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.ConflictResolved;
-import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntitySnapshot;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
+import dev.idiom.services.app.Caller;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.Provenance;
@@ -59,7 +59,8 @@ public final class EntitiesResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(byte[] body, @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
-        EntitySnapshot created = writes.create(json.newRecord(json.object(body)), RoleCheck.caller(request).source("rest", source));
+        ObjectNode b = json.object(body);
+        EntitySnapshot created = writes.create(json.newRecord(b), JsonBodies.markedPrivate(b), RoleCheck.caller(request).source("rest", source));
         // the address the client reached us at (public-url, or a trusted proxy's forwarding headers)
         return Response.created(URI.create(publicUrl.of(request) + "/api/entities/" + created.entity().id()))
                 .tag(etag(created.version())).entity(created.json()).build();
@@ -68,14 +69,16 @@ public final class EntitiesResource {
     @GET
     @Path("{id}")
     public Response describe(@PathParam("id") String id, @QueryParam("source") String path, @QueryParam("version") String versionParam,
-                             @QueryParam("asOf") String asOf, @HeaderParam("If-None-Match") String ifNoneMatch) {
+                             @QueryParam("asOf") String asOf, @HeaderParam("If-None-Match") String ifNoneMatch,
+                             @Context HttpServletRequest request) {
         UUID entityId = entityId(id);
         Integer version = versionParam == null ? null : (int) QueryParams.whole("version", versionParam, 0, 1, Integer.MAX_VALUE);
+        Caller caller = RoleCheck.caller(request);
         if (version != null || asOf != null) {
-            DigitalEntity past = version != null ? reads.asOfVersion(entityId, version) : reads.asOfTime(entityId, instant(asOf));
+            DigitalEntity past = reads.asOf(entityId, version, version != null ? null : instant(asOf), caller);
             return Response.ok(json.entity(past)).tag(etag(past.version())).build();
         }
-        EntitySnapshot snapshot = reads.describe(entityId, ReadPath.parse(path));
+        EntitySnapshot snapshot = reads.describe(entityId, ReadPath.parse(path), caller);
         if (ifNoneMatch != null && Etags.matches(ifNoneMatch, snapshot.version())) {
             return Response.notModified(etag(snapshot.version())).build();
         }
@@ -94,27 +97,29 @@ public final class EntitiesResource {
         }
         ObjectNode patch = json.object(body);
         int expected = Etags.version(ifMatch);
-        EntitySnapshot updated = writes.patch(entityId, json.mergePatch(patch), expected, RoleCheck.caller(request).source("rest", source));
+        EntitySnapshot updated = writes.patch(entityId, json.mergePatch(patch), JsonBodies.privacyMark(patch), expected,
+                RoleCheck.caller(request).source("rest", source));
         return Response.ok(updated.json()).tag(etag(updated.version())).build();
     }
 
     @GET
     @Path("{id}/events")
-    public String history(@PathParam("id") String id) {
+    public String history(@PathParam("id") String id, @Context HttpServletRequest request) {
         UUID entityId = entityId(id);
-        return json.events(reads.history(entityId), "events", about(entityId));
+        return json.events(reads.history(entityId, RoleCheck.caller(request)), "events", about(entityId));
     }
 
     /** The conflicts a DE's replicas had with Idiom: both values, the base, the winner, the policy. */
     @GET
     @Path("{id}/conflicts")
-    public String conflicts(@PathParam("id") String id) {
+    public String conflicts(@PathParam("id") String id, @Context HttpServletRequest request) {
         UUID entityId = entityId(id);
         ObjectNode n = about(entityId);
         var list = n.putArray("conflicts");
-        for (RecordedEvent e : reads.history(entityId)) {
-            if (e.event() instanceof ConflictResolved) {
-                json.conflict(list.addObject(), e);
+        for (EntityReads.FeedEvent e : reads.history(entityId, RoleCheck.caller(request))) {
+            // a DE with private parts: its conflicts (both values, the copy's account) are not for this caller
+            if (!e.withheld() && e.event().event() instanceof ConflictResolved) {
+                json.conflict(list.addObject(), e.event());
             }
         }
         return n.toString();
@@ -122,12 +127,15 @@ public final class EntitiesResource {
 
     @GET
     @Path("{id}/provenance")
-    public String provenance(@PathParam("id") String id) {
+    public String provenance(@PathParam("id") String id, @Context HttpServletRequest request) {
         UUID entityId = entityId(id);
         ObjectNode n = about(entityId);
         ObjectNode fields = n.putObject("fields");
-        Provenance.of(entityId, reads.history(entityId)).forEach((f, s) -> fields.putObject(f.jsonName()).put("source", s.source())
-                .put("at", s.at().toString()).put("version", s.version()).put("event", s.eventType()));
+        List<EntityReads.FeedEvent> history = reads.history(entityId, RoleCheck.caller(request));
+        if (history.stream().noneMatch(EntityReads.FeedEvent::withheld)) { // sources of a DE with private parts name private copies
+            Provenance.of(entityId, history.stream().map(EntityReads.FeedEvent::event).toList()).forEach((f, s) -> fields.putObject(f.jsonName())
+                    .put("source", s.source()).put("at", s.at().toString()).put("version", s.version()).put("event", s.eventType()));
+        }
         return n.toString();
     }
 
@@ -135,9 +143,9 @@ public final class EntitiesResource {
     public String search(@QueryParam("q") String text, @QueryParam("tag") String tag, @QueryParam("author") String author,
                          @QueryParam("yearFrom") String yearFrom, @QueryParam("yearTo") String yearTo, @QueryParam("type") String type,
                          @QueryParam("venue") String venue, @QueryParam("tool") String tool, @QueryParam("cursor") String cursor,
-                         @QueryParam("limit") String limit) {
+                         @QueryParam("limit") String limit, @Context HttpServletRequest request) {
         SearchPage page = reads.search(new SearchQuery(text, tag, author, QueryParams.year("yearFrom", yearFrom), QueryParams.year("yearTo", yearTo),
-                type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)));
+                type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)), RoleCheck.caller(request));
         StringBuilder b = new StringBuilder("{\"entities\":[");
         for (int i = 0; i < page.entities().size(); i++) {
             b.append(i == 0 ? "" : ",").append(json.entity(page.entities().get(i)));

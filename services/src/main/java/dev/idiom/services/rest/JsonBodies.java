@@ -16,6 +16,7 @@ import dev.idiom.events.Field;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.RecordedEvent;
+import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.ImportOutcome;
 import dev.idiom.services.app.ImportSummary;
 import java.io.IOException;
@@ -111,9 +112,26 @@ final class JsonBodies {
         return name;
     }
 
-    /** Metadata of a new DE: {"metadata": {...}} or the fields at the top level. */
+    /** Whether a new DE is to be private: {"metadata": {...}, "private": true}. */
+    static boolean markedPrivate(ObjectNode body) {
+        return body.has("metadata") && Boolean.TRUE.equals(privacyMark(body));
+    }
+
+    /** The privacy mark a body sets: null when it says nothing of it. */
+    static Boolean privacyMark(ObjectNode body) {
+        JsonNode v = body.get("private");
+        if (v == null) {
+            return null;
+        }
+        if (!v.isBoolean()) {
+            throw new InvalidValueException("\"private\" must be true or false");
+        }
+        return v.asBoolean();
+    }
+
+    /** Metadata of a new DE: {"metadata": {...}, "private": …} or the fields at the top level. */
     Metadata newRecord(ObjectNode body) {
-        JsonNode fields = body.has("metadata") ? closed(body, "metadata").get("metadata") : body;
+        JsonNode fields = body.has("metadata") ? closed(body, "metadata", "private").get("metadata") : body;
         if (!fields.isObject()) {
             throw new InvalidValueException("metadata must be a JSON object");
         }
@@ -135,8 +153,8 @@ final class JsonBodies {
             if (READ_ONLY.contains(name)) {
                 throw new InvalidValueException("'" + name + "' is read-only; patch members of \"metadata\"");
             }
-            if (!name.equals("metadata")) {
-                throw new InvalidValueException("unknown member '" + name + "'; a DE has id, version, createdAt, updatedAt, metadata");
+            if (!name.equals("metadata") && !name.equals("private")) {
+                throw new InvalidValueException("unknown member '" + name + "'; a DE has id, version, createdAt, updatedAt, metadata, private");
             }
         }
         JsonNode m = patch.get("metadata");
@@ -189,20 +207,31 @@ final class JsonBodies {
         return v;
     }
 
+    /** A DE as answers give it: never with shadows (see {@link EventCodec#view}). */
     String entity(DigitalEntity de) {
-        return codec.entity(de);
+        return codec.view(de);
     }
 
     ObjectNode event(RecordedEvent e) {
+        return event(e, false);
+    }
+
+    /** One event; {@code withheld}: the DE has private parts this caller may not see, so neither content nor source is given. */
+    ObjectNode event(RecordedEvent e, boolean withheld) {
         ObjectNode n = json.createObjectNode();
         n.put("position", e.position());
         n.put("entityId", e.entityId().toString());
         n.put("version", e.version());
         n.put("type", e.event().type());
         n.put("major", e.event().major());
-        n.put("source", e.source());
+        n.put("source", withheld ? null : e.source());
         n.put("recordedAt", e.recordedAt().toString());
         n.put("eventId", e.eventId().toString());
+        if (withheld) {
+            n.putNull("payload");
+            n.put("withheld", true);
+            return n;
+        }
         JsonNode payload = codec.payloadTree(e.event());
         if (payload instanceof ObjectNode o) {
             o.remove("shadow"); // the tool's own form of a record stays inside Idiom: it can hold what the tool keeps private
@@ -211,10 +240,10 @@ final class JsonBodies {
         return n;
     }
 
-    String events(List<RecordedEvent> events, String listName, ObjectNode extra) {
+    String events(List<EntityReads.FeedEvent> events, String listName, ObjectNode extra) {
         ObjectNode n = extra != null ? extra : json.createObjectNode();
         var arr = n.putArray(listName);
-        events.forEach(e -> arr.add(event(e)));
+        events.forEach(e -> arr.add(event(e.event(), e.withheld())));
         return n.toString();
     }
 

@@ -42,13 +42,13 @@ public final class KeysResource {
         return out.toString();
     }
 
-    /** Body: {"name", "role"}; the answer holds the key itself, this once. */
+    /** Body: {"name", "role", "privateRecords"}; the answer holds the key itself, this once. */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(byte[] body, @Context HttpServletRequest request) {
-        ObjectNode b = JsonBodies.closed(json.object(body), "name", "role");
+        ObjectNode b = JsonBodies.closed(json.object(body), "name", "role", "privateRecords");
         ApiKeys.Issued issued = keys.create(JsonBodies.string(b, "name"), Role.parse(JsonBodies.string(b, "role")),
-                RoleCheck.caller(request).keyName());
+                JsonBodies.flag(b, "privateRecords"), RoleCheck.caller(request).keyName());
         ObjectNode out = view(issued.key()).put("key", issued.secret());
         return Response.created(URI.create(publicUrl.of(request) + "/api/keys/" + URLEncoder.encode(issued.key().name(), StandardCharsets.UTF_8)))
                 .entity(out.toString()).build();
@@ -63,7 +63,7 @@ public final class KeysResource {
 
     private ObjectNode view(ApiKeys.ApiKey k) {
         ObjectNode n = json.mapper().createObjectNode().put("name", k.name()).put("role", k.role().id())
-                .put("createdAt", k.createdAt().toString()).put("createdBy", k.createdBy());
+                .put("createdAt", k.createdAt().toString()).put("createdBy", k.createdBy()).put("privateRecords", k.seesPrivate());
         n.put("revokedAt", k.revokedAt() == null ? null : k.revokedAt().toString());
         return n;
     }

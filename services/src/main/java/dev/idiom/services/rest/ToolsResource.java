@@ -40,15 +40,16 @@ public final class ToolsResource {
         return out.toString();
     }
 
-    /** Body: {"kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy"}; the secret is sealed with IDIOM_SECRET_KEY. */
+    /** Body: {"kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary"}; the secret is sealed with IDIOM_SECRET_KEY. */
     @Needs(Role.ADMIN)
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
     public String put(@PathParam("name") String name, byte[] body) {
-        ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy");
+        ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary");
         return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
-                JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"))).toString();
+                JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"),
+                JsonBodies.flag(b, "privateLibrary"))).toString();
     }
 
     /**
@@ -108,6 +109,6 @@ public final class ToolsResource {
     private ObjectNode view(ToolAccount a) {
         return json.mapper().createObjectNode().put("name", a.name()).put("kind", a.kind()).put("baseUrl", a.baseUrl())
                 .put("account", a.account()).put("hasSecret", a.hasSecret())
-                .put("newRecords", a.newRecords()).put("conflictPolicy", a.conflictPolicy());
+                .put("newRecords", a.newRecords()).put("conflictPolicy", a.conflictPolicy()).put("privateLibrary", a.privateLibrary());
     }
 }

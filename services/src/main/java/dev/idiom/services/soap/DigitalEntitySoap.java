@@ -88,7 +88,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             }
             Caller caller = caller(in);
             caller.require(needs(operation));
-            response = handle(operation, request, caller.source("soap", header(in, "Idiom-Source")));
+            response = handle(operation, request, caller, caller.source("soap", header(in, "Idiom-Source")));
         } catch (RuntimeException e) {
             throw fault(e, http);
         }
@@ -112,13 +112,13 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         return Caller.of(in.getProperty(HTTPConstants.MC_HTTP_SERVLETREQUEST) instanceof HttpServletRequest r ? r.getAttribute(Caller.ATTRIBUTE) : null);
     }
 
-    private OMElement handle(String operation, OMElement request, String source) {
+    private OMElement handle(String operation, OMElement request, Caller caller, String source) {
         OMElement response = xml.element(operation + "Response");
         switch (operation) {
             case "empty" -> reads.empty();
             case "createDE" -> xml.entity(response, writes.create(xml.metadata(firstChild(request, "entity")), source).entity());
             case "moreInfo" -> xml.entity(response,
-                    reads.describe(id(request), ReadPath.parse(SoapXml.text(request, "source"))).entity());
+                    reads.describe(id(request), ReadPath.parse(SoapXml.text(request, "source")), caller).entity());
             case "updateDE" -> {
                 Integer expected = SoapXml.integer(request, "expectedVersion");
                 if (expected == null) {
@@ -128,13 +128,13 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 xml.entity(response, writes.update(id(request), SoapXml.required(request, "field"), value == null ? "" : value,
                         expected, source).entity());
             }
-            case "history" -> reads.history(id(request)).forEach(e -> xml.event(response, e));
+            case "history" -> reads.history(id(request), caller).forEach(e -> xml.event(response, e.event(), e.withheld()));
             case "search" -> {
                 Integer limit = SoapXml.integer(request, "limit");
                 SearchPage page = reads.search(new SearchQuery(SoapXml.text(request, "q"), SoapXml.text(request, "tag"),
                         SoapXml.text(request, "author"), SoapXml.year(request, "yearFrom"), SoapXml.year(request, "yearTo"),
                         SoapXml.text(request, "type"), SoapXml.text(request, "venue"), SoapXml.text(request, "tool"),
-                        SoapXml.text(request, "cursor"), limit == null ? 50 : limit));
+                        SoapXml.text(request, "cursor"), limit == null ? 50 : limit), caller);
                 xml.searchPage(response, page);
             }
             case "download" -> {

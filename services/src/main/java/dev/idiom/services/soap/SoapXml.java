@@ -9,12 +9,14 @@ import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.FieldChanged;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
+import dev.idiom.events.PrivacyMarked;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.ReplicaEvent;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.Replica;
 import dev.idiom.events.TagAdded;
 import dev.idiom.events.TagRemoved;
+import dev.idiom.events.Visibility;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -79,6 +81,9 @@ final class SoapXml {
             OMElement replicas = child(e, "replicas", null);
             de.replicas().forEach(r -> replica(replicas, r));
         }
+        if (Visibility.hidden(de)) {
+            child(e, "private", "true");
+        }
         return e;
     }
 
@@ -98,13 +103,24 @@ final class SoapXml {
     }
 
     OMElement event(OMElement parent, RecordedEvent r) {
+        return event(parent, r, false);
+    }
+
+    /** {@code withheld}: the DE has private parts the caller may not see; neither the source nor the content is written. */
+    OMElement event(OMElement parent, RecordedEvent r, boolean withheld) {
         OMElement e = child(parent, "event", null);
         child(e, "position", Long.toString(r.position()));
         child(e, "version", Integer.toString(r.version()));
         child(e, "type", r.event().type());
         child(e, "major", Boolean.toString(r.event().major()));
-        child(e, "source", r.source());
+        if (!withheld) {
+            child(e, "source", r.source());
+        }
         child(e, "recordedAt", r.recordedAt().toString());
+        if (withheld) {
+            child(e, "withheld", "true");
+            return e;
+        }
         EntityEvent ev = r.event();
         switch (ev) {
             case FieldChanged c -> {
@@ -121,6 +137,7 @@ final class SoapXml {
                 child(e, "tool", copy.tool());
                 child(e, "remoteId", copy.remoteId());
             }
+            case PrivacyMarked p -> child(e, "value", Boolean.toString(p.marked()));
         }
         return e;
     }

@@ -11,8 +11,10 @@ package dev.idiom.services.tools;
  * @param newRecords "private" (the default) or "public": how records Idiom creates there are shared,
  *     where the tool has privacy (Pinboard, BibSonomy)
  * @param conflictPolicy which side wins a field changed both in Idiom and in this account's replica
+ * @param privateLibrary every record of this account is a private copy (see {@code Visibility})
  */
-public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret, String newRecords, String conflictPolicy) {
+public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret, String newRecords, String conflictPolicy,
+                          boolean privateLibrary) {
     public boolean createsPrivate() {
         return !"public".equals(newRecords);
     }
@@ -20,6 +22,7 @@ public record ToolAccount(String name, String kind, String baseUrl, String accou
     @Override
     public String toString() {
         return "ToolAccount[" + name + ", " + kind + ", " + baseUrl + ", " + account + ", secret " + (hasSecret ? "set" : "none") + ", new records "
-                + newRecords + ", conflicts " + conflictPolicy + "]";
+                + newRecords + ", conflicts " + conflictPolicy
+                + (privateLibrary ? ", private library" : "") + "]";
     }
 }

@@ -54,6 +54,15 @@ public final class ToolAccounts {
      * @param conflictPolicy prefer-idiom (null: the default), prefer-remote or tool:KIND
      */
     public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy) {
+        return put(name, kind, baseUrl, account, secret, newRecords, conflictPolicy, false);
+    }
+
+    /**
+     * @param privateLibrary every record of this account is private (a Zotero library nobody else reads, a file or a
+     *     peer kept private): its DEs are seen only by keys allowed to see private records
+     */
+    public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy,
+                           boolean privateLibrary) {
         if (!validName(name)) {
             throw new InvalidValueException("a tool account name is 1–64 letters, digits, '.', '_' or '-'");
         }
@@ -81,7 +90,7 @@ public final class ToolAccounts {
         String policy = ConflictPolicy.named(conflictPolicy).name();
         String sealed = secret == null || secret.isEmpty() ? null : secrets.seal(secret);
         StoredToolAccount stored = new StoredToolAccount(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), sealed, visibility,
-                policy, clock.instant());
+                policy, clock.instant(), privateLibrary);
         repository.save(stored);
         return view(stored);
     }
@@ -139,7 +148,8 @@ public final class ToolAccounts {
     }
 
     private static ToolAccount view(StoredToolAccount a) {
-        return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null, a.newRecords(), a.conflictPolicy());
+        return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null, a.newRecords(), a.conflictPolicy(),
+                a.privateLibrary());
     }
 
     /** The conflict policy of the account this tool and account are (prefer-idiom for files and unconfigured ones). */

@@ -4,6 +4,7 @@ import dev.idiom.consistency.ConflictPolicy;
 import dev.idiom.consistency.ToolDirectory;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.PrivateLibrary;
 import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
 import dev.idiom.wrappers.bibtex.BibTeXFile;
@@ -49,7 +50,7 @@ public final class Tools implements ToolDirectory {
         String kind = a.account().kind();
         String base = a.account().baseUrl();
         String secret = a.secret() == null ? "" : a.secret();
-        return switch (kind) {
+        AnnotationTool tool = switch (kind) {
             case "zotero" -> new ZoteroTool(URI.create(base), a.account().account(), secret, http(a, "Zotero", ZoteroTool.LIMITS));
             case "pinboard" -> new PinboardTool(URI.create(base), secret, http(a, "Pinboard", PinboardTool.LIMITS), clock, pacing,
                     a.account().createsPrivate());
@@ -59,6 +60,7 @@ public final class Tools implements ToolDirectory {
             case "bibtex", "bookmarks" -> file(kind, Path.of(base));
             default -> throw new InvalidValueException("unknown tool kind " + kind);
         };
+        return a.account().privateLibrary() ? new PrivateLibrary(tool) : tool;
     }
 
     /** The configured account whose adapter holds replicas of this kind and account. */

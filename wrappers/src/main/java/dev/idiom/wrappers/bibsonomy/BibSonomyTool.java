@@ -247,7 +247,10 @@ public final class BibSonomyTool implements AnnotationTool {
         String version = post.getAttribute("changedate").isBlank() ? post.getAttribute("postingdate") : post.getAttribute("changedate");
         // the interhash names the publication across all BibSonomy users: a cross-user identity hint
         String interhash = bibtex != null ? bibtex.getAttribute("interhash") : "";
-        return new RemoteRecord(resource.getAttribute("intrahash"), version, m, interhash.isBlank() ? null : interhash, SafeXml.serialise(post));
+        // a post is public only in the group "public"; "private", "friends" or a group's own keep it from the public
+        boolean isPublic = children(post, "group").stream().anyMatch(g -> g.getAttribute("name").equalsIgnoreCase("public"));
+        return new RemoteRecord(resource.getAttribute("intrahash"), version, m, interhash.isBlank() ? null : interhash, SafeXml.serialise(post),
+                !isPublic);
     }
 
     private static List<Element> children(Element parent, String name) {
@@ -275,9 +278,10 @@ public final class BibSonomyTool implements AnnotationTool {
     }
 
     @Override
-    public RemoteRecord create(Metadata m) {
+    public RemoteRecord create(Metadata wanted, boolean keepPrivate) {
+        Metadata m = writable(wanted, null);
         Document doc = SafeXml.parse("<post description=\"\"><user name=\"" + SafeXml.escape(user) + "\"/><group name=\""
-                + (createPrivate ? "private" : "public") + "\"/>" + ("webpage".equals(m.type()) ? "<bookmark/>"
+                + (createPrivate || keepPrivate ? "private" : "public") + "\"/>" + ("webpage".equals(m.type()) ? "<bookmark/>"
                 : "<bibtex entrytype=\"" + BibTeXMapping.entryType(m.type()) + "\" bibtexKey=\"" + SafeXml.escape(newKey(m)) + "\"/>")
                 + "</post>", "Idiom");
         Element post = doc.getDocumentElement();
@@ -304,10 +308,27 @@ public final class BibSonomyTool implements AnnotationTool {
             throw new RecordRefusedException("BibSonomy keeps bookmarks and publications apart: post " + hash + " cannot become a "
                     + ("webpage".equals(wanted.type()) ? "bookmark" : "publication"));
         }
-        apply(post, known.metadata(), wanted);
+        apply(post, known.metadata(), writable(wanted, known.metadata()));
         Document doc = ok(send("PUT", postsPath() + "/" + ToolHttp.segment(hash), envelope(post)), 200,
                 "update post " + hash);
         return fetch(resourceHash(doc)).orElseThrow(() -> new ToolException("BibSonomy did not keep the updated post"));
+    }
+
+    /**
+     * Tags with an effect in BibSonomy ({@code for:<group>} copies the post into the group,
+     * {@code send:<user>} sends it to a user's inbox, {@code myown} puts it on the CV page,
+     * {@code sys:}/{@code system:} tags drive features; see its help on system tags) are written only
+     * when they came from this post: a tag from another tool must not publish a post or message a stranger.
+     */
+    @Override
+    public Metadata writable(Metadata wanted, Metadata known) {
+        Metadata out = wanted;
+        for (String tag : wanted.tags()) {
+            if (SystemTags.acts(tag) && (known == null || !known.tags().contains(tag))) {
+                out = out.withoutTag(tag);
+            }
+        }
+        return out;
     }
 
     /** A post edited on the site gets a new hash; the same BibTeX key, with the old hash gone, is the same copy. */

@@ -193,7 +193,7 @@ public final class BibTeXFile implements AnnotationTool {
     }
 
     @Override
-    public synchronized RemoteRecord create(Metadata metadata) {
+    public synchronized RemoteRecord create(Metadata metadata, boolean keepPrivate) {
         Parsed p = read();
         BibTeXEntry blank = new BibTeXEntry(new Key(BibTeXMapping.entryType(metadata.type())), new Key(newKey(p, metadata)));
         BibTeXEntry entry = BibTeXFields.withChanges(blank, Metadata.EMPTY.with(Field.TYPE, metadata.type()), metadata);

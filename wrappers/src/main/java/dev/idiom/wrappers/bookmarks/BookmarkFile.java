@@ -112,7 +112,7 @@ public final class BookmarkFile implements AnnotationTool {
             Element dd = dt == null ? null : dt.nextElementSibling();
             String description = dd != null && dd.tagName().equals("dd") ? dd.ownText().strip() : null;
             bookmarks.add(new Bookmark(href, a.text().strip(), blankToNull(a.attr("add_date")), blankToNull(a.attr("last_modified")),
-                    tags, folders, blankToNull(description)));
+                    tags, folders, blankToNull(description), "1".equals(a.attr("private").strip())));
         }
         return new Parsed(bookmarks, skipped, Fingerprint.of(html));
     }
@@ -126,7 +126,8 @@ public final class BookmarkFile implements AnnotationTool {
         tags.addAll(b.folders());
         Metadata m = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, b.href())
                 .with(Field.TITLE, b.title().isEmpty() ? b.href() : b.title()).with(Field.TAGS, tags).with(Field.NOTES, b.description());
-        return new RemoteRecord(b.href(), Fingerprint.of(b.href() + "\n" + m.title() + "\n" + tags + "\n" + b.description()), m);
+        return new RemoteRecord(b.href(), Fingerprint.of(b.href() + "\n" + m.title() + "\n" + tags + "\n" + b.description()), m, null, null,
+                b.privateMark());
     }
 
     @Override
@@ -145,7 +146,7 @@ public final class BookmarkFile implements AnnotationTool {
     }
 
     @Override
-    public synchronized RemoteRecord create(Metadata m) {
+    public synchronized RemoteRecord create(Metadata m, boolean keepPrivate) {
         if (m.url() == null) {
             throw new ToolException("a bookmark needs a URL; this entity has none");
         }
@@ -154,7 +155,7 @@ public final class BookmarkFile implements AnnotationTool {
             throw new ToolException("the bookmark file already has " + m.url());
         }
         String now = Long.toString(clock.instant().getEpochSecond());
-        Bookmark b = new Bookmark(m.url(), m.title() == null ? m.url() : m.title(), now, now, new TreeSet<>(m.tags()), List.of(), m.notes());
+        Bookmark b = new Bookmark(m.url(), m.title() == null ? m.url() : m.title(), now, now, new TreeSet<>(m.tags()), List.of(), m.notes(), keepPrivate);
         p.bookmarks().add(b);
         write(p.bookmarks());
         return record(b);
@@ -178,7 +179,7 @@ public final class BookmarkFile implements AnnotationTool {
                 List<String> folders = old.folders().stream().filter(tags::contains).toList();
                 tags.removeAll(folders);
                 Bookmark b = new Bookmark(m.url() == null ? old.href() : m.url(), m.title() == null ? old.title() : m.title(), old.addDate(),
-                        Long.toString(clock.instant().getEpochSecond()), tags, folders, m.notes());
+                        Long.toString(clock.instant().getEpochSecond()), tags, folders, m.notes(), old.privateMark());
                 p.bookmarks().set(i, b);
                 write(p.bookmarks());
                 return record(b);
@@ -234,6 +235,9 @@ public final class BookmarkFile implements AnnotationTool {
                 }
                 if (b.lastModified() != null) {
                     out.append(" LAST_MODIFIED=\"").append(attr(b.lastModified())).append('"');
+                }
+                if (b.privateMark()) {
+                    out.append(" PRIVATE=\"1\"");
                 }
                 if (!b.tags().isEmpty()) {
                     out.append(" TAGS=\"").append(attr(String.join(",", b.tags()))).append('"');

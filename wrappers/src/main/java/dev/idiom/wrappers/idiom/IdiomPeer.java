@@ -101,8 +101,14 @@ public final class IdiomPeer implements AnnotationTool {
                 changes.path("events").size() == LIMITS.maxBatch());
     }
 
+    /** A DE private there, or with a private copy there, stays private here (our key could see it only by right). */
     private RemoteRecord record(JsonNode de) {
-        return new RemoteRecord(de.path("id").asText(), de.path("version").asText(), codec.metadata(de.path("metadata")));
+        boolean privateThere = de.path("private").asBoolean(false);
+        for (JsonNode r : de.path("replicas")) {
+            privateThere |= r.path("private").asBoolean(false);
+        }
+        return new RemoteRecord(de.path("id").asText(), de.path("version").asText(), codec.metadata(de.path("metadata")), null, null,
+                privateThere);
     }
 
     @Override
@@ -115,9 +121,12 @@ public final class IdiomPeer implements AnnotationTool {
     }
 
     @Override
-    public RemoteRecord create(Metadata m) {
+    public RemoteRecord create(Metadata m, boolean keepPrivate) {
         ObjectNode body = JSON.createObjectNode();
         body.set("metadata", codec.metadataTree(m));
+        if (keepPrivate) {
+            body.put("private", true);
+        }
         HttpResponse<String> r = send(at("/api/entities").header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString())));
         return record(json(r, 201, "create an entity"));
     }

@@ -174,7 +174,9 @@ public final class PinboardTool implements AnnotationTool {
         String title = post.path("description").asText("");
         Metadata m = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, href).with(Field.TITLE, title.isBlank() ? href : title)
                 .with(Field.TAGS, tags).with(Field.NOTES, Field.NOTES.fromText(post.path("extended").asText("")));
-        return new RemoteRecord(href, post.path("meta").asText(post.path("hash").asText()), m, null, post.toString());
+        // absent means shared (the API's default); anything but "yes" is taken as private, never the other way
+        boolean shared = post.path("shared").asText("yes").equals("yes");
+        return new RemoteRecord(href, post.path("meta").asText(post.path("hash").asText()), m, null, post.toString(), !shared);
     }
 
     @Override
@@ -188,7 +190,7 @@ public final class PinboardTool implements AnnotationTool {
     }
 
     @Override
-    public RemoteRecord create(Metadata m) {
+    public RemoteRecord create(Metadata m, boolean keepPrivate) {
         if (m.url() == null) {
             throw new RecordRefusedException("a Pinboard bookmark needs a URL; this entity has none");
         }
@@ -197,7 +199,7 @@ public final class PinboardTool implements AnnotationTool {
         p.put("description", m.title() == null ? m.url() : m.title());
         p.put("extended", m.notes() == null ? "" : m.notes());
         p.put("tags", tags(m.tags()));
-        p.put("shared", createPrivate ? "no" : "yes");
+        p.put("shared", createPrivate || keepPrivate ? "no" : "yes");
         p.put("toread", "no");
         add(p, false);
         return fetch(m.url()).orElseThrow(() -> new ToolException("Pinboard did not keep " + m.url()));

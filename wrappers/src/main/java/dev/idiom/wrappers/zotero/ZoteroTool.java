@@ -157,7 +157,7 @@ public final class ZoteroTool implements AnnotationTool {
     }
 
     @Override
-    public RemoteRecord create(Metadata metadata) {
+    public RemoteRecord create(Metadata metadata, boolean keepPrivate) {
         ArrayNode body = JSON.createArrayNode().add(ZoteroItems.newItem(metadata));
         byte[] token = new byte[16];
         random.nextBytes(token);

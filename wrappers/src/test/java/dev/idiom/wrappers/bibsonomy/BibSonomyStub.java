@@ -27,6 +27,11 @@ import org.w3c.dom.NodeList;
  * year — so editing pages, abstract, misc, description or tags keeps the hash. The exact
  * normalisation of those fields before hashing (case, whitespace) is inferred from BibSonomy's
  * help pages on hashes, not taken from its source; error wording is inferred too.
+ *
+ * <p>System tags act as on the site (its help on tags): {@code for:<group>} copies the post into the
+ * group's collection with that tag replaced by {@code from:<user>} (the copy stays when the post
+ * changes), {@code send:<user>} puts it in that user's inbox, {@code myown} puts it on the CV page —
+ * so a tag written by mistake shows in {@link #groupCopies}, {@link #inbox} and {@link #cv}.
  */
 public final class BibSonomyStub extends StubServer {
     public static final String USER = "curator";
@@ -35,6 +40,29 @@ public final class BibSonomyStub extends StubServer {
     /** hash → post element (serialised), in posting order. */
     private final Map<String, String> posts = new LinkedHashMap<>();
     private Instant clock = Instant.parse("2026-02-01T10:00:00Z");
+    private final Map<String, List<String>> groupCopies = new LinkedHashMap<>();
+    private final Map<String, List<String>> inboxes = new LinkedHashMap<>();
+    private final List<String> cv = new ArrayList<>();
+
+    /** Posts copied into {@code group}'s collection by a {@code for:} tag. */
+    public synchronized List<String> groupCopies(String group) {
+        return List.copyOf(groupCopies.getOrDefault(group.toLowerCase(java.util.Locale.ROOT), List.of()));
+    }
+
+    /** Posts sent to {@code user} by a {@code send:} tag. */
+    public synchronized List<String> inbox(String user) {
+        return List.copyOf(inboxes.getOrDefault(user.toLowerCase(java.util.Locale.ROOT), List.of()));
+    }
+
+    /** Posts put on the CV page by {@code myown}. */
+    public synchronized List<String> cv() {
+        return List.copyOf(cv);
+    }
+
+    /** Every post the stub holds, as XML. */
+    public synchronized List<String> allPosts() {
+        return List.copyOf(posts.values());
+    }
 
     @Override
     protected Reply answer(Request r) {
@@ -140,8 +168,26 @@ public final class BibSonomyStub extends StubServer {
             posts.remove(oldHash);
         }
         posts.put(hash, SafeXml.serialise(post));
+        act(post);
         return Reply.of(status, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><bibsonomy stat=\"ok\"><resourcehash>" + hash + "</resourcehash></bibsonomy>",
                 "Content-Type", "application/xml");
+    }
+
+    /** The system tags' effects, each time a post is saved with them. */
+    private void act(Element post) {
+        NodeList tags = post.getElementsByTagName("tag");
+        for (int i = 0; i < tags.getLength(); i++) {
+            String tag = ((Element) tags.item(i)).getAttribute("name").toLowerCase(java.util.Locale.ROOT);
+            if (tag.startsWith("for:")) {
+                Element copy = (Element) post.cloneNode(true);
+                ((Element) copy.getElementsByTagName("tag").item(i)).setAttribute("name", "from:" + USER);
+                groupCopies.computeIfAbsent(tag.substring(4), g -> new ArrayList<>()).add(SafeXml.serialise(copy));
+            } else if (tag.startsWith("send:")) {
+                inboxes.computeIfAbsent(tag.substring(5), u -> new ArrayList<>()).add(SafeXml.serialise(post));
+            } else if (tag.equals("myown")) {
+                cv.add(SafeXml.serialise(post));
+            }
+        }
     }
 
     /** Someone edits the post on the BibSonomy site: new change date, same content hash. */

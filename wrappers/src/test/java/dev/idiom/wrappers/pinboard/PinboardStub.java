@@ -148,6 +148,11 @@ public final class PinboardStub extends StubServer {
         posts.put(url, p);
     }
 
+    /** Someone saves a bookmark on Pinboard itself; {@code shared} "no" keeps it private, tags are space-separated. */
+    public synchronized void saveOnSite(String url, String title, String tags, String shared) {
+        put(url, title, "", tags, clock.instant().truncatedTo(ChronoUnit.SECONDS), shared, "no");
+    }
+
     /** Someone edits a bookmark on Pinboard: a new title, the rest as it was. */
     public void retitle(String url, String description) {
         ObjectNode p = posts.get(url);

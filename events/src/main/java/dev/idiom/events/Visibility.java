@@ -1,0 +1,110 @@
+package dev.idiom.events;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Who may see what of a DE. Keys allowed to see private records (curators, admins, readers given
+ * that right) see every DE whole. To every other key:
+ * <ul>
+ *   <li>a DE a curator marked private, or whose every copy is private in its tool, does not exist;</li>
+ *   <li>of a DE with public and private copies, the private copies are not shown, nor a field value
+ *       or tag that only private copies hold (a value no copy holds was set in Idiom and is shown);</li>
+ *   <li>Pinboard's private tags (a leading {@code .}) of a Pinboard copy are not shown.</li>
+ * </ul>
+ * No key sees a shadow: {@link #withoutShadows} is what leaves the store. Pure functions of the DE,
+ * so the read path, the search index and the change feed decide alike.
+ */
+public final class Visibility {
+    /** Tools in which a tag with a leading '.' is private to its owner. */
+    public static final Set<String> PRIVATE_TAG_TOOLS = Set.of("pinboard");
+
+    private Visibility() {}
+
+    /** True when keys without the right to see private records must not learn the DE exists. */
+    public static boolean hidden(DigitalEntity de) {
+        return de.markedPrivate() || (!de.replicas().isEmpty() && de.replicas().stream().allMatch(Replica::privateCopy));
+    }
+
+    /** True when the DE shows such keys less than it holds (or nothing at all). */
+    public static boolean restricted(DigitalEntity de) {
+        return hidden(de) || de.replicas().stream().anyMatch(Replica::privateCopy) || !privateTags(de).isEmpty();
+    }
+
+    /** The DE as a key without the private right sees it; only meaningful when it is not {@link #hidden}. */
+    public static DigitalEntity publicView(DigitalEntity de) {
+        if (!restricted(de)) {
+            return withoutShadows(de);
+        }
+        List<Replica> shown = new ArrayList<>();
+        List<Replica> withheld = new ArrayList<>();
+        for (Replica r : de.replicas()) {
+            (r.privateCopy() ? withheld : shown).add(r.withoutShadow());
+        }
+        Metadata m = de.metadata();
+        for (Field f : Field.values()) {
+            if (f == Field.TAGS) {
+                continue;
+            }
+            Object v = m.get(f);
+            if (v != null && heldBy(withheld, f, v) && !heldBy(shown, f, v)) {
+                m = m.with(f, null);
+            }
+        }
+        Set<String> privateTags = privateTags(de);
+        for (String tag : m.tags()) {
+            boolean onlyPrivate = withheld.stream().anyMatch(r -> hasTag(r, tag)) && shown.stream().noneMatch(r -> hasTag(r, tag));
+            if (onlyPrivate || privateTags.contains(tag)) {
+                m = m.withoutTag(tag);
+            }
+        }
+        List<Replica> publicCopies = shown.stream().map(r -> new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(),
+                withoutTags(r.synced(), privateTags), r.identityHint(), null, false)).toList();
+        return new DigitalEntity(de.id(), de.version(), m, publicCopies, de.createdAt(), de.updatedAt(), false);
+    }
+
+    /** The DE whole but for its replicas' shadows (the tools' own forms of records stay in the store). */
+    public static DigitalEntity withoutShadows(DigitalEntity de) {
+        if (de.replicas().stream().allMatch(r -> r.shadow() == null)) {
+            return de;
+        }
+        return new DigitalEntity(de.id(), de.version(), de.metadata(), de.replicas().stream().map(Replica::withoutShadow).toList(),
+                de.createdAt(), de.updatedAt(), de.markedPrivate());
+    }
+
+    /**
+     * Tags private in a tool that has private tags, held by a copy in that tool: they are written
+     * only to tools that have private tags, and never shown to keys without the private right.
+     */
+    public static Set<String> privateTags(DigitalEntity de) {
+        Set<String> out = new TreeSet<>();
+        for (Replica r : de.replicas()) {
+            if (PRIVATE_TAG_TOOLS.contains(r.tool()) && r.synced() != null) {
+                r.synced().tags().stream().filter(t -> t.startsWith(".")).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    private static boolean heldBy(List<Replica> copies, Field f, Object v) {
+        return copies.stream().anyMatch(r -> r.synced() != null && Objects.equals(r.synced().get(f), v));
+    }
+
+    private static boolean hasTag(Replica r, String tag) {
+        return r.synced() != null && r.synced().tags().contains(tag);
+    }
+
+    private static Metadata withoutTags(Metadata m, Set<String> tags) {
+        if (m == null) {
+            return null;
+        }
+        Metadata out = m;
+        for (String t : tags) {
+            out = out.withoutTag(t);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.idiom.wrappers;
+
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * An account whose whole library is private (a Zotero library nobody else reads, a file or a peer
+ * the admin says is private): every record it gives is a private copy, whatever the tool says of it.
+ */
+public final class PrivateLibrary implements AnnotationTool {
+    private final AnnotationTool tool;
+
+    public PrivateLibrary(AnnotationTool tool) {
+        this.tool = tool;
+    }
+
+    @Override
+    public String kind() {
+        return tool.kind();
+    }
+
+    @Override
+    public String account() {
+        return tool.account();
+    }
+
+    @Override
+    public ToolLimits limits() {
+        return tool.limits();
+    }
+
+    @Override
+    public Set<Field> fieldsKept() {
+        return tool.fieldsKept();
+    }
+
+    @Override
+    public ChangePage changedSince(String cursor) {
+        ChangePage p = tool.changedSince(cursor);
+        return new ChangePage(p.records().stream().map(RemoteRecord::asPrivate).toList(), p.deleted(), p.skipped(), p.cursor(), p.more(),
+                p.complete());
+    }
+
+    @Override
+    public Optional<RemoteRecord> fetch(String remoteId) {
+        return tool.fetch(remoteId).map(RemoteRecord::asPrivate);
+    }
+
+    @Override
+    public RemoteRecord create(Metadata metadata, boolean keepPrivate) {
+        return tool.create(metadata, true).asPrivate();
+    }
+
+    @Override
+    public RemoteRecord update(RemoteRecord known, Metadata wanted) {
+        return tool.update(known, wanted).asPrivate();
+    }
+
+    @Override
+    public Metadata writable(Metadata wanted, Metadata known) {
+        return tool.writable(wanted, known);
+    }
+
+    @Override
+    public boolean succeeds(RemoteRecord now, RemoteRecord former) {
+        return tool.succeeds(now, former);
+    }
+
+    @Override
+    public Instant modifiedAt(RemoteRecord record) {
+        return tool.modifiedAt(record);
+    }
+
+    @Override
+    public void delete(String remoteId, String knownVersion) {
+        tool.delete(remoteId, knownVersion);
+    }
+}
