@@ -52,6 +52,8 @@ final class SyncCommand {
                 out.println("idiom: HELD, not applied: " + r.held());
                 out.println("       check the tool; then run again with --allow-deletions true to apply them");
             }
+            r.withheldTags().forEach((id, tags) -> out.println("  tags left out of " + id + " (private elsewhere, or acting in "
+                    + account + "): " + String.join(", ", tags)));
             for (Outbox.Entry e : r.owed()) {
                 out.println("  still owed: " + e.remoteId() + (e.parked() ? " (parked: " : " (retrying: ") + e.lastError() + ")");
             }

@@ -45,7 +45,8 @@ class PrivacyTest {
 
     @BeforeAll
     static void start() throws Exception {
-        idiom = new RunningIdiom(Map.of());
+        // no background pulls: Pinboard allows posts/all once in five minutes, and the imports below are the ones meant
+        idiom = new RunningIdiom(Map.of("pull-interval-ms", "0", "check-interval-ms", "0", "sync-interval-ms", "0"));
         pinboard = new PinboardStub();
         zotero = new ZoteroStub();
         bibsonomy = new BibSonomyStub();
@@ -201,6 +202,9 @@ class PrivacyTest {
         }
         assertTrue(soap("<de:moreInfo><de:id>" + hidden + "</de:id></de:moreInfo>", curator).body().contains("<private>true</private>")
                 || soap("<de:moreInfo><de:id>" + hidden + "</de:id></de:moreInfo>", curator).body().contains(":private>true<"));
+        assertEquals(404, get("/api/entities/" + hidden + "/replicas", reader).statusCode());
+        assertEquals(404, get("/api/entities/" + hidden + "/provenance", reader).statusCode());
+        assertEquals(404, get("/api/entities/" + hidden + "/conflicts", reader).statusCode());
         // a bookmark marked PRIVATE in its file is as private
         assertEquals(404, get("/api/entities/" + idOf("https://example.org/diary"), reader).statusCode());
         assertEquals(200, get("/api/entities/" + idOf("https://example.org/public-page"), reader).statusCode());
@@ -238,11 +242,35 @@ class PrivacyTest {
         assertFalse(facet(RunningIdiom.json(get("/api/entities?limit=200", reader)), "tag").contains("closed"));
         String soapView = soap("<de:moreInfo><de:id>" + open + "</de:id></de:moreInfo>", reader).body();
         assertFalse(soapView.contains("Quixotically") || soapView.contains("closed") || soapView.contains(".secret"), soapView);
+        JsonNode copies = RunningIdiom.json(get("/api/entities/" + open + "/replicas", reader));
+        assertEquals(1, copies.size(), copies.toString());
+        assertFalse(copies.toString().contains(".secret"), copies.toString());
+        assertEquals(0, RunningIdiom.json(get("/api/entities/" + open + "/provenance", reader)).get("fields").size());
         JsonNode history = RunningIdiom.json(get("/api/entities/" + open + "/events", reader));
         history.get("events").forEach(e -> {
             assertTrue(e.get("withheld").asBoolean(), e.toString());
             assertTrue(e.get("payload").isNull() && e.get("source").isNull(), e.toString());
         });
+    }
+
+    @Test
+    void aCuratorsMarkMakesADePrivateOverSoapAndRestAndTakingItAwayShowsItAgain() {
+        HttpResponse<String> created = idiom.post("/api/entities", "application/json", "{\"metadata\":{\"title\":\"Marked by a curator\"},"
+                + "\"private\":true}");
+        assertEquals(201, created.statusCode(), created.body());
+        String id = RunningIdiom.json(created).get("id").asText();
+        assertTrue(RunningIdiom.json(created).get("private").asBoolean());
+        assertEquals(404, get("/api/entities/" + id, reader).statusCode());
+        HttpResponse<String> unmarked = idiom.patch("/api/entities/" + id, "{\"private\":false}", "If-Match", "\"2\"");
+        assertEquals(200, unmarked.statusCode(), unmarked.body());
+        assertEquals(200, get("/api/entities/" + id, reader).statusCode());
+        assertEquals(1, RunningIdiom.json(get("/api/entities?q=marked+curator", reader)).get("total").asInt(), "found again once public");
+        HttpResponse<String> marked = soap("<de:updateDE><de:id>" + id + "</de:id><de:field>private</de:field><de:value>true</de:value>"
+                + "<de:expectedVersion>3</de:expectedVersion></de:updateDE>", curator);
+        assertEquals(200, marked.statusCode(), marked.body());
+        assertEquals(404, get("/api/entities/" + id, reader).statusCode());
+        assertEquals(0, RunningIdiom.json(get("/api/entities?q=marked+curator", reader)).get("total").asInt());
+        assertEquals(400, idiom.patch("/api/entities/" + id, "{\"private\":\"yes\"}", "If-Match", "\"4\"").statusCode());
     }
 
     @Test
@@ -268,6 +296,10 @@ class PrivacyTest {
         int writes = bibsonomy.writes().size();
         HttpResponse<String> again = idiom.post("/api/tools/bib/sync", "application/json", "");
         assertEquals(200, again.statusCode(), again.body());
+        JsonNode withheld = RunningIdiom.json(again).get("withheldTags");
+        assertEquals(1, withheld.size(), "the sync says what it left out: " + again.body());
+        assertEquals(open, withheld.get(0).get("entityId").asText());
+        assertEquals("[\".secret\",\"for:friends\"]", withheld.get(0).get("tags").toString());
         assertEquals(writes, bibsonomy.writes().size(), "a sync with nothing new writes nothing");
         assertEquals(List.of(), bibsonomy.groupCopies("friends"));
         assertTrue(bibsonomy.allPosts().stream().noneMatch(p -> p.contains("for:friends") || p.contains(".secret")), bibsonomy.allPosts().toString());

@@ -12,6 +12,7 @@ import dev.idiom.events.EntitySnapshot;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.Field;
+import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.NewEvent;
 import dev.idiom.events.PrivacyMarked;
@@ -75,8 +76,14 @@ public final class EntityWrites {
         return committed(store.append(id, 0, events));
     }
 
-    /** UpdateDE: sets one field from its text form. */
+    /** UpdateDE: sets one field from its text form; {@code private} ("true" or "false") sets or takes away a curator's privacy mark. */
     public EntitySnapshot update(UUID id, String field, String value, int expectedVersion, String source) {
+        if ("private".equals(field)) {
+            if (!"true".equals(value) && !"false".equals(value)) {
+                throw new InvalidValueException("private is true or false, got '" + value + "'");
+            }
+            return patch(id, Map.of(), Boolean.parseBoolean(value), expectedVersion, source);
+        }
         Field f = Field.named(field);
         Map<Field, Object> values = new HashMap<>();
         values.put(f, f.fromText(value)); // null clears the field (Map.of refuses nulls)

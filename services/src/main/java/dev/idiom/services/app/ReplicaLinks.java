@@ -68,8 +68,4 @@ public final class ReplicaLinks {
             }
         }
     }
-
-    public List<Replica> replicas(UUID id) {
-        return store.load(id).orElseThrow(() -> new UnknownEntityException(id)).replicas();
-    }
 }

@@ -90,7 +90,12 @@ public final class ReplicaSync implements SyncEngine.Pulls {
      * What a sync did: the pull's summary, copies unlinked because the tool deleted them, deletions
      * held for a curator (with why), the pushes by outcome, and what is still owed to the account.
      */
-    public record SyncReport(String account, ImportSummary pulled, int unlinked, String held, Map<PushOutcome, Integer> pushed, List<Outbox.Entry> owed) {
+    /**
+     * @param withheldTags per DE (at most {@link #WITHHELD_SAMPLES}), the tags left out of its copy in this account: private
+     *     tags of another tool, tags this tool would act on ({@link ReplicaContent})
+     */
+    public record SyncReport(String account, ImportSummary pulled, int unlinked, String held, Map<PushOutcome, Integer> pushed, List<Outbox.Entry> owed,
+                             Map<UUID, java.util.Set<String>> withheldTags) {
         public int pushedCount() {
             return pushed.getOrDefault(PushOutcome.PUSHED, 0);
         }
@@ -129,7 +134,30 @@ public final class ReplicaSync implements SyncEngine.Pulls {
         }
         Pulled p = pull(tool, allowDeletions, progress);
         Map<PushOutcome, Integer> pushed = engine.drain(1000);
-        return new SyncReport(name, p.summary(), p.unlinked(), p.held(), pushed, engine.outbox().list(tool.kind(), tool.account(), 1000));
+        return new SyncReport(name, p.summary(), p.unlinked(), p.held(), pushed, engine.outbox().list(tool.kind(), tool.account(), 1000),
+                withheldTags(tool));
+    }
+
+    /** Most DEs a sync report names with tags left out of their copies. */
+    static final int WITHHELD_SAMPLES = 100;
+
+    /** The tags the account's copies do not get (and why the engine does not owe them), for the curator to see. */
+    private Map<UUID, java.util.Set<String>> withheldTags(AnnotationTool tool) {
+        Map<UUID, java.util.Set<String>> out = new java.util.LinkedHashMap<>();
+        List<UUID> holders = holders(tool.kind(), tool.account());
+        for (int from = 0; from < holders.size() && out.size() < WITHHELD_SAMPLES; from += CHUNK) {
+            for (DigitalEntity de : store.loadAll(holders.subList(from, Math.min(holders.size(), from + CHUNK))).values()) {
+                for (Replica r : de.replicas()) {
+                    if (r.tool().equals(tool.kind()) && Objects.equals(r.account(), tool.account()) && out.size() < WITHHELD_SAMPLES) {
+                        java.util.Set<String> left = ReplicaContent.withheldTags(de, tool, r.synced());
+                        if (!left.isEmpty()) {
+                            out.put(de.id(), left);
+                        }
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private record Pulled(ImportSummary summary, int unlinked, String held) {}

@@ -119,14 +119,16 @@ final class JsonBodies {
 
     /** The privacy mark a body sets: null when it says nothing of it. */
     static Boolean privacyMark(ObjectNode body) {
-        JsonNode v = body.get("private");
-        if (v == null) {
-            return null;
+        return body.has("private") ? strictFlag(body, "private") : null;
+    }
+
+    /** A member that is true or false when present (null is neither); false when absent. */
+    static boolean strictFlag(ObjectNode body, String name) {
+        JsonNode v = body.get(name);
+        if (v != null && !v.isBoolean()) {
+            throw new InvalidValueException("\"" + name + "\" must be true or false");
         }
-        if (!v.isBoolean()) {
-            throw new InvalidValueException("\"private\" must be true or false");
-        }
-        return v.asBoolean();
+        return v != null && v.asBoolean();
     }
 
     /** Metadata of a new DE: {"metadata": {...}, "private": …} or the fields at the top level. */

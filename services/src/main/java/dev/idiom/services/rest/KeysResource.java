@@ -48,7 +48,7 @@ public final class KeysResource {
     public Response create(byte[] body, @Context HttpServletRequest request) {
         ObjectNode b = JsonBodies.closed(json.object(body), "name", "role", "privateRecords");
         ApiKeys.Issued issued = keys.create(JsonBodies.string(b, "name"), Role.parse(JsonBodies.string(b, "role")),
-                JsonBodies.flag(b, "privateRecords"), RoleCheck.caller(request).keyName());
+                JsonBodies.strictFlag(b, "privateRecords"), RoleCheck.caller(request).keyName());
         ObjectNode out = view(issued.key()).put("key", issued.secret());
         return Response.created(URI.create(publicUrl.of(request) + "/api/keys/" + URLEncoder.encode(issued.key().name(), StandardCharsets.UTF_8)))
                 .entity(out.toString()).build();

@@ -19,7 +19,7 @@ public final class RestApi {
                 .register(new ConsistencyResource(app.sync(), json))
                 .register(new SearchIndexResource(app.administration(), json))
                 .register(new ImportsResource(app.imports(), json))
-                .register(new ReplicasResource(app.replicas(), json))
+                .register(new ReplicasResource(app.replicas(), app.reads(), json))
                 .register(new KeysResource(app.keys(), json, publicUrl))
                 .register(new OpenApiResource(publicUrl))
                 .register(new OperationNames())

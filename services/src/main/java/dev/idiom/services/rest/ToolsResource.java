@@ -49,7 +49,7 @@ public final class ToolsResource {
         ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary");
         return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
                 JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"),
-                JsonBodies.flag(b, "privateLibrary"))).toString();
+                JsonBodies.strictFlag(b, "privateLibrary"))).toString();
     }
 
     /**
@@ -69,6 +69,11 @@ public final class ToolsResource {
         ArrayNode owed = n.putArray("owed");
         r.owed().forEach(e -> owed.addObject().put("entityId", e.entityId().toString()).put("remoteId", e.remoteId()).put("parked", e.parked())
                 .put("attempts", e.attempts()).put("lastError", e.lastError()));
+        ArrayNode withheld = n.putArray("withheldTags");
+        r.withheldTags().forEach((id, tags) -> {
+            ArrayNode t = withheld.addObject().put("entityId", id.toString()).putArray("tags");
+            tags.forEach(t::add);
+        });
         return n.toString();
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.AnnotationToolContract;
 import dev.idiom.wrappers.ChangePage;
@@ -49,6 +50,26 @@ class BibSonomyToolTest extends AnnotationToolContract {
     @Override
     protected boolean preciseChanges() {
         return false;
+    }
+
+    @Test
+    void aTagThatActsInBibSonomyIsWrittenOnlyWhenItCameFromThatPost() {
+        BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
+        // the stub acts as the site does: a for: tag copies the post into the group
+        stub.postOnSite("<post description=\"\"><user name=\"" + BibSonomyStub.USER + "\"/><group name=\"public\"/><tag name=\"for:kde\"/>"
+                + "<bookmark url=\"https://example.org/shared\" title=\"Shared with a group\"/></post>");
+        assertEquals(1, stub.groupCopies("kde").size());
+
+        Metadata acting = sample(1).with(Field.TAGS, new java.util.TreeSet<>(Set.of("kept", "for:friends", "send:stranger", "myown",
+                "sys:relevantFor:kde", "System:Unfiled")));
+        RemoteRecord created = b.create(acting);
+        assertEquals(Set.of("kept"), created.metadata().tags(), "none of them came from this post");
+        assertEquals(List.of(), stub.groupCopies("friends"));
+        assertEquals(List.of(), stub.inbox("stranger"));
+        assertEquals(List.of(), stub.cv());
+        // one that the post had on the site is its own: written back as it was
+        Metadata known = created.metadata().with(Field.TAGS, new java.util.TreeSet<>(Set.of("kept", "myown")));
+        assertEquals(Set.of("kept", "myown"), b.writable(acting, known).tags());
     }
 
     @Test

@@ -1,0 +1,83 @@
+package dev.idiom.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Who sees what of a DE: the rules as pure functions, and the stored form that carries them. */
+class VisibilityTest {
+    private final UUID id = UUID.randomUUID();
+    private final Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    private final EventCodec codec = new EventCodec();
+    private final Metadata page = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.TITLE, "A page").with(Field.URL, "https://example.org/p")
+            .with(Field.TAGS, new TreeSet<>(Set.of("open", ".mine")));
+    private final Metadata item = page.with(Field.ABSTRACT, "only in the private copy").with(Field.TAGS, new TreeSet<>(Set.of("closed")));
+
+    private DigitalEntity fold(EntityEvent... events) {
+        DigitalEntity de = DigitalEntity.empty(id);
+        for (EntityEvent e : events) {
+            de = de.apply(e, t0);
+        }
+        return de;
+    }
+
+    @Test
+    void aDeWhoseEveryCopyIsPrivateIsHidden() {
+        DigitalEntity de = fold(new RecordImported(page, "pinboard", "", "https://example.org/p", "m1", null, "{\"shared\":\"no\"}", true));
+        assertTrue(Visibility.hidden(de));
+        assertTrue(Visibility.restricted(de));
+    }
+
+    @Test
+    void aDeCreatedInIdiomIsPublicUntilACuratorMarksIt() {
+        DigitalEntity de = fold(new RecordImported(item, "idiom", id.toString()));
+        assertFalse(Visibility.restricted(de), "no copies, no mark");
+        DigitalEntity marked = de.apply(new PrivacyMarked(true), t0);
+        assertTrue(Visibility.hidden(marked));
+        assertFalse(Visibility.hidden(marked.apply(new PrivacyMarked(false), t0)));
+    }
+
+    @Test
+    void aDeWithAPublicAndAPrivateCopyShowsOnlyWhatAPublicCopyHoldsOrIdiomSet() {
+        DigitalEntity de = fold(
+                new RecordImported(page, "pinboard", "", "https://example.org/p", "m1", null, "{}", false),
+                new RecordImported(item, "zotero", "users/1", "ABCD1234", "7", null, "{\"collections\":[]}", true),
+                new FieldChanged(Field.NOTES, "written in Idiom"));
+        assertFalse(Visibility.hidden(de));
+        DigitalEntity shown = Visibility.publicView(de);
+        assertNull(shown.metadata().abstractText(), "only the private copy holds it");
+        assertEquals(new TreeSet<>(Set.of("open")), shown.metadata().tags(), "not the private copy's tag, nor Pinboard's private tag");
+        assertEquals("written in Idiom", shown.metadata().notes(), "no copy holds it: set in Idiom");
+        assertEquals(List.of("pinboard"), shown.replicas().stream().map(Replica::tool).toList());
+        assertTrue(shown.replicas().stream().allMatch(r -> r.shadow() == null && !r.synced().tags().contains(".mine")));
+    }
+
+    @Test
+    void anAnswerNeverCarriesAShadowButTheStoredFormDoes() {
+        DigitalEntity de = fold(new RecordImported(item, "zotero", "users/1", "ABCD1234", "7", null, "{\"relations\":{}}", true));
+        assertTrue(codec.entity(de).contains("relations"));
+        assertFalse(codec.view(de).contains("relations") || codec.view(de).contains("shadow"));
+        assertTrue(codec.view(de).contains("\"private\":true"));
+        assertEquals(de, codec.entity(codec.entity(de)), "the stored form folds back to the same state, privacy included");
+    }
+
+    @Test
+    void eventsWrittenBeforePrivacyExistedKeepTheirBytes() {
+        String old = "{\"account\":\"users/1\",\"metadata\":{\"title\":\"A page\"},\"remoteId\":\"ABCD1234\",\"remoteVersion\":\"7\",\"tool\":\"zotero\"}";
+        EntityEvent e = codec.event("RecordImported", old);
+        assertFalse(((RecordImported) e).privateCopy());
+        assertEquals(codec.payload(e), codec.payload(codec.event("RecordImported", codec.payload(e))));
+        assertFalse(codec.payload(e).contains("private"), "nothing added to a public copy's event: a rebuild stays byte-identical");
+        DigitalEntity de = fold(e);
+        assertFalse(codec.entity(de).contains("private"));
+        assertEquals(new PrivacyMarked(true), codec.event("PrivacyMarked", codec.payload(new PrivacyMarked(true))));
+    }
+}
