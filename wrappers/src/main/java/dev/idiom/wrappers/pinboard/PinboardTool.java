@@ -58,7 +58,7 @@ public final class PinboardTool implements AnnotationTool {
     static final int MAX_EXTENDED = 65_536;
     static final java.util.Set<String> SCHEMES = java.util.Set.of("http", "https", "javascript", "mailto", "ftp", "file", "feed");
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** When each account last called posts/all in this process (the cursor carries it across processes). */
+    /** When each account of each Pinboard (API root) last called posts/all in this process (the cursor carries it across processes). */
     private static final Map<String, Instant> LAST_POSTS_ALL = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final URI base;
@@ -67,6 +67,11 @@ public final class PinboardTool implements AnnotationTool {
     private final Clock clock;
     private final Pacing pacing;
     private final boolean createPrivate;
+
+    /** The posts/all gate's key: the account at this API root (the same user at another Pinboard is another service). */
+    private String gate() {
+        return base + "|" + account();
+    }
 
     /** Forgets when this process last called posts/all (tests: a restart; the cursor still knows). */
     static void forgetGatesOfThisProcess() {
@@ -129,7 +134,7 @@ public final class PinboardTool implements AnnotationTool {
     public ChangePage changedSince(String cursor) {
         String lastUpdate = cursor == null ? null : cursor.split("\\|", 2)[0];
         Instant lastAll = cursor == null || !cursor.contains("|") ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(cursor.split("\\|", 2)[1]));
-        Instant known = LAST_POSTS_ALL.getOrDefault(account(), Instant.EPOCH);
+        Instant known = LAST_POSTS_ALL.getOrDefault(gate(), Instant.EPOCH);
         if (known.isAfter(lastAll)) {
             lastAll = known;
         }
@@ -147,7 +152,7 @@ public final class PinboardTool implements AnnotationTool {
             }
         }
         Instant calledAt = clock.instant();
-        LAST_POSTS_ALL.put(account(), calledAt);
+        LAST_POSTS_ALL.put(gate(), calledAt);
         JsonNode all = call("posts/all", Map.of("meta", "yes"));
         List<RemoteRecord> records = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
