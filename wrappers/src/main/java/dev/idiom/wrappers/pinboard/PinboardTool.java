@@ -151,9 +151,16 @@ public final class PinboardTool implements AnnotationTool {
                 throw new ToolException("interrupted while waiting to call Pinboard posts/all", e);
             }
         }
-        Instant calledAt = clock.instant();
-        LAST_POSTS_ALL.put(gate(), calledAt);
-        JsonNode all = call("posts/all", Map.of("meta", "yes"));
+        LAST_POSTS_ALL.put(gate(), clock.instant()); // another caller of this process waits from now already
+        JsonNode all;
+        Instant calledAt;
+        try {
+            all = call("posts/all", Map.of("meta", "yes"));
+        } finally {
+            // the gate runs from when Pinboard saw the call, which is after the call's own spacing: from its answer
+            calledAt = clock.instant();
+            LAST_POSTS_ALL.put(gate(), calledAt);
+        }
         List<RemoteRecord> records = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         for (JsonNode post : all) {
