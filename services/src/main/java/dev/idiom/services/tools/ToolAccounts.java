@@ -24,12 +24,12 @@ public final class ToolAccounts {
     /**
      * A network tool's API root, exactly as the OpenAPI document states it (so the document and the
      * check cannot disagree): http(s), a host name (its last label starts with a letter, as java.net.URI
-     * wants) or an IPv4 address, an optional port, an optional path of URI characters.
+     * wants) or an IPv4 address, an optional port (1–65535), an optional path of URI characters.
      */
     public static final String API_ROOT_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://"
             + "(([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?"
             + "|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))"
-            + "(:[0-9]{1,5})?(/(%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@/-])*)?$";
+            + "(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/(%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@/-])*)?$";
     private static final java.util.regex.Pattern API_ROOT = java.util.regex.Pattern.compile(API_ROOT_PATTERN);
 
     private final ToolAccountRepository repository;

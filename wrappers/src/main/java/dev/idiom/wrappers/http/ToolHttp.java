@@ -74,6 +74,9 @@ public final class ToolHttp {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new ToolException("interrupted while calling " + tool, e);
+            } catch (IllegalArgumentException unusable) {
+                // an address HTTP cannot use (a port out of range in an account stored before it was checked): the tool's failure, not ours
+                throw new ToolException(tool + " cannot be called at that address: " + unusable.getMessage());
             }
             honourBackoffHeader(response);
             int status = response.statusCode();
