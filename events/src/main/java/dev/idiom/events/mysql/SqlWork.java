@@ -26,21 +26,35 @@ interface SqlWork<T> {
         }
     }
 
-    /** Work in one transaction: committed if it returns, rolled back if it throws. */
+    /**
+     * Work in one transaction: committed if it returns, rolled back if it throws. A deadlock or lock
+     * wait (two first updates of one sync state both inserting its row) is tried again from the start,
+     * as the event store does ({@link TransientFailures}); the work must be a function of what it reads.
+     */
     static <T> T transaction(DataSource db, String what, SqlWork<T> work) {
-        return on(db, what, c -> {
-            c.setAutoCommit(false);
+        for (int attempt = 1; ; attempt++) {
+            int tried = attempt;
             try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
+                return on(db, what, c -> {
+                    c.setAutoCommit(false);
+                    try {
+                        T result = work.run(c);
+                        c.commit();
+                        return result;
+                    } catch (SQLException | RuntimeException e) {
+                        c.rollback();
+                        throw e;
+                    } finally {
+                        c.setAutoCommit(true);
+                    }
+                });
+            } catch (EventStoreException e) {
+                if (!(e.getCause() instanceof SQLException s) || !TransientFailures.retryable(s) || tried >= TransientFailures.DEFAULT.attempts()) {
+                    throw e;
+                }
+                TransientFailures.DEFAULT.pause(tried);
             }
-        });
+        }
     }
 
     /** A DATETIME(6) column written as UTC, or null. */
