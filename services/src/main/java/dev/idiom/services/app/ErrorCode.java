@@ -68,6 +68,7 @@ public enum ErrorCode {
             case NotAuthorizedException x -> new Failure(UNAUTHORIZED, x.getMessage());
             case ForbiddenException x -> new Failure(FORBIDDEN, x.getMessage());
             case UnknownKeyException x -> new Failure(NOT_FOUND, x.getMessage());
+            case UnknownRemoteRecordException x -> new Failure(NOT_FOUND, x.getMessage());
             case dev.idiom.services.tools.UnknownToolAccountException x -> new Failure(NOT_FOUND, x.getMessage());
             case ConflictException x -> new Failure(CONFLICT, x.getMessage());
             case RemoteChangedException x -> new Failure(REMOTE_CHANGED, x.getMessage());

@@ -137,7 +137,7 @@ public final class ImportRecords {
     /** Download: one record by its remote id. */
     public ImportOutcome download(AnnotationTool tool, String remoteId) {
         return tool.fetch(remoteId).map(r -> importOne(tool, r))
-                .orElseThrow(() -> new InvalidValueException(tool.kind() + " " + tool.account() + " has no record " + remoteId));
+                .orElseThrow(() -> new UnknownRemoteRecordException(tool.kind(), tool.account(), remoteId));
     }
 
     /**
