@@ -179,7 +179,7 @@ class FederationTest {
             Document all = Xml.parse(a.soap("<de:importAll><de:tool>zsoap</de:tool><de:fromStart>true</de:fromStart></de:importAll>").body());
             assertEquals("1", Xml.text(all, "records"));
             Document missing = Xml.parse(a.soap("<de:download><de:tool>zsoap</de:tool><de:remoteId>NOPE</de:remoteId></de:download>").body());
-            assertTrue(Xml.text(missing, "faultcode").endsWith(":Invalid"));
+            assertTrue(Xml.text(missing, "faultcode").endsWith(":NotFound"), "a record the tool does not hold is not found");
         }
     }
 

@@ -64,7 +64,10 @@ public final class ToolHttp {
                     inFlight.release();
                 }
             } catch (IOException e) {
-                if (attempt >= maxAttempts) {
+                if (attempt >= maxAttempts || unresolved(e)) { // a name that does not resolve will not within this call's retries
+                    if (attempt < maxAttempts) {
+                        throw new ToolException(tool + " did not answer " + request.method() + " " + request.uri().getPath() + ": the host name does not resolve", e);
+                    }
                     throw new ToolException(tool + " did not answer " + request.method() + " " + request.uri().getPath() + " after "
                             + attempt + " attempts: " + why(e), e);
                 }
@@ -147,6 +150,15 @@ public final class ToolHttp {
 
     private static Duration jittered(Duration d) {
         return d.plusMillis(ThreadLocalRandom.current().nextLong(Math.max(1, d.toMillis() / 2)));
+    }
+
+    private static boolean unresolved(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.nio.channels.UnresolvedAddressException || t instanceof java.net.UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** What a failed connection says: ConnectException and friends often carry no message of their own. */
