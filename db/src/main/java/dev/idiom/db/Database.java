@@ -34,13 +34,21 @@ public final class Database implements AutoCloseable {
                 mx.getThreadsAwaitingConnection());
     }
 
+    /** Whether a Connector/J URL names its user itself (then a separately given user must not override it). */
+    static boolean carriesCredentials(String url) {
+        int q = url.indexOf('?');
+        return q >= 0 && java.util.Arrays.stream(url.substring(q + 1).split("&")).anyMatch(p -> p.startsWith("user="));
+    }
+
     /** Opens a pool on {@code settings.url()} and runs every pending migration. */
     public static Database open(DatabaseSettings settings) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("idiom");
         config.setJdbcUrl(withDriverDefaults(settings.url()));
-        config.setUsername(settings.user());
-        config.setPassword(settings.password());
+        if (!carriesCredentials(settings.url())) { // the embedded server's URLs carry its user and password: they alone decide
+            config.setUsername(settings.user());
+            config.setPassword(settings.password());
+        }
         config.setMaximumPoolSize(settings.poolSize());
         config.setConnectionTimeout(10_000);
         config.setAutoCommit(true);

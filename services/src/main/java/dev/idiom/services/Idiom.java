@@ -23,9 +23,12 @@ import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ApiKeys;
 import dev.idiom.events.mysql.MySqlApiKeys;
 import dev.idiom.services.app.ReplicaLinks;
+import dev.idiom.services.tools.FilesDir;
 import dev.idiom.services.tools.SecretBox;
 import dev.idiom.services.tools.ToolAccounts;
 import dev.idiom.services.tools.Tools;
+import dev.idiom.wrappers.http.CallBounds;
+import dev.idiom.wrappers.http.ToolHosts;
 import dev.idiom.wrappers.http.Pacing;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -93,8 +96,13 @@ public final class Idiom implements AutoCloseable {
             LOG.info("database pool open and schema migrated after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             database.durabilityRisks().forEach(risk -> LOG.warning("DURABILITY: " + risk));
             MySqlToolAccounts toolAccounts = new MySqlToolAccounts(database.dataSource());
-            ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(config.secretKey()), clock);
+            ToolHosts hosts = ToolHosts.of(config.localToolHosts());
+            ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(config.secretKey()), clock, hosts, FilesDir.at(config.filesDir()));
             accounts.checkSecretKey(); // a wrong key is an error now, not a failed sync later
+            int bound = accounts.bindSecrets();
+            if (bound > 0) {
+                LOG.info("bound " + bound + " stored tool secrets to their accounts (re-sealed once; see SECURITY.md)");
+            }
             EventCodec codec = new EventCodec();
             GroupCommit store = new GroupCommit(new MySqlEventStore(database.dataSource(), codec, clock), config.groupCommit());
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
@@ -103,7 +111,7 @@ public final class Idiom implements AutoCloseable {
                     config.search().feedPoll(), config.search().freshWait());
             EntityIds ids = new EntityIds(clock);
             EntityWrites writes = new EntityWrites(store, cache, search::written, codec, ids, config.limits());
-            Tools tools = new Tools(accounts, clock, pacing);
+            Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()));
             ImportRecords imports = new ImportRecords(store, writes, tools, ids);
             SqlOutbox outbox = new SqlOutbox(database.dataSource(), clock);
             IdiomConfig.SyncSettings sync = config.sync();

@@ -23,7 +23,11 @@ import java.util.stream.Collectors;
 public record IdiomConfig(String host, int port, Path data, String dbUrl, String dbUser, String dbPassword, int dbPool, int dbPort, int groupCommit,
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
                           String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait, SearchSettings search,
-                          boolean baseline, Path reports) {
+                          boolean baseline, Path reports, int authFailureLimit, boolean localToolHosts, long toolMaxResponseBytes, Duration toolCallTimeout,
+                          Path filesDir, long minBodyRate) {
+    /** The shortest IDIOM_ADMIN_TOKEN accepted. */
+    public static final int MIN_ADMIN_TOKEN = 32;
+
 
     /**
      * The search index: how often it follows the change feed for other nodes' writes, and how long
@@ -66,7 +70,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("data", Kind.PATH, "./data", "data directory: embedded MariaDB, Tomcat and Axis2 scratch files"),
             key("db-url", Kind.TEXT, "", "a `jdbc:mysql://` URL (Connector/J); when set, no embedded server is started"),
             key("db-user", Kind.TEXT, "root", "database user"),
-            new Key("db-password", Kind.TEXT, "", "(empty)", "database password"),
+            new Key("db-password", Kind.TEXT, "", "(empty)", "database password: from the environment (`IDIOM_DB_PASSWORD`) only, never a flag (flags show in `ps`); or `db-password-file`"),
+            new Key("db-password-file", Kind.TEXT, "", "(none)", "a file whose first line is the database password (keep it owner-only)"),
             key("db-pool", Kind.WHOLE_NUMBER, "16", "most pooled connections (HikariCP)"),
             key("db-port", Kind.WHOLE_NUMBER, "0", "port of the embedded MariaDB on 127.0.0.1 (`0` picks a free one)"),
             key("group-commit", Kind.WHOLE_NUMBER, "256", "most appends written in one transaction and one durable commit (`1`: one commit per append)"),
@@ -80,6 +85,12 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("max-authors", Kind.WHOLE_NUMBER, "500", "most authors a DE may have"),
             key("max-json-depth", Kind.WHOLE_NUMBER, "32", "deepest nesting of a JSON request body (arrays and objects)"),
             key("max-in-flight", Kind.WHOLE_NUMBER, "256", "requests served at once; past it a request waits at most `admission-wait-ms` for a place, then is refused with 503 `Busy` and `Retry-After` (reads served from the cache may use a quarter more; `0`: no limit)"),
+            new Key("files-dir", Kind.TEXT, "", "`<data>/files`", "the folder BibTeX and bookmark file accounts live in: their paths resolve inside it; a path outside (absolute, `..`, a symbolic link out) is refused"),
+            key("local-tool-hosts", Kind.BOOLEAN, "false", "`true` lets tool accounts and peers name loopback, link-local, private or unresolvable hosts (local stubs, a peer on this machine); `false` refuses them when configured and before every call"),
+            key("tool-max-response-mb", Kind.WHOLE_NUMBER, "64", "largest answer read from a tool, in MB (a Pinboard snapshot of 20,000 bookmarks is ~10 MB); a larger one fails the call"),
+            key("tool-call-timeout-s", Kind.WHOLE_NUMBER, "300", "longest a call to a tool may take, from sending to the answer's last byte"),
+            key("min-body-rate", Kind.WHOLE_NUMBER, "1024", "bytes a second a request body must arrive at after 5 s; slower gets 408 and the connection closed (`0`: no minimum). Bodies up to 64 KB are read before a request takes a `max-in-flight` place"),
+            key("auth-failures-per-minute", Kind.WHOLE_NUMBER, "60", "wrong API keys one client address may present in a minute; past it the address gets 429 `Throttled` with `Retry-After` until the minute has room (`0`: no limit)"),
             key("admission-wait-ms", Kind.WHOLE_NUMBER, "100", "how long a request past `max-in-flight` may wait for a place before it is refused (at most four times `max-in-flight` wait; the rest are refused at once)"),
             key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
             key("public-url", Kind.TEXT, "", "the URL clients reach Idiom at behind a reverse proxy (`https://refs.example.org/idiom`); used in the WSDL address, `Location` headers, OpenAPI `servers` and admin links"),
@@ -125,6 +136,11 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 throw new IllegalArgumentException("unknown option --" + key + "; options are " + new TreeSet<>(DEFAULTS.keySet()));
             }
         }
+        if (flags.containsKey("db-password")) {
+            // every user of the machine can read a process's arguments
+            throw new IllegalArgumentException("--db-password would show the password to every user of this machine (ps); set IDIOM_DB_PASSWORD "
+                    + "or give --db-password-file FILE");
+        }
         for (Key k : KEYS) {
             validate(k, flags.containsKey(k.name()) ? flags.get(k.name()) : env.getOrDefault(k.environmentVariable(), sysprops.apply("idiom." + k.name())));
         }
@@ -143,18 +159,40 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
         CacheSettings cache = new CacheSettings(bool(get, "cache.enabled"), number(get, "cache.heapEntries"), number(get, "cache.offHeapMb"),
                 number(get, "cache.ttlSeconds"), xml.isBlank() ? null : Path.of(xml));
         String dbUrl = get.apply("db-url");
+        String adminToken = env.get("IDIOM_ADMIN_TOKEN");
+        if (adminToken != null && !adminToken.isBlank() && adminToken.strip().length() < MIN_ADMIN_TOKEN) {
+            // an admin key anyone can guess: refused at start, as a generated key has 256 random bits
+            throw new IllegalArgumentException("IDIOM_ADMIN_TOKEN is " + adminToken.strip().length() + " characters; it must be at least "
+                    + MIN_ADMIN_TOKEN + " (e.g. openssl rand -base64 33), or unset to use the generated key in <data>/admin.key");
+        }
         return new IdiomConfig(get.apply("host"), (int) number(get, "port"), Path.of(get.apply("data")).toAbsolutePath().normalize(),
-                dbUrl.isBlank() ? null : dbUrl, get.apply("db-user"), get.apply("db-password"), (int) number(get, "db-pool"),
+                dbUrl.isBlank() ? null : dbUrl, get.apply("db-user"), password(get.apply("db-password"), get.apply("db-password-file")), (int) number(get, "db-pool"),
                 (int) number(get, "db-port"), positive(get, "group-commit"), number(get, "max-body"), bool(get, "virtual-threads"),
                 blankAsNull(get.apply("public-url")), get.apply("trusted-proxies"), cache,
-                Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), env.get("IDIOM_ADMIN_TOKEN"),
+                Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), adminToken,
                 new SyncSettings(Duration.ofMillis(number(get, "sync-interval-ms")), Duration.ofMillis(number(get, "pull-interval-ms")),
                         Duration.ofMillis(number(get, "check-interval-ms")), Duration.ofMillis(Math.max(1, number(get, "sync-lease-ms"))),
                         percent(get, "mass-delete-percent")),
                 new InputLimits((int) positive(get, "max-tags"), (int) positive(get, "max-authors"), (int) positive(get, "max-json-depth")),
                 (int) number(get, "max-in-flight"), Duration.ofMillis(number(get, "admission-wait-ms")),
                 new SearchSettings(Duration.ofMillis(Math.max(1, number(get, "search.feedPollMillis"))), Duration.ofMillis(number(get, "search.freshWaitMillis"))),
-                bool(get, "baseline"), Path.of(get.apply("reports")).toAbsolutePath().normalize());
+                bool(get, "baseline"), Path.of(get.apply("reports")).toAbsolutePath().normalize(), (int) number(get, "auth-failures-per-minute"),
+                bool(get, "local-tool-hosts"), positive(get, "tool-max-response-mb") << 20, Duration.ofSeconds(positive(get, "tool-call-timeout-s")),
+                get.apply("files-dir").isBlank() ? Path.of(get.apply("data")).toAbsolutePath().normalize().resolve("files")
+                        : Path.of(get.apply("files-dir")).toAbsolutePath().normalize(), number(get, "min-body-rate"));
+    }
+
+    /** The database password: from its file when one is named (its first line), else as given. */
+    private static String password(String given, String file) {
+        if (file == null || file.isBlank()) {
+            return given;
+        }
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(Path.of(file));
+            return lines.isEmpty() ? "" : lines.getFirst().strip();
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("db-password-file " + file + " cannot be read: " + e.getMessage());
+        }
     }
 
     /** A value given for {@code k} (null when none was) is of its kind. */

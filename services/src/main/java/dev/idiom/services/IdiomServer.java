@@ -46,6 +46,9 @@ public final class IdiomServer implements AutoCloseable {
         connector.setPort(config.port());
         connector.setProperty("address", config.host());
         connector.setProperty("maxKeepAliveRequests", "-1");
+        // a client that sends nothing for 20 s is let go (each read waits at most this); an idle kept-alive connection too
+        connector.setProperty("connectionTimeout", "20000");
+        connector.setProperty("keepAliveTimeout", "20000");
         connector.setProperty("acceptCount", "1000");
         connector.setProperty("maxConnections", "10000");
         connector.setProperty("maxSwallowSize", Long.toString(config.maxBody()));
@@ -68,7 +71,8 @@ public final class IdiomServer implements AutoCloseable {
         PublicUrl publicUrl = new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())); // a bad public-url fails here
         Admission admission = new Admission(config.maxInFlight(), config.admissionWait());
         context.addServletContainerInitializer((classes, servletContext) ->
-                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.baseline(), config.reports(), config.data().resolve("tmp").toAbsolutePath(), publicUrl, admission),
+                WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.baseline(), config.reports(), config.data().resolve("tmp").toAbsolutePath(), publicUrl, admission,
+                        config.authFailureLimit(), config.minBodyRate()),
                 null);
         try {
             tomcat.start();

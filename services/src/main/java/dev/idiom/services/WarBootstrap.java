@@ -25,7 +25,8 @@ public final class WarBootstrap implements ServletContextListener {
                 .log("Idiom: a first admin key was created and written to " + config.data().resolve(ApiKeys.ADMIN_KEY_FILE).toAbsolutePath()
                         + " (owner-only); it is not logged"));
         WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.baseline(), config.reports(), config.data().resolve("tmp").toAbsolutePath(),
-                new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())), admission = new Admission(config.maxInFlight(), config.admissionWait()));
+                new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())), admission = new Admission(config.maxInFlight(), config.admissionWait()),
+                config.authFailureLimit(), config.minBodyRate());
     }
 
     @Override

@@ -34,11 +34,14 @@ class RestContractTest {
     private static OpenApiInteractionValidator validator;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final List<String> problems = new ArrayList<>();
-    private static final String ADMIN = "contract-admin-key";
+    private static final String ADMIN = "contract-admin-key-0123456789abcdef";
+    private static java.nio.file.Path files;
 
     @BeforeAll
     static void start() throws Exception {
-        server = IdiomServer.start(IdiomConfig.from(Map.of("port", "0", "db-url", TestDatabase.freshUrl()), Map.of("IDIOM_ADMIN_TOKEN", ADMIN), k -> null));
+        files = java.nio.file.Files.createTempDirectory("idiom-contract-files");
+        server = IdiomServer.start(IdiomConfig.from(Map.of("port", "0", "db-url", TestDatabase.freshUrl(), "files-dir", files.toString()),
+                Map.of("IDIOM_ADMIN_TOKEN", ADMIN), k -> null));
         String spec = HTTP.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/openapi.json")).build(), HttpResponse.BodyHandlers.ofString()).body();
         validator = OpenApiInteractionValidator.createForInlineApiSpecification(spec).build();
     }
@@ -120,9 +123,9 @@ class RestContractTest {
         exchange("GET", "/api/entities/" + id + "/replicas", null, null);
         exchange("GET", "/api/entities?tag=t&limit=5", null, null);
         exchange("GET", "/api/changes?after=0&limit=10", null, null);
-        java.nio.file.Path bib = java.nio.file.Files.createTempFile("idiom-contract", ".bib");
+        java.nio.file.Path bib = java.nio.file.Files.createTempFile(files, "idiom-contract", ".bib");
         java.nio.file.Files.writeString(bib, "@article{k1,\n  title = {From a file},\n  author = {Chen, W.},\n  year = {2010}\n}\n");
-        exchange("PUT", "/api/tools/refs", "application/json", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib.toAbsolutePath() + "\"}");
+        exchange("PUT", "/api/tools/refs", "application/json", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib.getFileName() + "\"}");
         exchange("GET", "/api/tools", null, null);
         exchange("POST", "/api/imports", "application/json", "{\"tool\":\"refs\",\"fromStart\":true}");
         exchange("POST", "/api/imports", "application/json", "{\"tool\":\"refs\",\"remoteId\":\"k1\"}");

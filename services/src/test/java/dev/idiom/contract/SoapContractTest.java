@@ -54,11 +54,12 @@ class SoapContractTest {
     private static IdiomServer server;
     private static DigitalEntityServicePortType port;
 
-    private static final String ADMIN = "soap-contract-admin-key";
+    private static final String ADMIN = "soap-contract-admin-key-0123456789abcdef";
 
     @BeforeAll
     static void start() throws Exception {
-        server = IdiomServer.start(IdiomConfig.from(Map.of("port", "0", "db-url", TestDatabase.freshUrl(), "data", dir.resolve("data").toString()),
+        server = IdiomServer.start(IdiomConfig.from(Map.of("port", "0", "db-url", TestDatabase.freshUrl(), "data", dir.resolve("data").toString(),
+                        "files-dir", dir.toString()),
                 Map.of("IDIOM_ADMIN_TOKEN", ADMIN), k -> null));
         // the client reads the WSDL the server serves, with the address it serves
         port = client(server, ADMIN);
@@ -181,9 +182,10 @@ class SoapContractTest {
         assertTrue(Map.of("Invalid", 1, "NotFound", 1).containsKey(unknownTool.getFaultInfo().getCode()), unknownTool.getFaultInfo().getCode());
 
         // a tool that fails: a "BibTeX file" that is a directory cannot be read
+        Files.createDirectories(dir.resolve("broken.bib"));
         HttpResponse<String> broken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/api/tools/broken"))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN).PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\""
-                        + dir.toAbsolutePath() + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN).PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\"broken.bib\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, broken.statusCode(), broken.body());
         ImportAll all = new ImportAll();
         all.setTool("broken");

@@ -11,6 +11,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -93,6 +94,25 @@ class AdminConsoleTest {
         assertEquals(200, form.statusCode());
         assertTrue(form.body().contains("type=\"password\""), form.body());
         assertEquals(401, login("not-a-key").statusCode());
+    }
+
+    @Test
+    void aPathThatMeansOneThingToTheChecksAndAnotherToTheContainerIsRefusedBeforeAnyCheck() {
+        String cookie = session(login(RunningIdiom.ADMIN_TOKEN));
+        // Tomcat strips ";" and resolves "..": this is routed to SOAP; with the console's cookie it once ran as the admin
+        HttpResponse<String> soap = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/admin/..;/services/DigitalEntityService")))
+                .header("Cookie", cookie).header("Content-Type", "text/plain").header("SOAPAction", "\"\"")
+                .POST(HttpRequest.BodyPublishers.ofString(RunningIdiom.envelope(
+                        "<de:createDE><de:entity><de:title>Planted through the console cookie</de:title></de:entity></de:createDE>"))));
+        assertEquals(400, soap.statusCode(), soap.body());
+        assertEquals("Invalid", RunningIdiom.json(soap).get("code").asText());
+        assertEquals(0, RunningIdiom.json(idiom.get("/api/entities?q=planted+console+cookie")).get("total").asInt(), "nothing was written");
+        for (String path : List.of("/admin/assets/..;/api/keys", "/admin/%2e%2e/api/keys", "/admin/assets/%2E%2E/%2E%2E/api/keys",
+                "/api/entities;jsessionid=1", "/admin/metrics;x", "/api/./keys")) {
+            HttpResponse<String> r = withCookie(cookie, "GET", path);
+            assertEquals(400, r.statusCode(), path + " " + r.body());
+        }
+        assertEquals(200, withCookie(cookie, "GET", "/admin/metrics").statusCode(), "the plain path still works");
     }
 
     @Test

@@ -78,7 +78,8 @@ class ConsistencyEngineTest {
 
     /** An Idiom on the fake clock, no background engine (the test runs rounds, so what happened when is certain). */
     private Idiom idiom(String dbUrl, Map<String, String> extra) {
-        Map<String, String> flags = new HashMap<>(Map.of("db-url", dbUrl, "data", dir.resolve("data").toString(), "sync-interval-ms", "0"));
+        Map<String, String> flags = new HashMap<>(Map.of("db-url", dbUrl, "data", dir.resolve("data").toString(), "sync-interval-ms", "0",
+                "local-tool-hosts", "true", "files-dir", dir.toString()));
         flags.putAll(extra);
         Idiom idiom = Idiom.start(IdiomConfig.from(flags, Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY), k -> null), time, time);
         closing.add(idiom);

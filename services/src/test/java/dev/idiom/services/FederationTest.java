@@ -39,8 +39,8 @@ class FederationTest {
 
     @BeforeAll
     static void start() {
-        a = new RunningIdiom(Map.of());
-        b = new RunningIdiom(Map.of());
+        a = new RunningIdiom(Map.of("files-dir", dir.toString()));
+        b = new RunningIdiom(Map.of("files-dir", dir.toString()));
     }
 
     @AfterAll

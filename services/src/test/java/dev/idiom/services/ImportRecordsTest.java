@@ -74,7 +74,8 @@ class ImportRecordsTest {
     }
 
     private Idiom idiom() {
-        return Idiom.start(IdiomConfig.from(Map.of("db-url", TestDatabase.freshUrl(), "data", dir.toString()), Map.of(), k -> null));
+        return Idiom.start(IdiomConfig.from(Map.of("db-url", TestDatabase.freshUrl(), "data", dir.toString(), "local-tool-hosts", "true"), Map.of(),
+                k -> null));
     }
 
     @Test

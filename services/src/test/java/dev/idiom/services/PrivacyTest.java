@@ -46,7 +46,7 @@ class PrivacyTest {
     @BeforeAll
     static void start() throws Exception {
         // no background pulls: Pinboard allows posts/all once in five minutes, and the imports below are the ones meant
-        idiom = new RunningIdiom(Map.of("pull-interval-ms", "0", "check-interval-ms", "0", "sync-interval-ms", "0"));
+        idiom = new RunningIdiom(Map.of("pull-interval-ms", "0", "check-interval-ms", "0", "sync-interval-ms", "0", "files-dir", dir.toString()));
         pinboard = new PinboardStub();
         zotero = new ZoteroStub();
         bibsonomy = new BibSonomyStub();

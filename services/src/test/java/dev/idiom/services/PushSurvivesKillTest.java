@@ -39,7 +39,8 @@ class PushSurvivesKillTest {
             UUID id;
             String key;
             // set up on one node: an account, a DE uploaded to Zotero, then a change owed to it
-            try (Idiom setup = Idiom.start(IdiomConfig.from(Map.of("db-url", db, "data", dir.resolve("setup").toString(), "sync-interval-ms", "0"), env,
+            try (Idiom setup = Idiom.start(IdiomConfig.from(Map.of("db-url", db, "data", dir.resolve("setup").toString(), "sync-interval-ms", "0",
+                    "local-tool-hosts", "true"), env,
                     k -> null))) {
                 Application app = setup.application();
                 app.tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY);
@@ -70,7 +71,7 @@ class PushSurvivesKillTest {
             String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
             ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath,
                     "dev.idiom.services.IdiomMain", "serve", "--port", "0", "--db-url", db, "--data", data.toString(), "--sync-interval-ms", "100",
-                    "--sync-lease-ms", "1500", "--pull-interval-ms", "0", "--check-interval-ms", "0")
+                    "--sync-lease-ms", "1500", "--pull-interval-ms", "0", "--check-interval-ms", "0", "--local-tool-hosts", "true")
                     .redirectErrorStream(true).redirectOutput(data.resolve("node.log").toFile());
             pb.environment().putAll(env);
             node.set(pb.start());
@@ -80,7 +81,8 @@ class PushSurvivesKillTest {
             assertEquals("Crash consistency, pushed once", zotero.data(key).path("title").asText(), "the tool holds the change");
 
             // another node takes over once the dead node's lease ran out
-            try (Idiom survivor = Idiom.start(IdiomConfig.from(Map.of("db-url", db, "data", dir.resolve("survivor").toString(), "sync-interval-ms", "0"),
+            try (Idiom survivor = Idiom.start(IdiomConfig.from(Map.of("db-url", db, "data", dir.resolve("survivor").toString(), "sync-interval-ms", "0",
+                    "local-tool-hosts", "true"),
                     env, k -> null))) {
                 Application app = survivor.application();
                 assertEquals(1, app.sync().owed(10).size(), "the push is still owed: its acknowledgement was never recorded");

@@ -28,14 +28,15 @@ final class RunningIdiom implements AutoCloseable {
     static final String SECRET_KEY = java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
 
     /** The admin key tests present (IDIOM_ADMIN_TOKEN); {@link #send} adds it to a request that names no key of its own. */
-    static final String ADMIN_TOKEN = "test-admin-token-9f1c";
+    static final String ADMIN_TOKEN = "test-admin-token-9f1c-0123456789abcdef";
 
     RunningIdiom(String dbUrl, Map<String, String> extra) {
         this(dbUrl, extra, Map.of("IDIOM_SECRET_KEY", SECRET_KEY, "IDIOM_ADMIN_TOKEN", ADMIN_TOKEN));
     }
 
     RunningIdiom(String dbUrl, Map<String, String> extra, Map<String, String> env) {
-        Map<String, String> flags = new java.util.HashMap<>(Map.of("port", "0", "db-url", dbUrl,
+        // the tests' tools are local stubs (and peers on this machine): local-tool-hosts
+        Map<String, String> flags = new java.util.HashMap<>(Map.of("port", "0", "db-url", dbUrl, "local-tool-hosts", "true",
                 "data", Path.of(System.getProperty("idiom.test.dataRoot", "target/test-data"), "services-e2e").toString()));
         flags.putAll(extra);
         server = IdiomServer.start(IdiomConfig.from(flags, env, k -> null));

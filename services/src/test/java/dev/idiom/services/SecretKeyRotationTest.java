@@ -33,7 +33,9 @@ class SecretKeyRotationTest {
         if (secretKey != null) {
             env.put(SecretBox.ENV, secretKey);
         }
-        return IdiomConfig.from(new HashMap<>(Map.of("db-url", dbUrl, "data", dir.toString(), "sync-interval-ms", "0")), env, k -> null);
+        // api.zotero.org need not resolve here: the test is about sealing, not about hosts
+        return IdiomConfig.from(new HashMap<>(Map.of("db-url", dbUrl, "data", dir.toString(), "sync-interval-ms", "0", "local-tool-hosts", "true")), env,
+                k -> null);
     }
 
     private void storeTwoSecrets() {
@@ -64,8 +66,54 @@ class SecretKeyRotationTest {
         try (Idiom idiom = Idiom.start(config(NEW))) {
             SecretBox box = SecretBox.fromKey(NEW);
             var stored = new MySqlToolAccounts(idiom.database().dataSource()).find("zot").orElseThrow();
-            assertEquals("zotero-api-key", box.open(stored.sealedSecret()));
+            assertEquals("zotero-api-key", box.open(stored.sealedSecret(), ZOT_BINDING));
         }
+    }
+
+    /** What the zot account's secret is bound to: its name, kind, address and library. */
+    private static final String ZOT_BINDING = "zot\nzotero\nhttps://api.zotero.org\nusers/1";
+
+    @Test
+    void aSecretIsBoundToItsAccountSoAnAddressChangedInTheDatabaseGetsNothing() throws Exception {
+        storeTwoSecrets();
+        try (Idiom idiom = Idiom.start(config(OLD))) {
+            // someone with the database, not the API, points the account at their own server
+            try (var c = idiom.database().connection(); var s = c.createStatement()) {
+                s.executeUpdate("UPDATE tool_account SET base_url = 'https://collector.example' WHERE name = 'zot'");
+            }
+        }
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Idiom.start(config(OLD)).close());
+        assertTrue(refused.getMessage().contains("zot") && !refused.getMessage().contains("pin"), refused.getMessage());
+    }
+
+    @Test
+    void secretsSealedBeforeTheBindingAreBoundAtTheNextStart() throws Exception {
+        storeTwoSecrets();
+        SecretBox box = SecretBox.fromKey(OLD);
+        try (Idiom idiom = Idiom.start(config(OLD))) {
+            // as an older release stored it: the secret sealed without its account
+            String legacy = legacySeal(OLD, "zotero-api-key");
+            try (var c = idiom.database().connection(); var s = c.prepareStatement("UPDATE tool_account SET secret = ? WHERE name = 'zot'")) {
+                s.setString(1, legacy);
+                s.executeUpdate();
+            }
+        }
+        try (Idiom idiom = Idiom.start(config(OLD))) {
+            String stored = new MySqlToolAccounts(idiom.database().dataSource()).find("zot").orElseThrow().sealedSecret();
+            assertTrue(SecretBox.bound(stored), "re-sealed bound at start-up");
+            assertEquals("zotero-api-key", box.open(stored, ZOT_BINDING));
+        }
+    }
+
+    /** AES-GCM without associated data, IV first, as secrets were sealed before they were bound. */
+    private static String legacySeal(String key, String secret) throws Exception {
+        byte[] iv = new byte[12];
+        new java.security.SecureRandom().nextBytes(iv);
+        javax.crypto.Cipher c = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+        c.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(java.util.Base64.getDecoder().decode(key), "AES"),
+                new javax.crypto.spec.GCMParameterSpec(128, iv));
+        byte[] sealed = c.doFinal(secret.getBytes(StandardCharsets.UTF_8));
+        return java.util.Base64.getEncoder().encodeToString(java.nio.ByteBuffer.allocate(12 + sealed.length).put(iv).put(sealed).array());
     }
 
     @Test
@@ -87,11 +135,11 @@ class SecretKeyRotationTest {
             String zotBefore = repository.find("zot").orElseThrow().sealedSecret();
             String pinBefore = repository.find("pin").orElseThrow().sealedSecret();
             AtomicInteger calls = new AtomicInteger();
-            assertThrows(IllegalStateException.class, () -> repository.resealSecrets(sealed -> {
+            assertThrows(IllegalStateException.class, () -> repository.resealSecrets(account -> {
                 if (calls.incrementAndGet() == 2) {
                     throw new IllegalStateException("the second does not open");
                 }
-                return "resealed:" + sealed;
+                return "resealed:" + account.sealedSecret();
             }, Instant.now()));
             assertEquals(2, calls.get());
             assertEquals(zotBefore, repository.find("zot").orElseThrow().sealedSecret());

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * embedded-default database, and both endpoints answer over real HTTP; then --stop stops it.
  */
 class StandaloneTomcatIT {
-    private static final String ADMIN = "it-admin-token-4b1d";
+    private static final String ADMIN = "it-admin-token-4b1d-0123456789abcdef";
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test

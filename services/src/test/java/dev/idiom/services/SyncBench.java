@@ -43,7 +43,7 @@ public final class SyncBench {
 
     private static Idiom idiom(Path data, String intervalMs) {
         return Idiom.start(IdiomConfig.from(Map.of("data", data.toString(), "sync-interval-ms", intervalMs, "pull-interval-ms", "0",
-                "check-interval-ms", "0"), Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY), k -> null));
+                "check-interval-ms", "0", "local-tool-hosts", "true"), Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY), k -> null));
     }
 
     /** Steady updates of random DEs, each with a Zotero and a BibSonomy replica; the engine pushes in the background. */

@@ -20,7 +20,7 @@ public final class SafeXml {
             f.setExpandEntityReferences(false);
             return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml)));
         } catch (Exception e) {
-            throw new ToolException(what + " answered malformed XML: " + e.getMessage());
+            throw new ToolException(what + " answered malformed XML"); // the parser's words may quote the answer: not for the caller
         }
     }
 

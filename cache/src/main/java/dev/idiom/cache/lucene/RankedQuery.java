@@ -50,7 +50,7 @@ final class RankedQuery {
     private static final float TITLE_PHRASE_BOOST = 4f;
     private static final float EXACT_TITLE_BOOST = 20f;
     /** More words than any title: the rest are ignored rather than building a huge query. */
-    private static final int MAX_WORDS = 32;
+    static final int MAX_WORDS = 32;
 
     private RankedQuery() {}
 
@@ -98,6 +98,9 @@ final class RankedQuery {
         Matcher m = PHRASE_OR_WORD.matcher(text);
         while (m.find() && all.size() < MAX_WORDS) {
             List<String> words = words(analyzer, m.group(1) != null ? m.group(1) : m.group(2));
+            // every word counts against the cap, a quoted phrase's too: one phrase of hundreds of words would
+            // otherwise build a phrase query over six fields that costs seconds
+            words = words.subList(0, Math.min(words.size(), MAX_WORDS - all.size()));
             if (m.group(1) != null && words.size() > 1) {
                 phrases.add(words);
             } else {

@@ -98,6 +98,22 @@ class SearchIndexTest {
     }
 
     @Test
+    void everyWordOfAQuotedPhraseCountsAgainstTheWordCap() {
+        // a title of exactly the cap's words; the phrase asks for them and then as many more as fit, that no DE has
+        List<String> words = new ArrayList<>();
+        for (int i = 0; i < RankedQuery.MAX_WORDS; i++) {
+            words.add("word" + (char) ('a' + i % 26) + (char) ('a' + i / 26));
+        }
+        DigitalEntity de = put(de(String.join(" ", words), null, 2001, "article", "x", "Long"));
+        StringBuilder phrase = new StringBuilder("\"" + String.join(" ", words));
+        for (int i = 0; phrase.length() < SearchQuery.MAX_CRITERION - 12; i++) {
+            phrase.append(" absent").append(i); // as many as the longest criterion holds (~90 words)
+        }
+        SearchQuery q = SearchQuery.text(phrase.append('"').toString(), 10);
+        assertEquals(List.of(de.id()), ids(search(q)), "the words past the cap are not part of the query, inside a phrase or not");
+    }
+
+    @Test
     void filtersNarrowByYearTypeVenueToolTagAndKeepTheirExactMeaning() {
         DigitalEntity a = put(imported(de("Alpha", "Réseaux", 1999, "article", "Net", "A"), "zotero"));
         DigitalEntity b = put(de("Beta", "Reseaux", 2004, "book", "net", "B"));

@@ -34,8 +34,8 @@ public interface ToolAccountRepository {
     SyncState updateSyncState(String kind, String account, java.util.function.UnaryOperator<SyncState> change, Instant at);
 
     /**
-     * Replaces every stored sealed secret by {@code reseal} of it, all in one transaction: if any
-     * throws, none is changed. Returns how many were resealed.
+     * Replaces every stored sealed secret by {@code reseal} of its account (the row as stored), all in
+     * one transaction: if any throws, none is changed. Returns how many were resealed.
      */
-    int resealSecrets(java.util.function.UnaryOperator<String> reseal, Instant at);
+    int resealSecrets(java.util.function.Function<StoredToolAccount, String> reseal, Instant at);
 }

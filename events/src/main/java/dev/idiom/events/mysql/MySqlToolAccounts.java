@@ -165,20 +165,20 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     }
 
     @Override
-    public int resealSecrets(UnaryOperator<String> reseal, Instant at) {
+    public int resealSecrets(java.util.function.Function<StoredToolAccount, String> reseal, Instant at) {
         return SqlWork.transaction(db, "tool accounts", c -> {
-            Map<String, String> sealed = new LinkedHashMap<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT name, secret FROM tool_account WHERE secret IS NOT NULL FOR UPDATE");
+            List<StoredToolAccount> sealed = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM tool_account WHERE secret IS NOT NULL FOR UPDATE");
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    sealed.put(rs.getString(1), rs.getString(2));
+                    sealed.add(account(rs));
                 }
             }
             try (PreparedStatement ps = c.prepareStatement("UPDATE tool_account SET secret = ?, updated_at = ? WHERE name = ?")) {
-                for (Map.Entry<String, String> e : sealed.entrySet()) {
-                    ps.setString(1, reseal.apply(e.getValue())); // a secret that does not open throws: nothing is written
+                for (StoredToolAccount a : sealed) {
+                    ps.setString(1, reseal.apply(a)); // a secret that does not open throws: nothing is written
                     ps.setObject(2, SqlProjection.utc(at));
-                    ps.setString(3, e.getKey());
+                    ps.setString(3, a.name());
                     ps.addBatch();
                 }
                 ps.executeBatch();

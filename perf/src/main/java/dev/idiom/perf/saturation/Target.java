@@ -64,6 +64,7 @@ final class Target implements AutoCloseable {
                     .directory(root.toFile()).redirectErrorStream(true).redirectOutput(data.resolve("deploy.log").toFile());
             pb.environment().put("IDIOM_BASELINE", "true");
             pb.environment().put("IDIOM_SECRET_KEY", secretKey);
+            pb.environment().put("IDIOM_LOCAL_TOOL_HOSTS", "true"); // the download and upload plans register a local Zotero stub
             t.root = root;
             t.stop = List.of("tomcat-conf/deploy", "--stop", "--dir", dir.toString());
             Process p = pb.start();
@@ -76,6 +77,7 @@ final class Target implements AutoCloseable {
             ProcessBuilder pb = new ProcessBuilder("./idiom", "serve", "--port", Integer.toString(port), "--data", data.toString(), "--baseline", "true")
                     .directory(root.toFile()).redirectErrorStream(true).redirectOutput(data.resolve("serve.log").toFile());
             pb.environment().put("IDIOM_SECRET_KEY", secretKey);
+            pb.environment().put("IDIOM_LOCAL_TOOL_HOSTS", "true"); // the download and upload plans register a local Zotero stub
             t.server = pb.start();
         }
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);

@@ -27,6 +27,8 @@ public enum ErrorCode {
     TOOL_FAILED("ToolFailed", 502, true),
     TOOL_AUTH("ToolAuth", 502, false),
     UNAVAILABLE("Unavailable", 503, true),
+    /** too many wrong keys from this client address in the last minute */
+    THROTTLED("Throttled", 429, true),
     /** admission refused: the service is at its limit of requests in flight (load shedding) */
     BUSY("Busy", 503, true);
 

@@ -23,6 +23,14 @@ public record InputLimits(int maxTags, int maxAuthors, int maxJsonDepth) {
         values.forEach(this::check);
     }
 
+    /**
+     * A list as the caller sent it, before duplicates collapse: the document says {@code maxItems}
+     * of what is sent, so 201 copies of one tag are over a cap of 200 although they make one tag.
+     */
+    public void checkSent(Field f, int entries) {
+        check(f, java.util.Collections.nCopies(entries, Boolean.TRUE));
+    }
+
     private void check(Field f, Object value) {
         int cap = f == Field.TAGS ? maxTags : f == Field.AUTHORS ? maxAuthors : Integer.MAX_VALUE;
         if (value instanceof Collection<?> c && c.size() > cap) {

@@ -18,6 +18,7 @@ import dev.idiom.events.Metadata;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.services.app.InputLimits;
 import dev.idiom.services.app.ImportSummary;
 import java.io.IOException;
 import java.util.Locale;
@@ -34,10 +35,12 @@ final class JsonBodies {
     private final ObjectMapper json;
     private final EventCodec codec;
     private final int maxDepth;
+    private final InputLimits limits;
 
-    JsonBodies(EventCodec codec, int maxDepth) {
+    JsonBodies(EventCodec codec, InputLimits limits) {
         this.codec = codec;
-        this.maxDepth = maxDepth;
+        this.limits = limits;
+        this.maxDepth = limits.maxJsonDepth();
         // the depth is refused by the parser as it reads, before a deep tree is built
         this.json = JsonMapper.builder(com.fasterxml.jackson.core.JsonFactory.builder()
                         .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder().maxNestingDepth(maxDepth).build()).build())
@@ -170,10 +173,13 @@ final class JsonBodies {
         return values;
     }
 
-    private static Map<Field, Object> fieldValues(ObjectNode fields, boolean nullClears) {
+    private Map<Field, Object> fieldValues(ObjectNode fields, boolean nullClears) {
         Map<Field, Object> values = new EnumMap<>(Field.class);
         for (Map.Entry<String, JsonNode> e : fields.properties()) {
             Field f = Field.named(e.getKey());
+            if (e.getValue().isArray()) {
+                limits.checkSent(f, e.getValue().size());
+            }
             values.put(f, f.fromJson(shaped(f, e.getValue(), nullClears)));
         }
         return values;

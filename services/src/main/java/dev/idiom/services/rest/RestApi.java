@@ -10,7 +10,7 @@ public final class RestApi {
     private RestApi() {}
 
     public static ResourceConfig resources(Application app, PublicUrl publicUrl) {
-        JsonBodies json = new JsonBodies(app.codec(), app.writes().limits().maxJsonDepth());
+        JsonBodies json = new JsonBodies(app.codec(), app.writes().limits());
         return new ResourceConfig()
                 .register(new EntitiesResource(app.reads(), app.writes(), json, publicUrl))
                 .register(new ChangesResource(app.reads(), json))

@@ -116,7 +116,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         OMElement response = xml.element(operation + "Response");
         switch (operation) {
             case "empty" -> reads.empty();
-            case "createDE" -> xml.entity(response, writes.create(xml.metadata(firstChild(request, "entity")), source).entity());
+            case "createDE" -> xml.entity(response, writes.create(xml.metadata(firstChild(request, "entity"), writes.limits()), source).entity());
             case "moreInfo" -> xml.entity(response,
                     reads.describe(id(request), ReadPath.parse(SoapXml.text(request, "source")), caller).entity());
             case "updateDE" -> {

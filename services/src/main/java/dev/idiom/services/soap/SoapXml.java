@@ -17,6 +17,7 @@ import dev.idiom.events.Replica;
 import dev.idiom.events.TagAdded;
 import dev.idiom.events.TagRemoved;
 import dev.idiom.events.Visibility;
+import dev.idiom.services.app.InputLimits;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -142,8 +143,8 @@ final class SoapXml {
         return e;
     }
 
-    /** Reads {@code <entity>} of createDE into metadata; unknown elements are an error. */
-    Metadata metadata(OMElement entity) {
+    /** Reads {@code <entity>} of createDE into metadata; unknown elements are an error; lists are held to {@code limits} as sent. */
+    Metadata metadata(OMElement entity, InputLimits limits) {
         if (entity == null) {
             throw new InvalidValueException("createDE needs an <entity> element with the record's fields");
         }
@@ -161,6 +162,7 @@ final class SoapXml {
                         OMElement author = a.next();
                         authors.add(new Author(text(author, "family"), text(author, "given")));
                     }
+                    limits.checkSent(field, authors.size());
                     yield List.copyOf(authors);
                 }
                 case TAGS -> {
@@ -168,6 +170,7 @@ final class SoapXml {
                     for (Iterator<OMElement> t = f.getChildElements(); t.hasNext(); ) {
                         tags.add(t.next().getText());
                     }
+                    limits.checkSent(field, tags.size());
                     yield Field.TAGS.fromJson(tags); // one <tag> is one tag, commas and all
                 }
                 default -> field.fromText(f.getText());

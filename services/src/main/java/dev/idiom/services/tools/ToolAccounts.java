@@ -2,6 +2,8 @@ package dev.idiom.services.tools;
 
 import dev.idiom.consistency.ConflictPolicy;
 import dev.idiom.events.InvalidValueException;
+import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.http.ToolHosts;
 import dev.idiom.events.accounts.StoredToolAccount;
 import dev.idiom.events.accounts.SyncState;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -31,12 +33,24 @@ public final class ToolAccounts {
             + "|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))"
             + "(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/(%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@/-])*)?$";
     private static final java.util.regex.Pattern API_ROOT = java.util.regex.Pattern.compile(API_ROOT_PATTERN);
+    /** A Zotero library as its API paths name it: it becomes part of every URL, so nothing else (no '?', no '../'). */
+    public static final String ZOTERO_LIBRARY_PATTERN = "^(users|groups)/[0-9]{1,20}$";
+    /** Another web tool's account (a BibSonomy or Pinboard user name): one plain path segment, or none. */
+    public static final String USER_PATTERN = "^[A-Za-z0-9._@+-]{0,64}$";
 
     private final ToolAccountRepository repository;
     private final SecretBox secrets;
     private final Clock clock;
+    private final ToolHosts hosts;
+    private final FilesDir files;
 
-    public ToolAccounts(ToolAccountRepository repository, SecretBox secrets, Clock clock) {
+    /**
+     * @param hosts which hosts a web tool's account may name (checked here, and again before every call)
+     * @param files the folder file accounts live in
+     */
+    public ToolAccounts(ToolAccountRepository repository, SecretBox secrets, Clock clock, ToolHosts hosts, FilesDir files) {
+        this.hosts = hosts;
+        this.files = files;
         this.repository = repository;
         this.secrets = secrets;
         this.clock = clock;
@@ -83,12 +97,30 @@ public final class ToolAccounts {
             throw new InvalidValueException("baseUrl of a " + kind + " account must be an http(s) URL with a host name or IPv4 address, "
                     + "such as https://api.zotero.org, got '" + baseUrl + "'");
         }
+        if ("zotero".equals(kind) && (account == null || !account.strip().matches(ZOTERO_LIBRARY_PATTERN))) {
+            throw new InvalidValueException("account of a zotero account is its library, users/<id> or groups/<id>, got '"
+                    + (account == null ? "" : account) + "'");
+        }
+        if (!"zotero".equals(kind) && !FILE_KINDS.contains(kind) && account != null && !account.strip().matches(USER_PATTERN)) {
+            throw new InvalidValueException("account of a " + kind + " account is a user name (letters, digits, '.', '_', '@', '+', '-'), got '"
+                    + account + "'");
+        }
+        if (FILE_KINDS.contains(kind)) {
+            files.resolve(baseUrl);
+        } else {
+            try {
+                hosts.check(java.net.URI.create(baseUrl.strip()));
+            } catch (ToolException refused) {
+                throw new InvalidValueException("baseUrl: " + refused.getMessage());
+            }
+        }
         String visibility = newRecords == null ? "private" : newRecords;
         if (!Set.of("private", "public").contains(visibility)) {
             throw new InvalidValueException("newRecords must be \"private\" or \"public\", got '" + newRecords + "'");
         }
         String policy = ConflictPolicy.named(conflictPolicy).name();
-        String sealed = secret == null || secret.isEmpty() ? null : secrets.seal(secret);
+        String sealed = secret == null || secret.isEmpty() ? null
+                : secrets.seal(secret, binding(name, kind, baseUrl.strip(), account == null ? "" : account.strip()));
         StoredToolAccount stored = new StoredToolAccount(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), sealed, visibility,
                 policy, clock.instant(), privateLibrary);
         repository.save(stored);
@@ -108,7 +140,7 @@ public final class ToolAccounts {
             throw new IllegalArgumentException("tool accounts " + sealed.stream().map(StoredToolAccount::name).toList()
                     + " store sealed secrets but " + SecretBox.ENV + " is not set: start Idiom with the key they were sealed under");
         }
-        List<String> unopened = sealed.stream().filter(a -> !secrets.opens(a.sealedSecret())).map(StoredToolAccount::name).toList();
+        List<String> unopened = sealed.stream().filter(a -> !secrets.opens(a.sealedSecret(), binding(a))).map(StoredToolAccount::name).toList();
         if (!unopened.isEmpty()) {
             throw new IllegalArgumentException(SecretBox.ENV + " does not open the stored secrets of tool accounts " + unopened
                     + ": start Idiom with the key they were sealed under (to change keys, use ./idiom rotate-secret-key)");
@@ -121,7 +153,33 @@ public final class ToolAccounts {
             throw new IllegalArgumentException("the new secret key is empty");
         }
         checkSecretKey();
-        return repository.resealSecrets(sealed -> next.seal(secrets.open(sealed)), clock.instant());
+        return repository.resealSecrets(a -> next.seal(secrets.open(a.sealedSecret(), binding(a)), binding(a)), clock.instant());
+    }
+
+    /**
+     * Upgrade: secrets sealed before they were bound to their account are re-sealed bound (same key),
+     * all or none; returns how many. Run at start-up, after the key is checked.
+     */
+    public int bindSecrets() {
+        if (!secrets.ready() || repository.list().stream().allMatch(a -> a.sealedSecret() == null || SecretBox.bound(a.sealedSecret()))) {
+            return 0;
+        }
+        return repository.resealSecrets(a -> SecretBox.bound(a.sealedSecret()) ? a.sealedSecret()
+                : secrets.seal(secrets.open(a.sealedSecret(), binding(a)), binding(a)), clock.instant());
+    }
+
+    /** What a secret is bound to: the account's name, kind, address and library, as stored. */
+    static String binding(String name, String kind, String baseUrl, String account) {
+        return name + "\n" + kind + "\n" + baseUrl + "\n" + account;
+    }
+
+    private static String binding(StoredToolAccount a) {
+        return binding(a.name(), a.kind(), a.baseUrl(), a.account());
+    }
+
+    /** The folder file accounts live in. */
+    public FilesDir files() {
+        return files;
     }
 
     public List<ToolAccount> list() {
@@ -144,7 +202,7 @@ public final class ToolAccounts {
         if (!validName(name)) {
             return Optional.empty();
         }
-        return repository.find(name).map(a -> new Opened(view(a), a.sealedSecret() == null ? null : secrets.open(a.sealedSecret())));
+        return repository.find(name).map(a -> new Opened(view(a), a.sealedSecret() == null ? null : secrets.open(a.sealedSecret(), binding(a))));
     }
 
     private static ToolAccount view(StoredToolAccount a) {

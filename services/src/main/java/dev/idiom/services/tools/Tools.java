@@ -9,7 +9,9 @@ import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
 import dev.idiom.wrappers.bibtex.BibTeXFile;
 import dev.idiom.wrappers.bookmarks.BookmarkFile;
+import dev.idiom.wrappers.http.CallBounds;
 import dev.idiom.wrappers.http.Pacing;
+import dev.idiom.wrappers.http.ToolHosts;
 import dev.idiom.wrappers.http.ToolHttp;
 import dev.idiom.wrappers.idiom.IdiomPeer;
 import dev.idiom.wrappers.pinboard.PinboardTool;
@@ -33,10 +35,23 @@ public final class Tools implements ToolDirectory {
      */
     static final int ATTEMPTS = 3;
 
+    private final ToolHosts hosts;
+    private final CallBounds bounds;
+
     public Tools(ToolAccounts accounts, Clock clock, Pacing pacing) {
+        this(accounts, clock, pacing, ToolHosts.ANY, CallBounds.DEFAULTS);
+    }
+
+    /**
+     * @param hosts which hosts the accounts' tools may be called at (checked again before every call)
+     * @param bounds the largest answer and the longest call
+     */
+    public Tools(ToolAccounts accounts, Clock clock, Pacing pacing, ToolHosts hosts, CallBounds bounds) {
         this.accounts = accounts;
         this.clock = clock;
         this.pacing = pacing;
+        this.hosts = hosts;
+        this.bounds = bounds;
     }
 
     public ToolAccounts accounts() {
@@ -57,7 +72,7 @@ public final class Tools implements ToolDirectory {
             case "bibsonomy" -> new BibSonomyTool(URI.create(base), a.account().account(), secret, http(a, "BibSonomy", BibSonomyTool.LIMITS),
                     a.account().createsPrivate());
             case "idiom" -> new IdiomPeer(URI.create(base), secret, http(a, "Idiom", IdiomPeer.LIMITS));
-            case "bibtex", "bookmarks" -> file(kind, Path.of(base));
+            case "bibtex", "bookmarks" -> file(kind, accounts.files().resolve(base)); // checked again: a link may have been planted since
             default -> throw new InvalidValueException("unknown tool kind " + kind);
         };
         return a.account().privateLibrary() ? new PrivateLibrary(tool) : tool;
@@ -97,6 +112,6 @@ public final class Tools implements ToolDirectory {
      * asked for) must hold across every adapter opened on the account, not per call.
      */
     private ToolHttp http(ToolAccounts.Opened a, String toolName, ToolLimits limits) {
-        return http.computeIfAbsent(a.account().name() + "\n" + a.account().baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS));
+        return http.computeIfAbsent(a.account().name() + "\n" + a.account().baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS, hosts, bounds));
     }
 }

@@ -62,7 +62,7 @@ final class AdminConsole extends HttpServlet {
             page(res, 200, ConsolePage.login(publicUrl.of(req), null));
         } else if (path.equals("/admin/live")) {
             if (admin(req, res)) {
-                live.subscribe(req, res);
+                live.subscribe(req, res, stillAdmin(req));
             }
         } else {
             res.sendError(404);
@@ -97,6 +97,12 @@ final class AdminConsole extends HttpServlet {
 
     private void login(HttpServletRequest req, HttpServletResponse res) throws IOException {
         String base = publicUrl.of(req);
+        String query = req.getQueryString();
+        if (query != null && java.util.Arrays.stream(query.split("&")).anyMatch(p -> p.equals("key") || p.startsWith("key="))) {
+            // a key in the address ends up in access logs, proxies and the browser's history: the form's body only
+            page(res, 400, ConsolePage.login(base, "Send the key in the form's body, never in the address."));
+            return;
+        }
         try {
             AdminSessions.Session s = sessions.login(req.getParameter("key"));
             res.setHeader("Set-Cookie", AdminSessions.cookie(s, secure(req)));
@@ -137,6 +143,23 @@ final class AdminConsole extends HttpServlet {
     }
 
     /** An admin's request (bearer key or console session); otherwise refused here. */
+    /**
+     * Whether the key a live stream was opened with is still an admin's: asked every tick, so a stream
+     * ends within a tick of its key's revocation (its session's, or its bearer key's).
+     */
+    private java.util.function.BooleanSupplier stillAdmin(HttpServletRequest req) {
+        Object session = req.getAttribute(KeyCheck.SESSION);
+        String authorization = req.getHeader("Authorization");
+        return () -> {
+            try {
+                Caller c = session instanceof AdminSessions.Session s ? sessions.caller(s) : app.keys().authenticate(authorization);
+                return c.role().includes(Role.ADMIN);
+            } catch (RuntimeException revoked) {
+                return false;
+            }
+        };
+    }
+
     private static boolean admin(HttpServletRequest req, HttpServletResponse res) throws IOException {
         if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && c.role().includes(Role.ADMIN)) {
             return true;

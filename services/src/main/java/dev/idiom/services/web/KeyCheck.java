@@ -23,10 +23,12 @@ final class KeyCheck extends HttpFilter {
 
     private final ApiKeys keys;
     private final AdminSessions sessions;
+    private final transient AuthFailures failures;
 
-    KeyCheck(ApiKeys keys, AdminSessions sessions) {
+    KeyCheck(ApiKeys keys, AdminSessions sessions, AuthFailures failures) {
         this.keys = keys;
         this.sessions = sessions;
+        this.failures = failures;
     }
 
     @Override
@@ -36,6 +38,14 @@ final class KeyCheck extends HttpFilter {
             return;
         }
         String authorization = req.getHeader("Authorization");
+        String address = req.getRemoteAddr();
+        var wait = authorization == null ? java.util.Optional.<java.time.Duration>empty() : failures.wait(address);
+        if (wait.isPresent()) {
+            res.setHeader("Retry-After", Long.toString(Math.max(1, wait.get().toSeconds() + 1)));
+            Refusal.send(req, res, ErrorCode.THROTTLED, "too many wrong keys from this address in the last minute; try again after "
+                    + Math.max(1, wait.get().toSeconds() + 1) + " s");
+            return;
+        }
         // the console's cookie counts on /admin only: the API takes keys, so no other site can ride on a browser's session
         boolean console = authorization == null && Refusal.path(req).startsWith("/admin");
         var session = console ? sessions.of(req) : java.util.Optional.<AdminSessions.Session>empty();
@@ -48,6 +58,9 @@ final class KeyCheck extends HttpFilter {
                 caller = keys.authenticate(authorization);
             }
         } catch (NotAuthorizedException e) {
+            if (authorization != null) {
+                failures.failed(address);
+            }
             if (console && wantsPage(req)) {
                 res.setStatus(303); // a person at a browser: to the login form
                 res.setHeader("Location", req.getContextPath() + "/admin/login");

@@ -52,11 +52,21 @@ final class LiveFeed implements AutoCloseable {
             LOG.log(Level.FINE, "no live snapshot this tick: " + e.getMessage(), e);
             return;
         }
-        pages.forEach(p -> p.offer(s));
+        pages.forEach(p -> {
+            if (p.allowed.getAsBoolean()) {
+                p.offer(s);
+            } else {
+                p.end(); // its key was revoked: the stream ends within a tick
+            }
+        });
     }
 
-    /** Starts streaming to this request; returns at once (the response stays open). */
-    void subscribe(HttpServletRequest req, HttpServletResponse res) throws IOException {
+    /**
+     * Starts streaming to this request; returns at once (the response stays open).
+     *
+     * @param allowed asked every tick: false ends the stream (the key it was opened with was revoked)
+     */
+    void subscribe(HttpServletRequest req, HttpServletResponse res, java.util.function.BooleanSupplier allowed) throws IOException {
         if (pages.size() >= MOST_PAGES) {
             res.setStatus(503);
             res.setHeader("Retry-After", "10");
@@ -69,7 +79,7 @@ final class LiveFeed implements AutoCloseable {
         res.setHeader("X-Accel-Buffering", "no"); // a proxy in front must not hold the stream back
         AsyncContext async = req.startAsync();
         async.setTimeout(0);
-        Page page = new Page(async, res.getWriter());
+        Page page = new Page(async, res.getWriter(), allowed);
         async.addListener(new AsyncListener() { // the connection closed or failed: stop writing to it
             @Override
             public void onComplete(AsyncEvent e) {
@@ -112,10 +122,12 @@ final class LiveFeed implements AutoCloseable {
         private final AtomicReference<String> latest = new AtomicReference<>();
         private volatile Thread writer;
         private volatile boolean ended;
+        private final java.util.function.BooleanSupplier allowed;
 
-        Page(AsyncContext async, PrintWriter out) {
+        Page(AsyncContext async, PrintWriter out, java.util.function.BooleanSupplier allowed) {
             this.async = async;
             this.out = out;
+            this.allowed = allowed;
         }
 
         void offer(String s) {

@@ -19,8 +19,8 @@ final class Refusal {
         req.setAttribute(ServiceTime.FAULT_STATUS, code.status()); // metrics count what it stands for, not SOAP's 500
         if (isSoap(req)) {
             // SOAP 1.1 over HTTP: a fault travels with 500, so toolkits read its code; the statuses
-            // that say "not now" or "not this size" (503, 413) keep their meaning for the transport
-            res.setStatus(code.status() == 503 || code.status() == 413 ? code.status() : 500);
+            // that say "not now" or "not this size" (503, 429, 413) keep their meaning for the transport
+            res.setStatus(code.status() == 503 || code.status() == 413 || code.status() == 429 ? code.status() : 500);
             res.setContentType("text/xml;charset=UTF-8");
             res.getWriter().write(SoapEndpoint.faultEnvelope(code.code(), message));
         } else {
@@ -37,8 +37,12 @@ final class Refusal {
         return path(req).startsWith("/services/");
     }
 
-    /** The path inside the context, whatever servlet it maps to. */
+    /**
+     * The path inside the context as the container routes it (decoded, normalised), whatever servlet it
+     * maps to: every check decides on what will be served, never on the raw URI ({@link PathCheck}).
+     */
     static String path(HttpServletRequest req) {
-        return req.getRequestURI().substring(req.getContextPath().length());
+        String info = req.getPathInfo();
+        return req.getServletPath() + (info == null ? "" : info);
     }
 }

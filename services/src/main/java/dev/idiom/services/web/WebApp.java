@@ -37,22 +37,30 @@ public final class WebApp {
      * @param tempDir Axis2's scratch folder (otherwise it writes {@code _axis2} into the working directory)
      * @param publicUrl how the URLs Idiom writes are formed
      * @param admission the bound on requests in service, drained on shutdown
+     * @param authFailureLimit wrong keys one address may present in a minute before it is throttled (0: no limit)
+     * @param minBodyRate bytes a second a request body must arrive at after a grace of seconds (0: no minimum)
      */
-    public static void mount(ServletContext context, Application app, long maxBodyBytes, boolean baseline, Path reports, Path tempDir, PublicUrl publicUrl, Admission admission) {
+    public static void mount(ServletContext context, Application app, long maxBodyBytes, boolean baseline, Path reports, Path tempDir, PublicUrl publicUrl,
+                             Admission admission, int authFailureLimit, long minBodyRate) {
         File temp = tempDir.toFile();
         temp.mkdirs();
         context.setAttribute("javax.servlet.context.tempdir", temp);
 
-        // timing first, so refusals are counted too; then the cheapest refusals: too busy, then too
-        // large, then no key; only then any parsing.
+        // timing first, so refusals are counted too; then the cheapest refusals: a suspicious path, then no key
+        // (a guesser is throttled per address); then the body is read, at a minimum rate, before a place is
+        // taken (a slow sender waits on its own thread, not in one of max-in-flight's places); then too busy,
+        // then too large; only then any parsing.
         // Idiom's own paths only: the baselines are measured without any of Idiom's code.
         // Each filter allows async: the console's live view holds its response open (and frees its admission place at once).
         Meters meters = new Meters(app, admission);
         AdminSessions sessions = new AdminSessions(app.keys());
         filter(context, "request-timing", new RequestTiming(meters), false);
+        filter(context, "path-check", new PathCheck(), false);
+        filter(context, "security-headers", new SecurityHeaders(), false);
+        filter(context, "key-check", new KeyCheck(app.keys(), sessions, new AuthFailures(authFailureLimit, Clock.systemUTC())), false);
+        filter(context, "slow-bodies", new SlowBodies(minBodyRate), false);
         filter(context, "admission", admission, false);
         filter(context, "request-limits", new RequestLimits(maxBodyBytes), false);
-        filter(context, "key-check", new KeyCheck(app.keys(), sessions), true);
 
         ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app, publicUrl)));
         rest.addMapping("/api/*");

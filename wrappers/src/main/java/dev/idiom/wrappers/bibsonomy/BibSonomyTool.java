@@ -433,11 +433,8 @@ public final class BibSonomyTool implements AnnotationTool {
 
     private static Document ok(HttpResponse<String> r, int status, String what) {
         if (r.statusCode() != status) {
-            String reason = r.body() == null ? "" : r.body();
-            if (reason.contains("<error>")) {
-                reason = reason.substring(reason.indexOf("<error>") + 7, Math.max(reason.indexOf("<error>") + 7, reason.indexOf("</error>")));
-            }
-            String message = "BibSonomy could not " + what + ": HTTP " + r.statusCode() + (reason.isBlank() ? "" : " " + reason);
+            ToolHttp.logRefusal("BibSonomy", what, r);
+            String message = "BibSonomy could not " + what + ": HTTP " + r.statusCode() + " (" + ToolHttp.reason(r.statusCode()) + ")";
             throw r.statusCode() == 400 || r.statusCode() == 413 || r.statusCode() == 422 ? new RecordRefusedException(message) : new ToolException(message);
         }
         return SafeXml.parse(r.body(), "BibSonomy");

@@ -36,14 +36,26 @@ public final class ToolHttp {
     private final HttpClient client = CLIENT;
     private final Semaphore inFlight;
     private Instant nextAllowed = Instant.EPOCH;
+    private final ToolHosts hosts;
+    private final CallBounds bounds;
 
     public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts) {
+        this(tool, limits, clock, pacing, maxAttempts, ToolHosts.ANY, CallBounds.DEFAULTS);
+    }
+
+    /**
+     * @param hosts which hosts may be called (checked before every call)
+     * @param bounds the largest answer read and the longest a call may take, whole
+     */
+    public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts, ToolHosts hosts, CallBounds bounds) {
         this.tool = tool;
         this.limits = limits;
         this.clock = clock;
         this.pacing = pacing;
         this.maxAttempts = maxAttempts;
         this.inFlight = new Semaphore(Math.max(1, limits.maxConcurrent()));
+        this.hosts = hosts;
+        this.bounds = bounds;
     }
 
     public ToolHttp(String tool, ToolLimits limits) {
@@ -59,7 +71,8 @@ public final class ToolHttp {
                 inFlight.acquire();
                 try {
                     waitTurn();
-                    response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                    hosts.check(request.uri()); // again at every call: the name may resolve elsewhere now
+                    response = bounds.send(client, request, tool);
                 } finally {
                     inFlight.release();
                 }
@@ -167,13 +180,33 @@ public final class ToolHttp {
         while (t.getMessage() == null && t.getCause() != null) {
             t = t.getCause();
         }
-        String kind = switch (t) {
-            case java.net.ConnectException c -> "connection refused";
-            case java.net.UnknownHostException u -> "unknown host";
-            case java.net.http.HttpTimeoutException h -> "timed out";
-            default -> t.getClass().getSimpleName();
+        Throwable cause = t;
+        // a short reason of ours: the underlying message names addresses and ports, which an API caller must not learn (a port scanner)
+        LOG.fine(() -> "tool call failed: " + cause);
+        return cause instanceof java.net.http.HttpTimeoutException ? "timed out" : "could not connect";
+    }
+
+    /**
+     * What a tool said when it refused a call, for the server's log only: an answer never carries a
+     * remote's words (a status and a reason of ours do), since the remote may be anyone's.
+     */
+    public static void logRefusal(String tool, String what, HttpResponse<String> r) {
+        String body = r.body() == null ? "" : r.body().strip();
+        LOG.info(tool + " could not " + what + ": HTTP " + r.statusCode() + (body.isEmpty() ? "" : ", said: "
+                + (body.length() > 300 ? body.substring(0, 300) + "…" : body)));
+    }
+
+    /** Our words for a status a tool answered. */
+    public static String reason(int status) {
+        return switch (status) {
+            case 400 -> "the tool refused the record as invalid";
+            case 404 -> "not found there";
+            case 409 -> "the library is locked; try again later";
+            case 412 -> "it changed there meanwhile";
+            case 413 -> "too large for the tool";
+            case 422 -> "the tool could not process the record";
+            default -> status >= 500 ? "the tool failed" : "refused";
         };
-        return t.getMessage() == null ? kind : kind + " (" + t.getMessage() + ")";
     }
 
     /**

@@ -162,7 +162,9 @@ public final class IdiomPeer implements AnnotationTool {
 
     private static JsonNode json(HttpResponse<String> r, int status, String what) {
         if (r.statusCode() != status) {
-            throw new ToolException("the Idiom at " + r.uri().getAuthority() + " could not " + what + ": HTTP " + r.statusCode() + " " + r.body());
+            ToolHttp.logRefusal("the Idiom at " + r.uri().getAuthority(), what, r);
+            throw new ToolException("the Idiom at " + r.uri().getAuthority() + " could not " + what + ": HTTP " + r.statusCode() + " ("
+                    + ToolHttp.reason(r.statusCode()) + ")");
         }
         try {
             return JSON.readTree(r.body());

@@ -125,7 +125,7 @@ public final class PinboardTool implements AnnotationTool {
         try {
             return JSON.readTree(r.body());
         } catch (IOException e) {
-            throw new ToolException("Pinboard " + method + " answered malformed JSON: " + e.getMessage());
+            throw new ToolException("Pinboard " + method + " answered malformed JSON"); // the parser's words quote the answer: not for the caller
         }
     }
 

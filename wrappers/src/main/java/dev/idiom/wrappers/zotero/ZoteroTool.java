@@ -230,22 +230,18 @@ public final class ZoteroTool implements AnnotationTool {
 
     private static void expect(HttpResponse<String> r, int status, String what) {
         if (r.statusCode() != status) {
-            String body = r.body() == null ? "" : r.body();
-            String message = "Zotero could not " + what + ": HTTP " + r.statusCode() + (body.isBlank() ? "" : " " + abbreviate(body));
+            ToolHttp.logRefusal("Zotero", what, r);
+            String message = "Zotero could not " + what + ": HTTP " + r.statusCode() + " (" + ToolHttp.reason(r.statusCode()) + ")";
             // 400 (invalid item) and 413 (too large) do not change by retrying; 409 (library locked) and 5xx may
             throw r.statusCode() == 400 || r.statusCode() == 413 ? new RecordRefusedException(message) : new ToolException(message);
         }
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() > 300 ? s.substring(0, 300) + "…" : s;
     }
 
     private static JsonNode json(HttpResponse<String> r) {
         try {
             return JSON.readTree(r.body());
         } catch (IOException e) {
-            throw new ToolException("Zotero answered malformed JSON: " + e.getMessage());
+            throw new ToolException("Zotero answered malformed JSON (HTTP " + r.statusCode() + ")"); // the parser's words quote the answer
         }
     }
 }

@@ -1,0 +1,121 @@
+package dev.idiom.wrappers.http;
+
+import dev.idiom.wrappers.ToolException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * How much of a tool's answer is read and how long a call may take, whole (a request timeout
+ * covers only the wait for the headers; a tool that trickles its body would hold the call for
+ * ever). Past either the call fails with a reason of ours and is not retried inside the call.
+ *
+ * @param maxBytes the largest answer read (a Pinboard snapshot of 20,000 bookmarks is ~10 MB)
+ * @param total the longest a call may take, from sending to the last byte of the answer
+ */
+public record CallBounds(long maxBytes, Duration total) {
+    public static final CallBounds DEFAULTS = new CallBounds(64L << 20, Duration.ofMinutes(5));
+
+    HttpResponse<String> send(HttpClient client, HttpRequest request, String tool) throws IOException, InterruptedException {
+        CompletableFuture<HttpResponse<String>> call = client.sendAsync(request, info -> new Bounded(maxBytes, charset(info)));
+        try {
+            return call.get(total.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new ToolException(tool + " did not finish answering " + request.method() + " " + request.uri().getPath() + " within "
+                    + total.toSeconds() + " s");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof TooLarge) {
+                throw new ToolException(tool + " answered " + request.method() + " " + request.uri().getPath() + " with more than "
+                        + maxBytes + " bytes; not read");
+            }
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    private static Charset charset(HttpResponse.ResponseInfo info) {
+        String type = info.headers().firstValue("Content-Type").orElse("");
+        int at = type.toLowerCase(java.util.Locale.ROOT).indexOf("charset=");
+        if (at >= 0) {
+            try {
+                return Charset.forName(type.substring(at + 8).replace("\"", "").split(";")[0].strip());
+            } catch (RuntimeException unknown) {
+                return StandardCharsets.UTF_8;
+            }
+        }
+        return StandardCharsets.UTF_8;
+    }
+
+    /** The answer was larger than {@link #maxBytes}. */
+    private static final class TooLarge extends IOException {
+        TooLarge() {
+            super("answer too large");
+        }
+    }
+
+    /** Collects the body up to the limit; cancels the rest. */
+    private static final class Bounded implements HttpResponse.BodySubscriber<String> {
+        private final long max;
+        private final Charset charset;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final CompletableFuture<String> body = new CompletableFuture<>();
+        private Flow.Subscription subscription;
+
+        Bounded(long max, Charset charset) {
+            this.max = max;
+            this.charset = charset;
+        }
+
+        @Override
+        public CompletionStage<String> getBody() {
+            return body;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            for (ByteBuffer b : buffers) {
+                if (bytes.size() + (long) b.remaining() > max) {
+                    subscription.cancel();
+                    body.completeExceptionally(new TooLarge());
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                bytes.writeBytes(chunk);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            body.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            body.complete(bytes.toString(charset));
+        }
+    }
+}
