@@ -144,7 +144,7 @@ class FederationTest {
             assertFalse(rs.getString(1).contains("TOP-SECRET-KEY"), "stored sealed");
         }
         try (RunningIdiom keyless = new RunningIdiom(TestDatabase.freshUrl(), Map.of(), Map.of("IDIOM_ADMIN_TOKEN", RunningIdiom.ADMIN_TOKEN))) {
-            HttpResponse<String> r = keyless.put("/api/tools/z", "{\"kind\":\"zotero\",\"baseUrl\":\"https://api.zotero.org\",\"secret\":\"k\"}");
+            HttpResponse<String> r = keyless.put("/api/tools/z", "{\"kind\":\"zotero\",\"baseUrl\":\"https://api.zotero.org\",\"account\":\"users/1\",\"secret\":\"k\"}");
             assertEquals(400, r.statusCode());
             assertTrue(RunningIdiom.json(r).get("detail").asText().contains("IDIOM_SECRET_KEY"));
         }

@@ -39,7 +39,8 @@ class ReplicaSyncTest {
 
     private Idiom idiom() {
         // no background rounds: the test runs them, so what happened when is certain
-        Idiom idiom = Idiom.start(IdiomConfig.from(Map.of("db-url", TestDatabase.freshUrl(), "data", dir.toString(), "sync-interval-ms", "0"),
+        Idiom idiom = Idiom.start(IdiomConfig.from(Map.of("db-url", TestDatabase.freshUrl(), "data", dir.toString(), "sync-interval-ms", "0",
+                "local-tool-hosts", "true"),
                 Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY), k -> null));
         idiom.application().tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY);
         idiom.application().tools().accounts().put("bib", "bibsonomy", bibsonomy.uri().toString(), BibSonomyStub.USER, BibSonomyStub.KEY);
