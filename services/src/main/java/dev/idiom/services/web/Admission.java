@@ -53,12 +53,10 @@ public final class Admission extends HttpFilter {
             refuse(req, res, "Idiom is shutting down; retry on another node or in a moment");
             return;
         }
-        if (KeyCheck.anonymous(req)) { // the ping and the login form take no place: a flood of them cannot starve the API
-            chain.doFilter(req, res);
-            return;
-        }
-        Semaphore place = limit > 0 ? admit(cacheRead(req)) : null;
-        if (limit > 0 && place == null) {
+        // the ping and the login form take no place (a flood of them cannot starve the API), but are served and timed as any
+        boolean anonymous = KeyCheck.anonymous(req);
+        Semaphore place = limit > 0 && !anonymous ? admit(cacheRead(req)) : null;
+        if (limit > 0 && !anonymous && place == null) {
             refuse(req, res, "Idiom is serving " + limit + " requests, its limit (max-in-flight), and none finished within "
                     + wait.toMillis() + " ms; retry in a second");
             return;
