@@ -226,7 +226,7 @@ public final class LuceneSearchIndex implements SearchIndex {
             try {
                 // built against the view: how common each word is there decides whether its typos are looked for
                 RankedQuery.Built built = RankedQuery.of(q, analyzer, shape, view);
-                return search(view, forAudience(built.query(), q.privateRecords()), built.ranked(), after, q.limit());
+                return search(view, forAudience(view, built.query(), q.privateRecords()), built.ranked(), after, q.limit());
             } finally {
                 if (pinned) {
                     views.release(view);
@@ -239,9 +239,16 @@ public final class LuceneSearchIndex implements SearchIndex {
         }
     }
 
-    /** Only the documents for this asker (see {@link SearchDocument#AUDIENCE}): the other audience's copy of a DE is left out. */
-    private static Query forAudience(Query query, boolean privateRecords) {
+    /**
+     * Only the documents for this asker (see {@link SearchDocument#AUDIENCE}): the other audience's copy of a DE is left out.
+     * A view that holds no such copy (no private data) gets the query as it is: the exclusion would cost a lone word the
+     * block skipping it is built for.
+     */
+    private static Query forAudience(IndexSearcher view, Query query, boolean privateRecords) throws IOException {
         String notFor = privateRecords ? SearchDocument.PUBLIC_ONLY : SearchDocument.PRIVATE_RIGHT;
+        if (view.getIndexReader().docFreq(new Term(SearchDocument.AUDIENCE, notFor)) == 0) {
+            return query;
+        }
         return new BooleanQuery.Builder().add(query, BooleanClause.Occur.MUST)
                 .add(new org.apache.lucene.search.TermQuery(new Term(SearchDocument.AUDIENCE, notFor)), BooleanClause.Occur.MUST_NOT).build();
     }

@@ -2,7 +2,6 @@ package dev.idiom.services.web;
 
 import dev.idiom.services.app.ErrorCode;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpFilter;
@@ -45,41 +44,14 @@ final class RequestLimits extends HttpFilter {
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
-            ServletInputStream in = super.getInputStream();
-            return new ServletInputStream() {
+            return new WrappedInput(super.getInputStream()) {
                 private long read;
 
                 @Override
-                public int read() throws IOException {
-                    int b = in.read();
-                    if (b >= 0 && ++read > limit) {
-                        throw new BodyLimitExceeded(limit);
-                    }
-                    return b;
-                }
-
-                @Override
-                public int read(byte[] buf, int off, int len) throws IOException {
-                    int n = in.read(buf, off, len);
+                void check(int n) throws IOException {
                     if (n > 0 && (read += n) > limit) {
                         throw new BodyLimitExceeded(limit);
                     }
-                    return n;
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return in.isFinished();
-                }
-
-                @Override
-                public boolean isReady() {
-                    return in.isReady();
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    in.setReadListener(listener);
                 }
             };
         }

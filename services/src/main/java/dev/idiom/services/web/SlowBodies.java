@@ -77,16 +77,44 @@ final class SlowBodies extends HttpFilter {
         chain.doFilter(new RateChecked(req, minRate), res); // larger or chunked: read in service, at the minimum rate still
     }
 
-    /** A body stream that fails once the body falls behind the minimum rate. */
-    static final class MinRate extends InputStream {
-        private final InputStream in;
+    /** A body's progress against the minimum rate: fails once it falls behind (after the grace). */
+    static final class Pace {
         private final long minRate;
         private long start;
         private long read;
 
+        Pace(long minRate) {
+            this.minRate = minRate;
+        }
+
+        /** Before the first read: the clock starts when the body is first asked for. */
+        void start() {
+            if (start == 0) {
+                start = System.nanoTime();
+            }
+        }
+
+        /** After a read that gave {@code n} bytes (-1 at the end). */
+        void after(int n) throws IOException {
+            start();
+            if (n > 0) {
+                read += n;
+            }
+            long elapsed = System.nanoTime() - start;
+            if (minRate > 0 && elapsed > GRACE_NANOS && read < minRate * ((elapsed - GRACE_NANOS) / 1_000_000_000L)) {
+                throw new IOException(read + " bytes in " + elapsed / 1_000_000 + " ms, below " + minRate + " bytes a second (min-body-rate)");
+            }
+        }
+    }
+
+    /** A body stream that fails once the body falls behind the minimum rate. */
+    static final class MinRate extends InputStream {
+        private final InputStream in;
+        private final Pace pace;
+
         MinRate(InputStream in, long minRate) {
             this.in = in;
-            this.minRate = minRate;
+            this.pace = new Pace(minRate);
         }
 
         byte[] readUpTo(int length) throws IOException {
@@ -110,17 +138,9 @@ final class SlowBodies extends HttpFilter {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            if (start == 0) {
-                start = System.nanoTime();
-            }
+            pace.start();
             int n = in.read(b, off, len);
-            if (n > 0) {
-                read += n;
-            }
-            long elapsed = System.nanoTime() - start;
-            if (minRate > 0 && elapsed > GRACE_NANOS && read < minRate * ((elapsed - GRACE_NANOS) / 1_000_000_000L)) {
-                throw new IOException(read + " bytes in " + elapsed / 1_000_000 + " ms, below " + minRate + " bytes a second (min-body-rate)");
-            }
+            pace.after(n);
             return n;
         }
     }
@@ -247,32 +267,11 @@ final class SlowBodies extends HttpFilter {
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
-            ServletInputStream raw = super.getInputStream();
-            MinRate in = new MinRate(raw, minRate);
-            return new ServletInputStream() {
+            Pace pace = new Pace(minRate);
+            return new WrappedInput(super.getInputStream()) {
                 @Override
-                public int read() throws IOException {
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    return in.read(b, off, len);
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return raw.isFinished();
-                }
-
-                @Override
-                public boolean isReady() {
-                    return raw.isReady();
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    raw.setReadListener(listener);
+                void check(int n) throws IOException {
+                    pace.after(n);
                 }
             };
         }
