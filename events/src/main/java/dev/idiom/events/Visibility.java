@@ -31,12 +31,17 @@ public final class Visibility {
 
     /** True when the DE shows such keys less than it holds (or nothing at all). */
     public static boolean restricted(DigitalEntity de) {
-        return hidden(de) || de.replicas().stream().anyMatch(Replica::privateCopy) || !privateTags(de).isEmpty();
+        return restricted(de, privateTags(de));
+    }
+
+    private static boolean restricted(DigitalEntity de, Set<String> privateTags) {
+        return hidden(de) || de.replicas().stream().anyMatch(Replica::privateCopy) || !privateTags.isEmpty();
     }
 
     /** The DE as a key without the private right sees it; only meaningful when it is not {@link #hidden}. */
     public static DigitalEntity publicView(DigitalEntity de) {
-        if (!restricted(de)) {
+        Set<String> privateTags = privateTags(de); // worked out once, for the test and the view
+        if (!restricted(de, privateTags)) {
             return withoutShadows(de);
         }
         List<Replica> shown = new ArrayList<>();
@@ -54,7 +59,6 @@ public final class Visibility {
                 m = m.with(f, null);
             }
         }
-        Set<String> privateTags = privateTags(de);
         for (String tag : m.tags()) {
             boolean onlyPrivate = withheld.stream().anyMatch(r -> hasTag(r, tag)) && shown.stream().noneMatch(r -> hasTag(r, tag));
             if (onlyPrivate || privateTags.contains(tag)) {

@@ -74,17 +74,16 @@ public final class MySqlEventStore implements EventStore {
         if (appends.isEmpty()) {
             return List.of();
         }
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return inOneTransaction(appends);
-            } catch (SQLException e) {
-                if (!TransientFailures.retryable(e) || attempt >= retries.attempts()) {
-                    throw new EventStoreException("append of " + appends.size() + " request(s) failed" + (attempt > 1 ? " after " + attempt
-                            + " attempts" : "") + ": " + e.getMessage(), e);
-                }
+        int[] attempts = {1};
+        try {
+            // rolled back, or committed with the answer lost: either way a retry is safe
+            return retries.retrying(() -> inOneTransaction(appends), () -> {
+                attempts[0]++;
                 retried.incrementAndGet();
-                retries.pause(attempt); // rolled back, or committed with the answer lost: either way a retry is safe
-            }
+            });
+        } catch (SQLException e) {
+            throw new EventStoreException("append of " + appends.size() + " request(s) failed" + (attempts[0] > 1 ? " after " + attempts[0]
+                    + " attempts" : "") + ": " + e.getMessage(), e);
         }
     }
 

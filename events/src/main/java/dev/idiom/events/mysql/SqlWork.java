@@ -16,44 +16,46 @@ interface SqlWork<T> {
     T run(Connection c) throws SQLException;
 
     static <T> T on(DataSource db, String what, SqlWork<T> work) {
-        long start = System.nanoTime();
-        try (Connection c = db.getConnection()) {
-            return work.run(c);
-        } catch (SQLException e) {
-            throw new EventStoreException(what + ": " + e.getMessage(), e);
-        } finally {
-            DbTime.since(start);
-        }
+        return timed(what, () -> {
+            try (Connection c = db.getConnection()) {
+                return work.run(c);
+            }
+        });
     }
 
     /**
      * Work in one transaction: committed if it returns, rolled back if it throws. A deadlock or lock
      * wait (two first updates of one sync state both inserting its row) is tried again from the start,
-     * as the event store does ({@link TransientFailures}); the work must be a function of what it reads.
+     * on a new connection, by the event store's policy ({@link TransientFailures}); the work must be a
+     * function of what it reads.
      */
     static <T> T transaction(DataSource db, String what, SqlWork<T> work) {
-        for (int attempt = 1; ; attempt++) {
-            int tried = attempt;
-            try {
-                return on(db, what, c -> {
-                    c.setAutoCommit(false);
-                    try {
-                        T result = work.run(c);
-                        c.commit();
-                        return result;
-                    } catch (SQLException | RuntimeException e) {
-                        c.rollback();
-                        throw e;
-                    } finally {
-                        c.setAutoCommit(true);
-                    }
-                });
-            } catch (EventStoreException e) {
-                if (!(e.getCause() instanceof SQLException s) || !TransientFailures.retryable(s) || tried >= TransientFailures.DEFAULT.attempts()) {
+        return timed(what, () -> TransientFailures.DEFAULT.retrying(() -> {
+            try (Connection c = db.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    T result = work.run(c);
+                    c.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    c.rollback();
                     throw e;
+                } finally {
+                    c.setAutoCommit(true);
                 }
-                TransientFailures.DEFAULT.pause(tried);
             }
+        }, () -> { }));
+    }
+
+    /** The work's SQL failures reported as the store's, its time counted as database time. */
+    private static <T> T timed(String what, TransientFailures.Attempt<T> call) {
+        long start = System.nanoTime();
+        try {
+            return call.run();
+        } catch (SQLException e) {
+            throw new EventStoreException(what + ": " + e.getMessage(), e);
+        } finally {
+            DbTime.since(start);
         }
     }
 

@@ -38,6 +38,32 @@ public record TransientFailures(int attempts, Duration base, Duration cap) {
         return false;
     }
 
+    /** One try of work that may meet a transient failure. */
+    @FunctionalInterface
+    public interface Attempt<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work}, again after each transient failure ({@link #retryable}), at most {@link #attempts} times, with
+     * {@link #pause} between; {@code beforeRetry} is told of each retry. A failure that is not transient, or the last
+     * one, is thrown. The work must be safe to run again (a transaction rolled back, or committed with its answer lost
+     * and recognised by its ids).
+     */
+    public <T> T retrying(Attempt<T> work, Runnable beforeRetry) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return work.run();
+            } catch (SQLException e) {
+                if (!retryable(e) || attempt >= attempts) {
+                    throw e;
+                }
+                beforeRetry.run();
+                pause(attempt);
+            }
+        }
+    }
+
     /** Waits before try {@code attempt + 1}: a random time up to base × 2^(attempt−1), at most the cap. */
     public void pause(int attempt) {
         long bound = Math.min(cap.toNanos(), base.toNanos() << Math.min(20, attempt - 1));

@@ -84,4 +84,34 @@ class BookmarkFileTest extends AnnotationToolContract {
         assertTrue(html.contains("ADD_DATE=\"1700000200\""), "the add date is kept");
         assertTrue(html.contains("<H3>Replication</H3>"), "the folder is kept");
     }
+
+    @Test
+    void aBookmarkMarkedPrivateInAFirefoxExportIsAPrivateCopyAndStaysPrivateWhenWrittenBack() throws IOException {
+        Path file = dir.resolve("firefox.html");
+        Files.writeString(file, """
+                <!DOCTYPE NETSCAPE-Bookmark-file-1>
+                <META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+                <TITLE>Bookmarks</TITLE>
+                <H1>Bookmarks Menu</H1>
+                <DL><p>
+                    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000100" PERSONAL_TOOLBAR_FOLDER="true">Bookmarks Toolbar</H3>
+                    <DL><p>
+                        <DT><A HREF="https://example.org/diary" ADD_DATE="1700000200" LAST_MODIFIED="1700000300" PRIVATE="1" TAGS="diary">My diary</A>
+                        <DT><A HREF="https://example.org/open" ADD_DATE="1700000200" LAST_MODIFIED="1700000300" TAGS="web">Open page</A>
+                    </DL><p>
+                </DL><p>
+                """);
+        BookmarkFile bookmarks = new BookmarkFile(file, Clock.systemUTC());
+        RemoteRecord diary = bookmarks.fetch("https://example.org/diary").orElseThrow();
+        assertTrue(diary.privateCopy(), "PRIVATE=\"1\" makes a private copy");
+        assertTrue(!bookmarks.fetch("https://example.org/open").orElseThrow().privateCopy());
+        bookmarks.update(diary, diary.metadata().with(Field.NOTES, "Kept to myself"));
+        BookmarkFile again = new BookmarkFile(file, Clock.systemUTC());
+        assertTrue(again.fetch("https://example.org/diary").orElseThrow().privateCopy(), "still private after the rewrite");
+        assertTrue(!again.fetch("https://example.org/open").orElseThrow().privateCopy());
+        assertEquals(1, Files.readString(file).split("PRIVATE=\"1\"", -1).length - 1, "only the private one is marked");
+        RemoteRecord created = again.create(Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, "https://example.org/new")
+                .with(Field.TITLE, "New"), true);
+        assertTrue(created.privateCopy(), "a copy of a DE private elsewhere is created PRIVATE");
+    }
 }
