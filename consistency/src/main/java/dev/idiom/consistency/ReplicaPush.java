@@ -1,5 +1,7 @@
 package dev.idiom.consistency;
 
+import dev.idiom.consistency.report.ImportOutcome;
+import dev.idiom.consistency.report.PushOutcome;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityEvent;
 import dev.idiom.events.EventStore;
@@ -42,15 +44,26 @@ public final class ReplicaPush {
     static final Duration LONGEST_RETRY = Duration.ofMinutes(15);
 
     private final EventStore store;
+    private final EntityAppends appends;
+    private final Pull pull;
+    private final OptimisticRetry retry;
     private final Outbox outbox;
     private final ToolDirectory tools;
     private final Clock clock;
     private final RandomGenerator random;
     private final PropagationLag lag;
 
-    public ReplicaPush(EventStore store, Outbox outbox, ToolDirectory tools, Clock clock, RandomGenerator random, PropagationLag lag) {
+    /**
+     * @param appends the one write door (acknowledgements reach this node's read models at once)
+     * @param pull where a remote change met by a push comes in (the one decision of imports and pulls)
+     */
+    public ReplicaPush(EventStore store, EntityAppends appends, Pull pull, OptimisticRetry retry, Outbox outbox, ToolDirectory tools, Clock clock,
+            RandomGenerator random, PropagationLag lag) {
         this.lag = lag;
         this.store = store;
+        this.appends = appends;
+        this.pull = pull;
+        this.retry = retry;
         this.outbox = outbox;
         this.tools = tools;
         this.clock = clock;
@@ -96,7 +109,7 @@ public final class ReplicaPush {
         String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
         // a write keeps the copy's privacy as it was (adapters re-send it); a pull brings news of it
         record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version(),
-                r.privateCopy() || written.privateCopy()), "sync:push:" + r.tool());
+                r.privateCopy() || written.privateCopy()), EventSources.push(r.tool()));
         if (replaces == null) {
             outbox.acknowledged(owed, de.version());
         } else {
@@ -123,39 +136,32 @@ public final class ReplicaPush {
         if (current.isEmpty()) {
             // deleted in the tool: the replica is unlinked (an event), the DE stays
             record(de, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "deleted in " + r.tool() + " (met by a push: "
-                    + moved.getMessage() + ")"), "sync:push:" + r.tool());
+                    + moved.getMessage() + ")"), EventSources.push(r.tool()));
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.GONE;
         }
-        RemoteRecord now = current.get();
-        List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(r.synced(), now.metadata(), de.metadata(),
-                tools.policy(r.tool(), r.account()), r.tool(), r.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(now)));
-        events.add(new ReplicaLinked(r.tool(), r.account(), now.remoteId(), now.version(), ReplicaMerge.asHeld(de.metadata(), now.metadata(),
-                tool.fieldsKept()), now.shadow(), now.remoteId().equals(r.remoteId()) ? null : r.remoteId(), now.privateCopy()));
-        try {
-            store.append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), "replica:" + r.tool() + ":" + r.account(), e))
-                    .toList());
-        } catch (StaleVersionException raced) {
-            // the DE moved meanwhile: its change re-enqueued the row; try again from the new state
+        // the one decision of imports and pulls: merge through the account's policy, re-key a copy under a new id
+        ImportOutcome merged = pull.one(tool, current.get());
+        switch (merged.kind()) {
+            case SKIPPED -> { // a copy Idiom cannot read back would meet the same precondition forever: a curator looks
+                outbox.park(owed, "the copy changed in " + r.tool() + " and its change could not be merged: " + merged.reason());
+                return PushOutcome.PARKED;
+            }
+            case UNCHANGED -> { // the tool refused our version although it holds what we last synced: not at once again
+                retryLater(owed, new ToolException(r.tool() + " refused the push's precondition for an unchanged copy: " + moved.getMessage()));
+                return PushOutcome.RETRY_LATER;
+            }
+            default -> {
+                outbox.retryAt(owed, clock.instant(), null); // the push follows at once, from the merged state
+                return PushOutcome.MERGED_REMOTE_CHANGES;
+            }
         }
-        outbox.retryAt(owed, clock.instant(), null); // the push follows at once, from the merged state
-        return PushOutcome.MERGED_REMOTE_CHANGES;
     }
 
     /** Records the acknowledgement; if the DE moved meanwhile, on its newer version (the newer change is owed its own push). */
     private void record(DigitalEntity de, EntityEvent linked, String source) {
-        DigitalEntity at = de;
-        for (int attempt = 0; ; attempt++) {
-            try {
-                store.append(at.id(), at.version(), List.of(new NewEvent(UUID.randomUUID(), source, linked)));
-                return;
-            } catch (StaleVersionException moved) {
-                if (attempt == 5) {
-                    throw moved;
-                }
-                at = store.load(de.id()).orElseThrow();
-            }
-        }
+        retry.appendOnLatest(source + " of entity " + de.id(), appends, store, de.id(), de.version(),
+                List.of(new NewEvent(UUID.randomUUID(), source, linked)));
     }
 
     /** Due again after the backoff, or after the wait the tool asked for if that is longer. */

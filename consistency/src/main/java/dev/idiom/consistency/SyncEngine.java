@@ -1,5 +1,6 @@
 package dev.idiom.consistency;
 
+import dev.idiom.consistency.report.PushOutcome;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.accounts.ToolAccountRepository;
 import java.time.Clock;

@@ -1,10 +1,17 @@
 package dev.idiom.consistency;
 
 import dev.idiom.wrappers.AnnotationTool;
+import java.util.List;
 import java.util.Optional;
 
-/** How the engine reaches a replica's tool: the configured account of that kind and account, and its conflict policy. */
+/** How the engine reaches the tools: the configured accounts, their adapters and their conflict policies (the application implements it). */
 public interface ToolDirectory {
+    /** The adapter of the configured account called {@code name}; throws if there is none. */
+    AnnotationTool open(String name);
+
+    /** The names of the configured accounts. */
+    List<String> names();
+
     /** The adapter of the configured account holding this replica, or empty if no such account is configured. */
     Optional<AnnotationTool> open(String kind, String account);
 

@@ -37,11 +37,10 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.security.SecureRandom;
+import dev.idiom.consistency.ConsistencyEngine;
 import dev.idiom.consistency.DeletionHold;
-import dev.idiom.consistency.PropagationLag;
-import dev.idiom.consistency.ReplicaPush;
+import dev.idiom.consistency.OptimisticRetry;
 import dev.idiom.services.app.ReplicaSync;
-import dev.idiom.consistency.SyncEngine;
 import dev.idiom.events.sql.SqlOutbox;
 import java.util.logging.Logger;
 
@@ -60,10 +59,10 @@ public final class Idiom implements AutoCloseable {
     private final SearchFeed search;
     private final Application app;
 
-    private final SyncEngine engine;
+    private final ConsistencyEngine engine;
 
     private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search,
-            Application app, SyncEngine engine) {
+            Application app, ConsistencyEngine engine) {
         this.search = search;
         this.engine = engine;
         this.embedded = embedded;
@@ -112,16 +111,13 @@ public final class Idiom implements AutoCloseable {
             EntityIds ids = new EntityIds(clock);
             EntityWrites writes = new EntityWrites(store, cache, search::written, codec, ids, config.limits());
             Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()));
-            ImportRecords imports = new ImportRecords(store, writes, tools, ids);
-            SqlOutbox outbox = new SqlOutbox(database.dataSource(), clock);
             IdiomConfig.SyncSettings sync = config.sync();
-            PropagationLag lag = new PropagationLag(clock);
-            SyncEngine engine = new SyncEngine(outbox, new ReplicaPush(store, outbox, tools, clock, new SecureRandom(), lag), sync.pushInterval(),
-                    sync.lease(), toolAccounts, clock);
-            ReplicaLinks links = new ReplicaLinks(store, writes, tools);
-            ReplicaSync replicaSync = new ReplicaSync(store, imports, writes, links, engine, tools, lag, clock,
-                    new ReplicaSync.Schedule(sync.pullInterval(), sync.checkInterval(), new DeletionHold(sync.massDeletePercent() / 100.0)));
-            engine.pulls(replicaSync);
+            ConsistencyEngine engine = new ConsistencyEngine(store, writes, new SqlOutbox(database.dataSource(), clock), tools, toolAccounts, ids, clock,
+                    new SecureRandom(), new ConsistencyEngine.Settings(sync.pushInterval(), sync.lease(), sync.pullInterval(), sync.checkInterval(),
+                            new DeletionHold(sync.massDeletePercent() / 100.0), OptimisticRetry.DEFAULT));
+            ImportRecords imports = new ImportRecords(engine.pull(), tools);
+            ReplicaLinks links = new ReplicaLinks(engine.upload(), tools);
+            ReplicaSync replicaSync = new ReplicaSync(engine);
             Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, links, tools,
                     new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync);
             return new Idiom(embedded, database, store, cache, feed, search, app, engine.start());

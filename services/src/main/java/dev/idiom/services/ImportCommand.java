@@ -1,8 +1,8 @@
 package dev.idiom.services;
 
 import dev.idiom.events.InvalidValueException;
-import dev.idiom.services.app.ImportOutcome;
-import dev.idiom.services.app.ImportSummary;
+import dev.idiom.consistency.report.ImportOutcome;
+import dev.idiom.consistency.report.ImportSummary;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

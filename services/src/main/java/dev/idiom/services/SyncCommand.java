@@ -2,8 +2,8 @@ package dev.idiom.services;
 
 import dev.idiom.services.app.ApiKeys;
 import dev.idiom.events.InvalidValueException;
-import dev.idiom.services.app.ImportOutcome;
-import dev.idiom.services.app.ImportSummary;
+import dev.idiom.consistency.report.ImportOutcome;
+import dev.idiom.consistency.report.ImportSummary;
 import dev.idiom.services.app.ReplicaSync;
 import dev.idiom.events.Outbox;
 import java.io.PrintStream;
@@ -41,7 +41,7 @@ final class SyncCommand {
         try (Idiom idiom = Idiom.start(config)) {
             ReplicaSync sync = idiom.application().sync();
             out.println("idiom: syncing tool account " + account + "…");
-            ReplicaSync.SyncReport r = sync.sync(account, allowDeletions, this::draw);
+            dev.idiom.consistency.report.SyncReport r = sync.sync(account, allowDeletions, this::draw);
             err.print("\r" + " ".repeat(100) + "\r");
             ImportSummary p = r.pulled();
             out.printf("idiom: sync of %s finished: pulled %d (%d new, %d merged, %d updated, %d unchanged, %d skipped), pushed %d, merged %d, "
@@ -58,7 +58,7 @@ final class SyncCommand {
                 out.println("  still owed: " + e.remoteId() + (e.parked() ? " (parked: " : " (retrying: ") + e.lastError() + ")");
             }
             if (check) {
-                ReplicaSync.CheckReport c = sync.check(account);
+                dev.idiom.consistency.report.CheckReport c = sync.check(account);
                 out.printf("idiom: check of %s: %d listed, %d replicas, %d divergent, %d repaired, %d re-enqueued, %d missing%n", account, c.listed(),
                         c.replicas(), c.divergent(), c.repaired(), c.reEnqueued(), c.missing());
             }

@@ -104,12 +104,57 @@ final class ArchitectureRules {
     /**
      * REST, SOAP, the web pages and the command line reach the system only through the application
      * layer ({@code services.app}, and {@code services.tools} for tool accounts): never the store,
-     * the cache, the database, the tool adapters or the consistency engine.
+     * the cache, the database, the tool adapters or the consistency engine (whose answers, the
+     * values in {@code consistency.report}, they may read).
      */
     static final ArchRule PROTOCOLS_THROUGH_APPLICATION = noClasses().that(protocolAdapters())
             .should().dependOnClassesThat().resideInAnyPackage("dev.idiom.db..", "dev.idiom.cache..", "dev.idiom.wrappers..",
-                    "dev.idiom.consistency..", "dev.idiom.events.mysql..", "dev.idiom.events.hibernate..", "dev.idiom.events.sql..")
+                    "dev.idiom.consistency", "dev.idiom.events.mysql..", "dev.idiom.events.hibernate..", "dev.idiom.events.sql..")
             .orShould().dependOnClassesThat().haveSimpleName("EventStore")
             .orShould().dependOnClassesThat().haveSimpleName("GroupCommit")
             .as("protocol adapters (rest, soap, web, the CLI) call only the application layer");
+
+    /** What only the consistency engine decides: merging, comparing copies, the content a copy gets, holds, retries, pacing of pushes. */
+    private static final String SYNC_DECISIONS = "dev\\.idiom\\.consistency\\.(ReplicaMerge|CanonicalForm|ReplicaContent|DeletionHold|OptimisticRetry"
+            + "|ReplicaPush|PropagationLag|Deletions|AccountReplicas)|dev\\.idiom\\.events\\.Outbox";
+    /** The events that record a sync's decisions. */
+    private static final String SYNC_EVENTS = "dev\\.idiom\\.events\\.(ReplicaLinked|ReplicaUnlinked|ReplicaPushed|ConflictResolved)";
+
+    /**
+     * Nothing under {@code services} decides sync: no merge, comparison, hold, schedule, retry or
+     * outbox there, no replica event or conflict made there, and no optimistic retry (no class
+     * but the write door, which refuses a stale version, and the error table handles one). The
+     * composition root ({@code Idiom}) only builds the engine.
+     */
+    static final ArchRule SERVICES_DECIDE_NO_SYNC = noClasses().that().resideInAPackage("dev.idiom.services..")
+            .and().doNotHaveFullyQualifiedName("dev.idiom.services.Idiom")
+            .should().dependOnClassesThat().haveNameMatching(SYNC_DECISIONS)
+            .orShould().callConstructorWhere(new DescribedPredicate<>("the constructor of a sync event") {
+                @Override
+                public boolean test(com.tngtech.archunit.core.domain.JavaConstructorCall call) {
+                    return call.getTargetOwner().getName().matches(SYNC_EVENTS);
+                }
+            })
+            .orShould(noStaleVersionHandling())
+            .as("nothing under services decides sync (merge, hold, scheduling, retries and replica events are the consistency engine's)");
+
+    private static final String STALE = "dev.idiom.events.StaleVersionException";
+
+    private static com.tngtech.archunit.lang.ArchCondition<JavaClass> noStaleVersionHandling() {
+        return new com.tngtech.archunit.lang.ArchCondition<>("handle a stale version (an optimistic retry)") {
+            @Override
+            public void check(JavaClass c, com.tngtech.archunit.lang.ConditionEvents events) { // under noClasses(): a satisfied event is a violation
+                if (c.getName().equals("dev.idiom.services.app.EntityWrites") || c.getName().equals("dev.idiom.services.app.ErrorCode")) {
+                    return; // the write door refuses a stale version; the error table reports it
+                }
+                c.getDirectDependenciesFromSelf().stream().filter(d -> d.getTargetClass().getName().equals(STALE))
+                        .forEach(d -> events.add(com.tngtech.archunit.lang.SimpleConditionEvent.satisfied(c, d.getDescription())));
+                // a catch clause is no dependency to ArchUnit: look at the try-catch blocks themselves
+                c.getCodeUnits().forEach(u -> u.getTryCatchBlocks().stream()
+                        .filter(b -> b.getCaughtThrowables().stream().anyMatch(t -> t.getName().equals(STALE)))
+                        .forEach(b -> events.add(com.tngtech.archunit.lang.SimpleConditionEvent.satisfied(c,
+                                u.getFullName() + " catches " + STALE + " in " + b.getSourceCodeLocation()))));
+            }
+        };
+    }
 }

@@ -33,6 +33,7 @@ class ArchitectureTest {
         rules.addAll(ArchitectureRules.vendorRules());
         rules.addAll(ArchitectureRules.siblingRules());
         rules.add(ArchitectureRules.PROTOCOLS_THROUGH_APPLICATION);
+        rules.add(ArchitectureRules.SERVICES_DECIDE_NO_SYNC);
         return rules;
     }
 
@@ -94,5 +95,13 @@ class ArchitectureTest {
     @Test
     void aProtocolAdapterReachingTheStoreFails() {
         failsNamingItself(ArchitectureRules.PROTOCOLS_THROUGH_APPLICATION, planted("dev.idiom.services.rest.PlantedStoreAccess"), "EventStore");
+    }
+
+    @Test
+    void aMergeARetryOrAReplicaEventUnderServicesFails() {
+        JavaClasses planted = planted("dev.idiom.services.app.PlantedSyncDecision");
+        failsNamingItself(ArchitectureRules.SERVICES_DECIDE_NO_SYNC, planted, "ReplicaMerge");
+        failsNamingItself(ArchitectureRules.SERVICES_DECIDE_NO_SYNC, planted, "ReplicaUnlinked");
+        failsNamingItself(ArchitectureRules.SERVICES_DECIDE_NO_SYNC, planted, "StaleVersionException");
     }
 }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.db.TestDatabase;
-import dev.idiom.services.app.ImportOutcome;
-import dev.idiom.services.app.ImportSummary;
+import dev.idiom.consistency.report.ImportOutcome;
+import dev.idiom.consistency.report.ImportSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

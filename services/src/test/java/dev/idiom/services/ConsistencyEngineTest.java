@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idiom.consistency.PushOutcome;
+import dev.idiom.consistency.report.PushOutcome;
 import dev.idiom.db.TestDatabase;
 import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
@@ -17,9 +17,9 @@ import dev.idiom.events.Metadata;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaUnlinked;
-import dev.idiom.services.app.ConflictException;
+import dev.idiom.consistency.report.SyncRefusedException;
 import dev.idiom.services.app.Application;
-import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.consistency.report.ImportOutcome;
 import dev.idiom.services.app.ReplicaSync;
 import dev.idiom.wrappers.FakeTime;
 import dev.idiom.wrappers.StubServer;
@@ -71,9 +71,9 @@ class ConsistencyEngineTest {
         bibsonomy.close();
     }
 
-    private static final class ReplicaSyncProgress implements dev.idiom.services.app.ImportRecords.Progress {
+    private static final class ReplicaSyncProgress implements dev.idiom.consistency.report.Progress {
         @Override
-        public void step(dev.idiom.services.app.ImportSummary soFar, int doneInPage, int pageSize, boolean lastPage) {}
+        public void step(dev.idiom.consistency.report.ImportSummary soFar, int doneInPage, int pageSize, boolean lastPage) {}
     }
 
     /** An Idiom on the fake clock, no background engine (the test runs rounds, so what happened when is certain). */
@@ -163,7 +163,7 @@ class ConsistencyEngineTest {
 
         // someone edits the title in Zotero: a sync of Zotero brings it in and pushes it to the five others
         zotero.editData(replica(de, "zotero").remoteId(), "{\"title\": \"Epidemic algorithms (Zotero edit)\"}");
-        ReplicaSync.SyncReport r = app.sync().sync("zot", false, QUIET);
+        dev.idiom.consistency.report.SyncReport r = app.sync().sync("zot", false, QUIET);
         assertEquals(1, r.pulled().count(ImportOutcome.Kind.UPDATED), "the Zotero edit came in");
         assertEquals(5, r.pushedCount(), "and went to every other replica, not back to Zotero: " + r.pushed());
         DigitalEntity after = load(idiom, id);
@@ -278,7 +278,7 @@ class ConsistencyEngineTest {
         app.sync().sync("zot", false, QUIET); // the cursor, from here on
 
         zotero.trash(replica(load(idiom, ids.get(0)), "zotero").remoteId()); // one of ten: 10%, not more
-        ReplicaSync.SyncReport one = app.sync().sync("zot", false, QUIET);
+        dev.idiom.consistency.report.SyncReport one = app.sync().sync("zot", false, QUIET);
         assertNull(one.held());
         assertEquals(1, one.unlinked());
         assertTrue(load(idiom, ids.get(0)).replicas().isEmpty(), "the trashed copy is unlinked");
@@ -288,7 +288,7 @@ class ConsistencyEngineTest {
         for (int i = 1; i <= 3; i++) { // three of nine: held
             zotero.trash(replica(load(idiom, ids.get(i)), "zotero").remoteId());
         }
-        ReplicaSync.SyncReport held = app.sync().sync("zot", false, QUIET);
+        dev.idiom.consistency.report.SyncReport held = app.sync().sync("zot", false, QUIET);
         assertNotNull(held.held(), "held");
         assertTrue(held.held().contains("3 of the 9"), held.held());
         assertTrue(held.held().contains("Replicated paper"), "with sample items: " + held.held());
@@ -297,9 +297,9 @@ class ConsistencyEngineTest {
         }
         var report = app.sync().report().getFirst();
         assertTrue(report.paused() && report.held() != null, "reported: " + report);
-        ConflictException refused = assertThrows(ConflictException.class, () -> app.sync().sync("zot", false, QUIET));
+        SyncRefusedException refused = assertThrows(SyncRefusedException.class, () -> app.sync().sync("zot", false, QUIET));
         assertTrue(refused.getMessage().contains("held"), refused.getMessage());
-        assertThrows(ConflictException.class, () -> app.sync().resume("zot", false), "a hold is released only by allowing it");
+        assertThrows(SyncRefusedException.class, () -> app.sync().resume("zot", false), "a hold is released only by allowing it");
 
         app.sync().resume("zot", true); // the curator looked and agrees
         for (int i = 1; i <= 3; i++) {
@@ -340,7 +340,7 @@ class ConsistencyEngineTest {
         assertNull(report.held());
         assertEquals(6, report.replicas());
         assertNull(app.sync().sync("zot", false, QUIET).held(), "the next pull holds nothing");
-        assertThrows(ConflictException.class, () -> app.sync().restoreHeld("zot"), "nothing held, nothing to restore");
+        assertThrows(SyncRefusedException.class, () -> app.sync().restoreHeld("zot"), "nothing held, nothing to restore");
     }
 
     @Test
@@ -359,7 +359,7 @@ class ConsistencyEngineTest {
 
         pinboard.retitle("https://example.org/bayou", "Managing update conflicts in Bayou, a weakly connected replicated storage system");
         time.pause(Duration.ofMinutes(6)); // Pinboard's posts/all gate
-        ReplicaSync.SyncReport r = app.sync().sync("pin", false, QUIET);
+        dev.idiom.consistency.report.SyncReport r = app.sync().sync("pin", false, QUIET);
         assertEquals(1, r.pushedCount(), "the Pinboard edit went to Zotero: " + r.pushed());
 
         var data = zotero.data(key);
@@ -389,8 +389,8 @@ class ConsistencyEngineTest {
         long zoteroWrites = writesApplied(zotero);
         long bibsonomyWrites = writesApplied(bibsonomy);
 
-        ReplicaSync.SyncReport z = app.sync().sync("zot", false, QUIET);
-        ReplicaSync.SyncReport b = app.sync().sync("bib", false, QUIET);
+        dev.idiom.consistency.report.SyncReport z = app.sync().sync("zot", false, QUIET);
+        dev.idiom.consistency.report.SyncReport b = app.sync().sync("bib", false, QUIET);
         assertEquals(0, z.pulled().count(ImportOutcome.Kind.UPDATED), "Idiom's own write read back is no remote change");
         assertEquals(0, b.pulled().count(ImportOutcome.Kind.UPDATED) + b.pulled().count(ImportOutcome.Kind.CREATED));
         assertEquals(head, idiom.store().headPosition(), "no event recorded");
@@ -442,18 +442,18 @@ class ConsistencyEngineTest {
         String key = replica(load(idiom, id), "zotero").remoteId();
         zotero.editData(key, "{\"pages\": \"1--12\", \"title\": \"  Anti-entropy  \"}"); // a real edit and a whitespace-only one
         // the edit is missed: the cursor moves past it (a lost notification, a restored backup)
-        ReplicaSync.SyncReport skipped = app.sync().sync("zot", false, QUIET);
+        dev.idiom.consistency.report.SyncReport skipped = app.sync().sync("zot", false, QUIET);
         assertEquals(1, skipped.pulled().count(ImportOutcome.Kind.UPDATED), "normally a pull sees it");
         zotero.editData(key, "{\"pages\": \"13--20\"}");
         idiom.application().tools().accounts().saveCursor("zotero", ZoteroStub.LIBRARY,
                 Integer.toString(Integer.parseInt(app.tools().accounts().cursor("zotero", ZoteroStub.LIBRARY).orElseThrow()) + 1));
 
-        ReplicaSync.CheckReport first = app.sync().check("zot");
+        dev.idiom.consistency.report.CheckReport first = app.sync().check("zot");
         assertEquals(1, first.divergent(), first.toString());
         assertEquals(1, first.repaired());
         assertEquals("13--20", load(idiom, id).metadata().pages(), "repaired through the merge");
         assertEquals("Anti-entropy", load(idiom, id).metadata().title(), "whitespace is no divergence");
-        ReplicaSync.CheckReport second = app.sync().check("zot");
+        dev.idiom.consistency.report.CheckReport second = app.sync().check("zot");
         assertEquals(0, second.divergent(), second.toString());
         assertEquals(0, second.repaired() + second.reEnqueued());
         assertEquals(0, app.sync().report().getFirst().divergent());
@@ -469,7 +469,7 @@ class ConsistencyEngineTest {
         app.sync().sync("zot", false, QUIET);
         zotero.editData(replica(load(idiom, id), "zotero").remoteId(), "{\"title\": \"Conflicted (Zotero)\", \"pages\": \"5\"}");
         app.writes().patch(id, Map.of(Field.TITLE, "Conflicted (Idiom)", Field.VOLUME, "7"), load(idiom, id).version(), "test");
-        ReplicaSync.SyncReport r = app.sync().sync("zot", false, QUIET);
+        dev.idiom.consistency.report.SyncReport r = app.sync().sync("zot", false, QUIET);
         assertEquals(1, r.pulled().conflicts());
         List<RecordedEvent> conflicts = app.sync().conflicts(0, 10);
         assertEquals(1, conflicts.size());
@@ -511,7 +511,7 @@ class ConsistencyEngineTest {
         try (IdiomServer after = IdiomServer.start(IdiomConfig.from(Map.of("port", Integer.toString(port), "db-url", TestDatabase.freshUrl(),
                 "data", dir.resolve("p2").toString(), "sync-interval-ms", "0"), env, k -> null))) {
             after.idiom().application().writes().create(paper("Another library's paper"), "test");
-            ConflictException held = assertThrows(ConflictException.class, () -> app.sync().sync("peer", false, QUIET));
+            SyncRefusedException held = assertThrows(SyncRefusedException.class, () -> app.sync().sync("peer", false, QUIET));
             assertTrue(held.getMessage().contains("new instance"), held.getMessage());
             var report = app.sync().report().getFirst();
             assertTrue(report.paused(), "held: " + report);

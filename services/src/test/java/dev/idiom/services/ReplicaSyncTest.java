@@ -3,7 +3,7 @@ package dev.idiom.services;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idiom.consistency.PushOutcome;
+import dev.idiom.consistency.report.PushOutcome;
 import dev.idiom.db.TestDatabase;
 import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;

@@ -4,7 +4,7 @@ import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.services.app.Application;
-import dev.idiom.services.app.ImportSummary;
+import dev.idiom.consistency.report.ImportSummary;
 import dev.idiom.services.app.ReplicaSync;
 import dev.idiom.wrappers.bibsonomy.BibSonomyStub;
 import dev.idiom.wrappers.zotero.ZoteroStub;
@@ -89,7 +89,7 @@ public final class SyncBench {
             }
             System.out.printf("lag: %d updates (%d refused as stale and not retried), everything acknowledged %.1f s after the last%n", updates, stale,
                     (System.nanoTime() - start) / 1e9 - seconds);
-            for (ReplicaSync.AccountConsistency c : app.sync().report()) {
+            for (dev.idiom.consistency.report.AccountConsistency c : app.sync().report()) {
                 System.out.printf(Locale.ROOT, "lag: %-4s %-9s pushes %5d  p50 %5d ms  p99 %5d ms  max %5d ms  (in sync %d/%d, pending %d)%n", c.name(),
                         c.kind(), c.lag().samples(), c.lag().p50(), c.lag().p99(), c.lag().max(), c.inSync(), c.replicas(), c.pending());
             }
@@ -117,7 +117,7 @@ public final class SyncBench {
                 long allocated = threads.getCurrentThreadAllocatedBytes();
                 int requests = zotero.requests();
                 long t = System.nanoTime();
-                ReplicaSync.SyncReport r = app.sync().sync("zot", false, (s, d, n, l) -> { });
+                dev.idiom.consistency.report.SyncReport r = app.sync().sync("zot", false, (s, d, n, l) -> { });
                 double ms = (System.nanoTime() - t) / 1e6;
                 long alloc = threads.getCurrentThreadAllocatedBytes() - allocated;
                 System.gc();
@@ -127,7 +127,7 @@ public final class SyncBench {
             }
             System.out.printf(Locale.ROOT, "library: heap used after GC with %d DEs in the store: %.0f MB%n", items, usedHeap() / 1048576.0);
             long t1 = System.nanoTime();
-            ReplicaSync.CheckReport c = app.sync().check("zot");
+            dev.idiom.consistency.report.CheckReport c = app.sync().check("zot");
             System.out.printf(Locale.ROOT, "library: anti-entropy check of all %d: %.1f s, %d divergent, %d repaired%n", c.listed(),
                     (System.nanoTime() - t1) / 1e9, c.divergent(), c.repaired());
         }

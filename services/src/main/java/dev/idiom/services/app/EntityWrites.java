@@ -1,6 +1,7 @@
 package dev.idiom.services.app;
 
 import dev.idiom.cache.EntityCache;
+import dev.idiom.consistency.EntityAppends;
 import dev.idiom.events.Append;
 import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.AppendResult;
@@ -28,12 +29,13 @@ import java.util.UUID;
 import java.util.function.LongConsumer;
 
 /**
- * The write use cases: create a DE (a major event) and change fields (minor events, appended
- * atomically with the caller's expected version). After each commit the new state goes into this
+ * The one door for writes: create a DE (a major event) and change fields (minor events, appended
+ * atomically with the caller's expected version), and the engine's appends (imports, pulls,
+ * pushes, repairs; see {@link EntityAppends}). After each commit the new state goes into this
  * node's cache, so a read after a write sees it, and its position goes to the read models that
  * follow the change feed (the search index), so they index it now rather than at their next poll.
  */
-public final class EntityWrites {
+public final class EntityWrites implements EntityAppends {
     private final EventStore store;
     private final EntityCache cache;
     private final LongConsumer written;
@@ -126,6 +128,19 @@ public final class EntityWrites {
         List<AppendOutcome> out = store.appendAll(appends);
         out.stream().filter(AppendOutcome::succeeded).forEach(o -> committed(o.result()));
         return out;
+    }
+
+    /** The engine's appends (pulls, pushes, repairs) through the same door: cached and indexed as an API write is. */
+    @Override
+    public AppendResult commit(UUID id, int expectedVersion, List<NewEvent> events) {
+        AppendResult result = store.append(id, expectedVersion, events);
+        committed(result);
+        return result;
+    }
+
+    @Override
+    public List<AppendOutcome> commitAll(List<Append> appends) {
+        return appendAll(appends);
     }
 
     private EntitySnapshot committed(AppendResult result) {

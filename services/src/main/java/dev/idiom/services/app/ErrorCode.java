@@ -1,5 +1,8 @@
 package dev.idiom.services.app;
 
+import dev.idiom.consistency.OptimisticRetry;
+import dev.idiom.consistency.report.SyncRefusedException;
+import dev.idiom.consistency.report.UnknownRemoteRecordException;
 import dev.idiom.events.EventStoreException;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.StaleVersionException;
@@ -73,6 +76,8 @@ public enum ErrorCode {
             case UnknownRemoteRecordException x -> new Failure(NOT_FOUND, x.getMessage());
             case dev.idiom.services.tools.UnknownToolAccountException x -> new Failure(NOT_FOUND, x.getMessage());
             case ConflictException x -> new Failure(CONFLICT, x.getMessage());
+            case SyncRefusedException x -> new Failure(CONFLICT, x.getMessage());
+            case OptimisticRetry.GaveUpException x -> new Failure(CONFLICT, x.getMessage());
             case RemoteChangedException x -> new Failure(REMOTE_CHANGED, x.getMessage());
             case ToolAuthException x -> new Failure(TOOL_AUTH, x.getMessage());
             case ToolException x -> new Failure(TOOL_FAILED, x.getMessage());

@@ -52,7 +52,7 @@ public final class HealthChecks {
                 : new Check("changeFeed", true, "not followed on this node (the cache is off)"));
         checks.add(following("searchFeed", f.search().position(), head));
         try {
-            for (ReplicaSync.AccountConsistency a : sync.report()) {
+            for (dev.idiom.consistency.report.AccountConsistency a : sync.report()) {
                 checks.add(account(a));
             }
         } catch (RuntimeException e) {
@@ -76,7 +76,7 @@ public final class HealthChecks {
         return new Check(name, true, behind + " events behind the store, following (position " + position + ")");
     }
 
-    private static Check account(ReplicaSync.AccountConsistency a) {
+    private static Check account(dev.idiom.consistency.report.AccountConsistency a) {
         String name = "tool:" + a.name();
         if (a.held() != null) {
             return new Check(name, false, "held for review: " + a.held() + "; once reviewed, POST /api/tools/" + a.name() + "/resume?allowDeletions=true applies it");

@@ -34,14 +34,14 @@ public final class ConsistencyResource {
         int divergent = 0;
         int pending = 0;
         int parked = 0;
-        for (ReplicaSync.AccountConsistency a : sync.report()) {
+        for (dev.idiom.consistency.report.AccountConsistency a : sync.report()) {
             ObjectNode o = accounts.addObject().put("name", a.name()).put("kind", a.kind()).put("account", a.account()).put("paused", a.paused());
             o.put("held", a.held());
             o.put("replicas", a.replicas()).put("inSync", a.inSync()).put("pending", a.pending()).put("parked", a.parked())
                     .put("divergent", a.divergent()).put("outboxDepth", a.pending() + a.parked());
             o.put("lastPullAt", text(a.lastPullAt())).put("lastPushAt", text(a.lastPushAt())).put("lastCheckAt", text(a.lastCheckAt()))
                     .put("oldestOwedAt", text(a.oldestOwed()));
-            ReplicaSync.Lag lag = a.lag();
+            dev.idiom.consistency.report.AccountConsistency.Lag lag = a.lag();
             o.putObject("propagationLagMs").put("samples", lag.samples()).put("p50", lag.p50()).put("p99", lag.p99()).put("max", lag.max())
                     .put("windowMinutes", lag.windowMinutes());
             divergent += a.divergent();

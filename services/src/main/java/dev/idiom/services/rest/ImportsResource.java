@@ -1,7 +1,7 @@
 package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.consistency.report.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.Role;
 import jakarta.ws.rs.Consumes;

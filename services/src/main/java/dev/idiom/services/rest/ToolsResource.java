@@ -59,7 +59,7 @@ public final class ToolsResource {
     @POST
     @Path("{name}/sync")
     public String sync(@PathParam("name") String name, @QueryParam("allowDeletions") String allowDeletions) {
-        ReplicaSync.SyncReport r = sync.sync(name, QueryParams.flag("allowDeletions", allowDeletions), (s, done, size, last) -> { });
+        dev.idiom.consistency.report.SyncReport r = sync.sync(name, QueryParams.flag("allowDeletions", allowDeletions), (s, done, size, last) -> { });
         ObjectNode n = json.mapper().createObjectNode().put("account", name);
         n.set("pulled", json.summary(r.pulled()));
         n.put("unlinked", r.unlinked()).put("held", r.held());
@@ -81,7 +81,7 @@ public final class ToolsResource {
     @POST
     @Path("{name}/check")
     public String check(@PathParam("name") String name) {
-        ReplicaSync.CheckReport r = sync.check(name);
+        dev.idiom.consistency.report.CheckReport r = sync.check(name);
         return json.mapper().createObjectNode().put("account", r.account()).put("listed", r.listed()).put("replicas", r.replicas())
                 .put("divergent", r.divergent()).put("repaired", r.repaired()).put("reEnqueued", r.reEnqueued()).put("missing", r.missing())
                 .put("held", r.held()).toString();

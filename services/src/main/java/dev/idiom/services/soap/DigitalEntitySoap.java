@@ -7,9 +7,9 @@ import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.ErrorCode;
-import dev.idiom.services.app.ImportOutcome;
+import dev.idiom.consistency.report.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
-import dev.idiom.services.app.ImportSummary;
+import dev.idiom.consistency.report.ImportSummary;
 import dev.idiom.services.app.Caller;
 import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ServiceTime;
@@ -166,7 +166,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 }
             }
             case "sync" -> {
-                ReplicaSync.SyncReport r = sync.sync(SoapXml.required(request, "tool"), "true".equals(SoapXml.text(request, "allowDeletions")),
+                dev.idiom.consistency.report.SyncReport r = sync.sync(SoapXml.required(request, "tool"), "true".equals(SoapXml.text(request, "allowDeletions")),
                         (soFar, done, size, last) -> { });
                 xml.child(response, "pulled", Integer.toString(r.pulled().records()));
                 xml.child(response, "pushed", Integer.toString(r.pushedCount()));
@@ -179,7 +179,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 }
             }
             case "consistencyReport" -> {
-                for (ReplicaSync.AccountConsistency a : sync.report()) {
+                for (dev.idiom.consistency.report.AccountConsistency a : sync.report()) {
                     OMElement e = xml.child(response, "account", null);
                     xml.child(e, "name", a.name());
                     xml.child(e, "kind", a.kind());

@@ -59,6 +59,7 @@ public final class Tools implements ToolDirectory {
     }
 
     /** The adapter of the account called {@code name}. */
+    @Override
     public AnnotationTool open(String name) {
         ToolAccounts.Opened a = accounts.open(name)
                 .orElseThrow(() -> new UnknownToolAccountException(name));
@@ -76,6 +77,11 @@ public final class Tools implements ToolDirectory {
             default -> throw new InvalidValueException("unknown tool kind " + kind);
         };
         return a.account().privateLibrary() ? new PrivateLibrary(tool) : tool;
+    }
+
+    @Override
+    public java.util.List<String> names() {
+        return accounts.list().stream().map(ToolAccount::name).toList();
     }
 
     /** The configured account whose adapter holds replicas of this kind and account. */

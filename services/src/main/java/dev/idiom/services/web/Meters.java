@@ -51,9 +51,9 @@ final class Meters implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<RequestKey, Timer> timers = new ConcurrentHashMap<>();
     private final Reading<Administration.Figures> figures;
-    private final Reading<List<ReplicaSync.AccountConsistency>> accounts;
+    private final Reading<List<dev.idiom.consistency.report.AccountConsistency>> accounts;
     private final Reading<Map<String, Long>> pushes;
-    private final Map<MultiGauge, ToDoubleFunction<ReplicaSync.AccountConsistency>> perAccount = new ConcurrentHashMap<>();
+    private final Map<MultiGauge, ToDoubleFunction<dev.idiom.consistency.report.AccountConsistency>> perAccount = new ConcurrentHashMap<>();
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
     private record RequestKey(String protocol, String operation, String outcome) {}
@@ -102,10 +102,10 @@ final class Meters implements AutoCloseable {
                     .description("pushes to tool replicas this node made, by outcome (merged: the replica had changed; a conflict keeps both values)")
                     .register(registry);
         }
-        accountGauge("idiom.outbox.pending", "pushes owed to the account's replicas", ReplicaSync.AccountConsistency::pending);
-        accountGauge("idiom.outbox.parked", "pushes the tool refused for good, waiting for a curator", ReplicaSync.AccountConsistency::parked);
-        accountGauge("idiom.replicas.divergent", "replicas the last check found different", ReplicaSync.AccountConsistency::divergent);
-        accountGauge("idiom.replicas", "replicas the account holds", ReplicaSync.AccountConsistency::replicas);
+        accountGauge("idiom.outbox.pending", "pushes owed to the account's replicas", dev.idiom.consistency.report.AccountConsistency::pending);
+        accountGauge("idiom.outbox.parked", "pushes the tool refused for good, waiting for a curator", dev.idiom.consistency.report.AccountConsistency::parked);
+        accountGauge("idiom.replicas.divergent", "replicas the last check found different", dev.idiom.consistency.report.AccountConsistency::divergent);
+        accountGauge("idiom.replicas", "replicas the account holds", dev.idiom.consistency.report.AccountConsistency::replicas);
         accountGauge("idiom.propagation.lag.p99.milliseconds", "commit to the tool's acknowledgement, p99 over the last window", a -> a.lag().p99());
 
         new JvmMemoryMetrics().bindTo(registry);
@@ -135,7 +135,7 @@ final class Meters implements AutoCloseable {
         };
     }
 
-    private void accountGauge(String name, String description, ToDoubleFunction<ReplicaSync.AccountConsistency> value) {
+    private void accountGauge(String name, String description, ToDoubleFunction<dev.idiom.consistency.report.AccountConsistency> value) {
         MultiGauge g = MultiGauge.builder(name).description(description).register(registry);
         perAccount.put(g, value);
     }
@@ -180,7 +180,7 @@ final class Meters implements AutoCloseable {
 
     /** Per-account gauges follow the accounts configured now: rows of removed accounts go, new ones appear. */
     private void refreshAccounts() {
-        List<ReplicaSync.AccountConsistency> now;
+        List<dev.idiom.consistency.report.AccountConsistency> now;
         try {
             now = accounts.get();
         } catch (RuntimeException e) { // the database down: the rest of the scrape still answers

@@ -1,4 +1,4 @@
-package dev.idiom.services.app;
+package dev.idiom.consistency.report;
 
 /** A download named a record the tool account does not hold: 404 / fault {@code NotFound}, as an unknown DE is. */
 public final class UnknownRemoteRecordException extends RuntimeException {

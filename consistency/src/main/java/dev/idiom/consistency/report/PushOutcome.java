@@ -1,4 +1,4 @@
-package dev.idiom.consistency;
+package dev.idiom.consistency.report;
 
 /** What one owed push came to. */
 public enum PushOutcome {

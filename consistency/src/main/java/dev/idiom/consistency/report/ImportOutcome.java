@@ -1,4 +1,4 @@
-package dev.idiom.services.app;
+package dev.idiom.consistency.report;
 
 import java.util.UUID;
 
@@ -14,7 +14,7 @@ public record ImportOutcome(Kind kind, String remoteId, UUID entityId, String re
         this(kind, remoteId, entityId, reason, 0);
     }
 
-    ImportOutcome withConflicts(int n) {
+    public ImportOutcome withConflicts(int n) {
         return new ImportOutcome(kind, remoteId, entityId, reason, n);
     }
 

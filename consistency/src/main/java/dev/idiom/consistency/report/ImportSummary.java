@@ -1,4 +1,4 @@
-package dev.idiom.services.app;
+package dev.idiom.consistency.report;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -22,7 +22,7 @@ public final class ImportSummary {
 
     private int conflicts;
 
-    void add(ImportOutcome o) {
+    public void add(ImportOutcome o) {
         counts.merge(o.kind(), 1, Integer::sum);
         conflicts += o.conflicts();
         if (o.kind() == ImportOutcome.Kind.SKIPPED) {
@@ -33,12 +33,12 @@ public final class ImportSummary {
     private final java.util.List<String> deletedIds = new java.util.ArrayList<>();
 
     /** Copies the tool reports (or a full snapshot shows) deleted: a sync unlinks them (or holds a mass deletion); an import lists them. */
-    void deletedRemotely(java.util.List<String> remoteIds) {
+    public void deletedRemotely(java.util.List<String> remoteIds) {
         deletedRemotely += remoteIds.size();
         deletedIds.addAll(remoteIds);
     }
 
-    void finish(String cursor) {
+    public void finish(String cursor) {
         this.cursor = cursor;
         elapsedNanos = System.nanoTime() - startedNanos;
     }

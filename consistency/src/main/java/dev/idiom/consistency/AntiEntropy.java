@@ -1,0 +1,77 @@
+package dev.idiom.consistency;
+
+import dev.idiom.consistency.report.CheckReport;
+import dev.idiom.consistency.report.ImportOutcome;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.accounts.ToolAccountRepository;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.RemoteRecord;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Anti-entropy for one account: every record the tool lists is compared, in
+ * {@link CanonicalForm}, with what Idiom last synced; a difference is repaired through the one
+ * decision ({@link Pull#one}); a replica behind its DE with no push owed gets one; copies missing
+ * from a complete listing go through the deletion rules.
+ */
+final class AntiEntropy {
+    private final Pull pull;
+    private final Deletions deletions;
+    private final AccountReplicas replicas;
+    private final Outbox outbox;
+    private final ToolAccountRepository states;
+    private final Clock clock;
+
+    AntiEntropy(Pull pull, Deletions deletions, AccountReplicas replicas, Outbox outbox, ToolAccountRepository states, Clock clock) {
+        this.pull = pull;
+        this.deletions = deletions;
+        this.replicas = replicas;
+        this.outbox = outbox;
+        this.states = states;
+        this.clock = clock;
+    }
+
+    CheckReport check(AnnotationTool tool) {
+        Map<String, RemoteRecord> listed = new HashMap<>();
+        boolean complete = true;
+        String cursor = null;
+        ChangePage page;
+        do {
+            page = tool.changedSince(cursor);
+            complete &= page.complete();
+            page.records().forEach(r -> listed.put(r.remoteId(), r));
+            cursor = page.cursor();
+        } while (page.more());
+        Set<String> owed = new HashSet<>();
+        outbox.list(tool.kind(), tool.account(), Integer.MAX_VALUE).forEach(e -> owed.add(e.entityId() + "\n" + e.remoteId()));
+        int[] found = new int[3]; // divergent, repaired, re-enqueued
+        List<String> missing = new ArrayList<>();
+        replicas.forEach(tool, (de, r) -> {
+            RemoteRecord there = listed.get(r.remoteId());
+            if (there == null) {
+                missing.add(r.remoteId());
+            } else if (!CanonicalForm.agree(r.synced(), there.metadata(), tool.fieldsKept())) {
+                found[0]++;
+                if (pull.one(tool, there).kind() != ImportOutcome.Kind.SKIPPED) {
+                    found[1]++;
+                }
+            } else if (!CanonicalForm.agree(r.synced(), ReplicaContent.wanted(de, tool, r.synced()), tool.fieldsKept())
+                    && !owed.contains(de.id() + "\n" + r.remoteId())) {
+                outbox.owe(de.id(), r, de.version());
+                found[2]++;
+            }
+        });
+        String heldWhy = complete && !missing.isEmpty() ? deletions.apply(tool, missing, false).held() : null;
+        int stillDivergent = found[0] - found[1];
+        states.updateSyncState(tool.kind(), tool.account(), s -> s.checked(clock.instant(), stillDivergent), clock.instant());
+        return new CheckReport(Outbox.accountKey(tool.kind(), tool.account()), listed.size(), replicas.count(tool.kind(), tool.account()), found[0], found[1], found[2],
+                complete ? missing.size() : 0, heldWhy);
+    }
+}

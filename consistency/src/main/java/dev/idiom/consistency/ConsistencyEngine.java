@@ -1,0 +1,111 @@
+package dev.idiom.consistency;
+
+import dev.idiom.events.EntityIds;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.accounts.ToolAccountRepository;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.random.RandomGenerator;
+
+/**
+ * The consistency engine, assembled: its jobs wired to the ports it needs from below (the store,
+ * the one write door, the outbox, the tool directory, the accounts' sync state). The application
+ * calls the jobs; nothing here calls back up.
+ */
+public final class ConsistencyEngine implements AutoCloseable {
+    /**
+     * When the engine works by itself; zero intervals: only on demand.
+     *
+     * @param pushInterval between rounds of the background push worker
+     * @param lease how long a claimed outbox row is this node's
+     * @param pullInterval between scheduled pulls of an account (at least the tool's least interval)
+     * @param checkInterval between scheduled anti-entropy checks of an account
+     */
+    public record Settings(Duration pushInterval, Duration lease, Duration pullInterval, Duration checkInterval, DeletionHold hold,
+                           OptimisticRetry retry) {
+        /** On demand only, with the default hold and retries (tests, commands). */
+        public static final Settings ON_DEMAND = new Settings(Duration.ZERO, Duration.ofMinutes(1), Duration.ZERO, Duration.ZERO, DeletionHold.DEFAULT,
+                OptimisticRetry.DEFAULT);
+    }
+
+    private final Pull pull;
+    private final Upload upload;
+    private final SyncEngine pushes;
+    private final AccountSync sync;
+    private final AccountHold holds;
+    private final AntiEntropy antiEntropy;
+    private final ConsistencyReport report;
+    private final ToolDirectory tools;
+    private final PullSchedule schedule;
+
+    public ConsistencyEngine(EventStore store, EntityAppends appends, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
+            Clock clock, RandomGenerator random, Settings settings) {
+        this.tools = tools;
+        AccountReplicas replicas = new AccountReplicas(store);
+        PropagationLag lag = new PropagationLag(clock);
+        this.pull = new Pull(store, appends, tools, states, ids, settings.retry(), clock);
+        this.upload = new Upload(store, appends, settings.retry());
+        Deletions deletions = new Deletions(store, appends, states, settings.hold(), settings.retry(), clock);
+        this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag),
+                settings.pushInterval(), settings.lease(), states, clock);
+        this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, clock);
+        AccountPull accountPull = new AccountPull(pull, deletions, states, clock);
+        this.holds = new AccountHold(tools, states, deletions, upload, outbox, clock);
+        this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas);
+        this.report = new ConsistencyReport(store, tools, states, outbox, lag, pushes);
+        this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);
+        pushes.pulls(schedule);
+    }
+
+    /** The scheduled pulls and checks that are due, now (the background loop runs them after each push round). */
+    public void runDue() {
+        schedule.runDue();
+    }
+
+    /** Starts the background work (pushes, scheduled pulls and checks), if the settings give it an interval. */
+    public ConsistencyEngine start() {
+        pushes.start();
+        return this;
+    }
+
+    /** Records coming in: imports, pulls, downloads. */
+    public Pull pull() {
+        return pull;
+    }
+
+    /** New copies of DEs in tools. */
+    public Upload upload() {
+        return upload;
+    }
+
+    /** The pushes owed in the outbox, in rounds. */
+    public SyncEngine pushes() {
+        return pushes;
+    }
+
+    /** A curator's sync of one account. */
+    public AccountSync sync() {
+        return sync;
+    }
+
+    /** Pausing, resuming and restoring an account; parked pushes. */
+    public AccountHold holds() {
+        return holds;
+    }
+
+    /** An anti-entropy check of the account called {@code name}, now. */
+    public dev.idiom.consistency.report.CheckReport check(String name) {
+        return antiEntropy.check(tools.open(name));
+    }
+
+    /** What admins read. */
+    public ConsistencyReport report() {
+        return report;
+    }
+
+    @Override
+    public void close() {
+        pushes.close();
+    }
+}

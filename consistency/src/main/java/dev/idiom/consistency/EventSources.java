@@ -1,0 +1,29 @@
+package dev.idiom.consistency;
+
+import dev.idiom.wrappers.AnnotationTool;
+
+/** How the engine's events name where they came from, cut to the source column's size (200). */
+final class EventSources {
+    static final int MAX = 200;
+
+    private EventSources() {}
+
+    /** A record that came from (or was met in) the tool account: imports, pulls, merges met by a push, unlinks. */
+    static String replica(AnnotationTool tool) {
+        return cut("replica:" + tool.kind() + ":" + tool.account());
+    }
+
+    /** A push's acknowledgement. */
+    static String push(String kind) {
+        return cut("sync:push:" + kind);
+    }
+
+    /** An upload that made a new copy. */
+    static String upload(String kind) {
+        return cut("upload:" + kind);
+    }
+
+    private static String cut(String s) {
+        return s.length() > MAX ? s.substring(0, MAX) : s;
+    }
+}

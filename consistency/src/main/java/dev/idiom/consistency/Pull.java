@@ -1,0 +1,155 @@
+package dev.idiom.consistency;
+
+import dev.idiom.consistency.report.ImportOutcome;
+import dev.idiom.consistency.report.ImportSummary;
+import dev.idiom.consistency.report.Progress;
+import dev.idiom.consistency.report.UnknownRemoteRecordException;
+import dev.idiom.events.Append;
+import dev.idiom.events.AppendOutcome;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.accounts.ToolAccountRepository;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.Skipped;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Logger;
+
+/**
+ * Records coming in from a tool account: a whole import, a pull of what changed since the
+ * account's cursor, one record (a download, a push that met a remote change, an anti-entropy
+ * repair). Each record goes through {@link RecordArrival}; a page's records are decided against
+ * the store as the batch's earlier records leave it and appended with one commit. The cursor is
+ * saved after the page's events committed. A full snapshot's missing copies are reported as
+ * deleted (the caller applies the deletion rules).
+ */
+public final class Pull {
+    private static final Logger LOG = Logger.getLogger(Pull.class.getName());
+    /** Records written per transaction. */
+    static final int BATCH = 250;
+
+    private final EventStore store;
+    private final EntityAppends appends;
+    private final ToolDirectory tools;
+    private final ToolAccountRepository states;
+    private final RecordArrival arrival;
+    private final AccountReplicas replicas;
+    private final OptimisticRetry retry;
+    private final Clock clock;
+
+    public Pull(EventStore store, EntityAppends appends, ToolDirectory tools, ToolAccountRepository states, dev.idiom.events.EntityIds ids,
+            OptimisticRetry retry, Clock clock) {
+        this.store = store;
+        this.appends = appends;
+        this.tools = tools;
+        this.states = states;
+        this.arrival = new RecordArrival(ids);
+        this.replicas = new AccountReplicas(store);
+        this.retry = retry;
+        this.clock = clock;
+    }
+
+    /** Imports everything that changed since the last import from this tool account ({@code fromStart}: all). */
+    public ImportSummary importAll(AnnotationTool tool, boolean fromStart, Progress progress) {
+        ImportSummary summary = new ImportSummary();
+        String cursor = fromStart ? null : states.cursor(tool.kind(), tool.account()).orElse(null);
+        ChangePage page;
+        Set<String> listed = new HashSet<>();
+        boolean complete = true;
+        do {
+            page = tool.changedSince(cursor);
+            complete &= page.complete();
+            page.records().forEach(r -> listed.add(r.remoteId()));
+            for (Skipped s : page.skipped()) {
+                summary.add(new ImportOutcome(ImportOutcome.Kind.SKIPPED, s.remoteId(), null, s.reason()));
+            }
+            List<RemoteRecord> records = page.records();
+            int done = 0;
+            for (int from = 0; from < records.size(); from += BATCH) {
+                for (ImportOutcome o : batch(tool, records.subList(from, Math.min(records.size(), from + BATCH)))) {
+                    summary.add(o);
+                    progress.step(summary, ++done, records.size(), !page.more());
+                }
+            }
+            summary.deletedRemotely(page.deleted());
+            if (complete && !page.more()) {
+                summary.deletedRemotely(missingFromSnapshot(tool, listed)); // a full snapshot: what it no longer lists is gone
+            }
+            cursor = page.cursor();
+            states.saveCursor(tool.kind(), tool.account(), cursor, clock.instant()); // after the page's events committed
+        } while (page.more());
+        summary.finish(cursor);
+        if (fromStart) { // a whole import (a pull's own line comes from the sync)
+            LOG.info("imported " + tool.kind() + " " + tool.account() + ": " + summary);
+        }
+        return summary;
+    }
+
+    /** The remote ids of this account's copies that Idiom knows and a full snapshot did not list. */
+    private List<String> missingFromSnapshot(AnnotationTool tool, Set<String> listed) {
+        List<String> missing = new ArrayList<>();
+        replicas.forEach(tool, (de, r) -> {
+            if (!listed.contains(r.remoteId())) {
+                missing.add(r.remoteId());
+            }
+        });
+        return missing;
+    }
+
+    /** Download: one record by its remote id. */
+    public ImportOutcome download(AnnotationTool tool, String remoteId) {
+        return tool.fetch(remoteId).map(r -> one(tool, r))
+                .orElseThrow(() -> new UnknownRemoteRecordException(tool.kind(), tool.account(), remoteId));
+    }
+
+    /**
+     * Records in one transaction: each decided against the store as the earlier records of the
+     * batch leave it, then all appended with one commit. A record whose append was refused
+     * (another writer moved its DE meanwhile) is decided again on its own.
+     */
+    public List<ImportOutcome> batch(AnnotationTool tool, List<RemoteRecord> records) {
+        PendingView view = new PendingView(store, tool, records, tools.policy(tool.kind(), tool.account()));
+        List<ImportOutcome> outcomes = new ArrayList<>();
+        List<Append> batch = new ArrayList<>();
+        List<Integer> appendOf = new ArrayList<>(); // record index → its append's index, or -1
+        for (RemoteRecord r : records) {
+            RecordArrival.Decision d = arrival.decide(tool, r, view);
+            outcomes.add(d.outcome());
+            appendOf.add(d.append() == null ? -1 : batch.size());
+            if (d.append() != null) {
+                batch.add(d.append());
+                view.apply(d.append());
+            }
+        }
+        List<AppendOutcome> written = appends.commitAll(batch);
+        for (int i = 0; i < records.size(); i++) {
+            int a = appendOf.get(i);
+            if (a >= 0 && !written.get(a).succeeded()) {
+                outcomes.set(i, one(tool, records.get(i)));
+            }
+        }
+        return outcomes;
+    }
+
+    /** One record, decided from the store as it is now and again if its DE moves meanwhile; giving up is reported as a skip with why. */
+    public ImportOutcome one(AnnotationTool tool, RemoteRecord r) {
+        try {
+            return retry.run("the record " + r.remoteId() + " from " + tool.kind() + " " + tool.account(), () -> {
+                RecordArrival.Decision d = arrival.decide(tool, r, new PendingView(store, tools.policy(tool.kind(), tool.account())));
+                if (d.append() != null) {
+                    appends.commit(d.append().entityId(), d.append().expectedVersion(), d.append().events());
+                }
+                return d.outcome();
+            });
+        } catch (OptimisticRetry.GaveUpException kept) {
+            return new ImportOutcome(ImportOutcome.Kind.SKIPPED, r.remoteId(), null, kept.getMessage());
+        } catch (InvalidValueException invalid) {
+            return new ImportOutcome(ImportOutcome.Kind.SKIPPED, r.remoteId(), null, invalid.getMessage());
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.idiom.consistency;
+
+import dev.idiom.consistency.report.Progress;
+import dev.idiom.events.accounts.SyncState;
+import dev.idiom.events.accounts.ToolAccountRepository;
+import dev.idiom.wrappers.AnnotationTool;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The scheduled side of the engine, run by its loop: each account that is not paused gets its
+ * pull when the pull interval (at least the tool's least interval) has passed since its last one,
+ * and its anti-entropy check when the check interval has. The due time is claimed under the
+ * account's row lock, so two nodes do not both pull. Zero intervals: only on demand.
+ */
+final class PullSchedule implements SyncEngine.Pulls {
+    private static final Logger LOG = Logger.getLogger(PullSchedule.class.getName());
+
+    private final ToolDirectory tools;
+    private final ToolAccountRepository states;
+    private final AccountPull pull;
+    private final AntiEntropy check;
+    private final Duration pullInterval;
+    private final Duration checkInterval;
+    private final Clock clock;
+    private final Instant started;
+
+    PullSchedule(ToolDirectory tools, ToolAccountRepository states, AccountPull pull, AntiEntropy check, Duration pullInterval, Duration checkInterval,
+            Clock clock) {
+        this.tools = tools;
+        this.states = states;
+        this.pull = pull;
+        this.check = check;
+        this.pullInterval = pullInterval;
+        this.checkInterval = checkInterval;
+        this.clock = clock;
+        this.started = clock.instant();
+    }
+
+    @Override
+    public void runDue() {
+        if (pullInterval.isZero() && checkInterval.isZero()) {
+            return;
+        }
+        for (String name : tools.names()) {
+            try {
+                runDue(tools.open(name));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "scheduled sync of tool account " + name + " failed; the next round retries", e);
+            }
+        }
+    }
+
+    private void runDue(AnnotationTool tool) {
+        Instant now = clock.instant();
+        Duration every = pullInterval.compareTo(tool.limits().minInterval()) < 0 ? tool.limits().minInterval() : pullInterval;
+        if (!pullInterval.isZero() && claim(tool, now, every, SyncState::lastPullAt, s -> s.pulled(now))) {
+            pull.run(tool, false, Progress.SILENT);
+        }
+        if (!checkInterval.isZero() && claim(tool, now, checkInterval, SyncState::lastCheckAt, s -> s.checked(now, s.divergent()))) {
+            check.check(tool);
+        }
+    }
+
+    /** True if this node took the due work: the account is not paused and its last run was {@code every} ago. */
+    private boolean claim(AnnotationTool tool, Instant now, Duration every, Function<SyncState, Instant> last, UnaryOperator<SyncState> mark) {
+        boolean[] mine = {false};
+        states.updateSyncState(tool.kind(), tool.account(), s -> {
+            Instant at = last.apply(s);
+            // never run: the first scheduled run is one interval after this node started (a new account gets its import by hand)
+            Instant since = at == null ? started : at;
+            if (s.paused() || since.plus(every).isAfter(now)) {
+                return s;
+            }
+            mine[0] = true;
+            return mark.apply(s);
+        }, now);
+        return mine[0];
+    }
+}

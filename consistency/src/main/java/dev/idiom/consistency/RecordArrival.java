@@ -1,0 +1,120 @@
+package dev.idiom.consistency;
+
+import dev.idiom.consistency.report.ImportOutcome;
+import dev.idiom.events.Append;
+import dev.idiom.events.ConflictResolved;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityEvent;
+import dev.idiom.events.EntityIds;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.MatchKeys;
+import dev.idiom.events.NewEvent;
+import dev.idiom.events.RecordImported;
+import dev.idiom.events.Replica;
+import dev.idiom.events.ReplicaLinked;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.RemoteRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The one decision of what a record from a tool does to Idiom's DEs, used by imports, pulls,
+ * pushes that met a remote change, and anti-entropy repairs. A record already linked as a replica
+ * brings its remote changes in through the one merge ({@link ReplicaMerge}); a record under a new
+ * id that succeeds a copy the DE has re-keys that copy; any other record is a major event, merged
+ * into the DE of the same work (the tool's identity hint, then DOI, URL, title + year + first
+ * author) or a new DE.
+ */
+final class RecordArrival {
+    private final EntityIds ids;
+
+    RecordArrival(EntityIds ids) {
+        this.ids = ids;
+    }
+
+    /** What to do with one record: its outcome, and the append that records it (none when unchanged or skipped). */
+    record Decision(ImportOutcome outcome, Append append) {
+        Decision {
+            if (append != null) {
+                outcome = outcome.withConflicts((int) append.events().stream().filter(e -> e.event() instanceof ConflictResolved).count());
+            }
+        }
+
+        static Decision skipped(RemoteRecord r, String why) {
+            return new Decision(new ImportOutcome(ImportOutcome.Kind.SKIPPED, r.remoteId(), null, why), null);
+        }
+    }
+
+    /** Decides against {@code view}; a record without a title, or with a value Idiom refuses, is skipped with the reason. */
+    Decision decide(AnnotationTool tool, RemoteRecord r, PendingView view) {
+        if (r.metadata().title() == null || r.metadata().title().isBlank()) {
+            return Decision.skipped(r, "the record has no title");
+        }
+        try {
+            return decideValid(tool, r, view);
+        } catch (InvalidValueException invalid) {
+            return Decision.skipped(r, invalid.getMessage());
+        }
+    }
+
+    private Decision decideValid(AnnotationTool tool, RemoteRecord r, PendingView view) {
+        String source = EventSources.replica(tool);
+        Optional<UUID> linked = view.findReplica(tool.kind(), tool.account(), r.remoteId());
+        if (linked.isPresent()) {
+            DigitalEntity de = view.load(linked.get());
+            Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
+            // the same version with the same content is no change; the same version with other content (anti-entropy found the
+            // replica diverged) goes through the merge like any remote change
+            if (Objects.equals(replica.remoteVersion(), r.version()) && CanonicalForm.agree(replica.synced(), r.metadata(), tool.fieldsKept())
+                    && replica.privateCopy() == r.privateCopy()) {
+                return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
+            }
+            return merged(tool, r, de, replica, null, view, source);
+        }
+        RecordImported imported = new RecordImported(r.metadata(), tool.kind(), tool.account(), r.remoteId(), r.version(), r.identityHint(),
+                r.shadow(), r.privateCopy());
+        // (tool, account, remote id, version) names the event: a retried import cannot record it twice
+        NewEvent event = new NewEvent(UUID.nameUUIDFromBytes((tool.kind() + "\n" + tool.account() + "\n" + r.remoteId() + "\n" + r.version())
+                .getBytes(StandardCharsets.UTF_8)), source, imported);
+        // the tool's own cross-user identity (BibSonomy's interhash) first, then DOI, URL, title
+        Optional<UUID> match = r.identityHint() == null ? Optional.empty() : view.findKey(MatchKeys.hint(tool.kind(), r.identityHint()));
+        if (match.isEmpty()) {
+            match = view.findMatch(r.metadata());
+        }
+        if (match.isPresent()) {
+            DigitalEntity de = view.load(match.get());
+            Optional<Replica> former = succeeded(tool, r, de);
+            if (former.isPresent()) {
+                return merged(tool, r, de, former.get(), former.get().remoteId(), view, source);
+            }
+            return new Decision(new ImportOutcome(ImportOutcome.Kind.MERGED, r.remoteId(), de.id(), null), new Append(de.id(), de.version(), List.of(event)));
+        }
+        UUID id = ids.next();
+        return new Decision(new ImportOutcome(ImportOutcome.Kind.CREATED, r.remoteId(), id, null), new Append(id, 0, List.of(event)));
+    }
+
+    /**
+     * A copy this DE has in the account under a former id that the record succeeds (a BibSonomy
+     * post edited on the site gets a new hash): the copy is re-keyed rather than a second linked
+     * and the old one left behind.
+     */
+    private static Optional<Replica> succeeded(AnnotationTool tool, RemoteRecord r, DigitalEntity de) {
+        return de.replicas().stream().filter(former -> former.tool().equals(tool.kind()) && Objects.equals(former.account(), tool.account())
+                && !former.remoteId().equals(r.remoteId())
+                && tool.succeeds(r, new RemoteRecord(former.remoteId(), former.remoteVersion(), former.synced(), former.identityHint(), former.shadow())))
+                .findFirst();
+    }
+
+    /** The replica's changes since its last sync merged in, and the replica re-synced to the record (under its new id if {@code replaces}). */
+    private static Decision merged(AnnotationTool tool, RemoteRecord r, DigitalEntity de, Replica replica, String replaces, PendingView view, String source) {
+        List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata(), view.policy,
+                tool.kind(), tool.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(r)));
+        events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), replaces, r.privateCopy()));
+        return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
+                new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));
+    }
+}

@@ -1,0 +1,149 @@
+package dev.idiom.consistency;
+
+import dev.idiom.db.Database;
+import dev.idiom.db.TestDatabase;
+import dev.idiom.events.Append;
+import dev.idiom.events.AppendOutcome;
+import dev.idiom.events.AppendResult;
+import dev.idiom.events.Changes;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityIds;
+import dev.idiom.events.EventCodec;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.NewEvent;
+import dev.idiom.events.RecordImported;
+import dev.idiom.events.Replica;
+import dev.idiom.events.mysql.MySqlEventStore;
+import dev.idiom.events.mysql.MySqlToolAccounts;
+import dev.idiom.events.sql.SqlOutbox;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.FakeTime;
+import dev.idiom.wrappers.bibsonomy.BibSonomyStub;
+import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
+import dev.idiom.wrappers.http.ToolHttp;
+import dev.idiom.wrappers.zotero.ZoteroStub;
+import dev.idiom.wrappers.zotero.ZoteroTool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The engine on its own: a real store on the embedded MariaDB, the real outbox and sync state,
+ * the strict Zotero and BibSonomy stubs behind their real adapters, a fake clock, no HTTP service.
+ * Accounts "zot" and "bib"; the engine works on demand only, so what happened when is certain.
+ */
+final class EngineFixture implements AutoCloseable {
+    final FakeTime time = new FakeTime();
+    final Database db = TestDatabase.fresh();
+    final MySqlEventStore store = new MySqlEventStore(db.dataSource(), new EventCodec(), time);
+    final SqlOutbox outbox = new SqlOutbox(db.dataSource(), time);
+    final MySqlToolAccounts states = new MySqlToolAccounts(db.dataSource());
+    final ZoteroStub zotero = new ZoteroStub();
+    final BibSonomyStub bibsonomy = new BibSonomyStub();
+    final Door door = new Door();
+    final Directory tools = new Directory();
+    final ConsistencyEngine engine = new ConsistencyEngine(store, door, outbox, tools, states, new EntityIds(time), time, new SplittableRandom(7),
+            ConsistencyEngine.Settings.ON_DEMAND);
+
+    /** The write door as the application's would be: every engine append passes here (and is counted). */
+    final class Door implements EntityAppends {
+        final Set<UUID> passed = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public AppendResult commit(UUID id, int expectedVersion, List<NewEvent> events) {
+            events.forEach(e -> passed.add(e.eventId()));
+            return store.append(id, expectedVersion, events);
+        }
+
+        @Override
+        public List<AppendOutcome> commitAll(List<Append> batch) {
+            batch.forEach(a -> a.events().forEach(e -> passed.add(e.eventId())));
+            return store.appendAll(batch);
+        }
+    }
+
+    /** Two configured accounts, "zot" and "bib", each one adapter kept (as the application keeps one client per account). */
+    final class Directory implements ToolDirectory {
+        final ZoteroTool zot = new ZoteroTool(zotero.uri(), ZoteroStub.LIBRARY, ZoteroStub.KEY, new ToolHttp("Zotero", ZoteroTool.LIMITS, time, time, 2));
+        final BibSonomyTool bib = new BibSonomyTool(bibsonomy.uri(), BibSonomyStub.USER, BibSonomyStub.KEY,
+                new ToolHttp("BibSonomy", BibSonomyTool.LIMITS, time, time, 2));
+        ConflictPolicy policy = ConflictPolicy.PREFER_IDIOM;
+
+        private Map<String, AnnotationTool> byName() {
+            return Map.of("zot", zot, "bib", bib);
+        }
+
+        @Override
+        public AnnotationTool open(String name) {
+            AnnotationTool t = byName().get(name);
+            if (t == null) {
+                throw new IllegalArgumentException("no tool account " + name);
+            }
+            return t;
+        }
+
+        @Override
+        public List<String> names() {
+            return List.of("zot", "bib");
+        }
+
+        @Override
+        public Optional<AnnotationTool> open(String kind, String account) {
+            return byName().values().stream().filter(t -> t.kind().equals(kind) && t.account().equals(account == null ? "" : account)).findFirst();
+        }
+
+        @Override
+        public ConflictPolicy policy(String kind, String account) {
+            return policy;
+        }
+    }
+
+    /** Given: a DE entered in Idiom. */
+    UUID entered(Metadata m) {
+        UUID id = UUID.randomUUID();
+        store.append(id, 0, List.of(new NewEvent(UUID.randomUUID(), "test", new RecordImported(Changes.forNewRecord(m), "idiom", id.toString()))));
+        return id;
+    }
+
+    /** Given: a DE entered in Idiom with copies uploaded to these accounts. */
+    UUID uploaded(Metadata m, String... accounts) {
+        UUID id = entered(m);
+        for (String a : accounts) {
+            engine.upload().upload(id, tools.open(a));
+        }
+        return id;
+    }
+
+    /** When: a curator changes fields in Idiom (through the store: the outbox rows come with the append). */
+    void editedInIdiom(UUID id, Field f, Object value) {
+        DigitalEntity de = load(id);
+        store.append(id, de.version(), Changes.toSet(de.metadata(), Map.of(f, value)).stream()
+                .map(e -> new NewEvent(UUID.randomUUID(), "test", e)).toList());
+    }
+
+    DigitalEntity load(UUID id) {
+        return store.load(id).orElseThrow();
+    }
+
+    Replica replica(UUID id, String kind) {
+        return load(id).replicas().stream().filter(r -> r.tool().equals(kind)).findFirst().orElseThrow();
+    }
+
+    List<Replica> replicas(UUID id, String kind) {
+        return new ArrayList<>(load(id).replicas().stream().filter(r -> r.tool().equals(kind)).toList());
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+        zotero.close();
+        bibsonomy.close();
+        db.close();
+    }
+}

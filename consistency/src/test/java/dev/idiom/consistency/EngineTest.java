@@ -1,0 +1,148 @@
+package dev.idiom.consistency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idiom.consistency.report.CheckReport;
+import dev.idiom.consistency.report.ImportOutcome;
+import dev.idiom.consistency.report.Progress;
+import dev.idiom.consistency.report.PushOutcome;
+import dev.idiom.consistency.report.SyncRefusedException;
+import dev.idiom.consistency.report.SyncReport;
+import dev.idiom.events.Author;
+import dev.idiom.events.ConflictResolved;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.RecordedEvent;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's jobs, each given a state, run, and checked against the store and the stubs: pull,
+ * push, merge, the deletion hold and anti-entropy, without booting the HTTP service.
+ */
+class EngineTest {
+    private final EngineFixture f = new EngineFixture();
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    private static Metadata paper(String title) {
+        return Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, title).with(Field.AUTHORS, List.of(new Author("Demers", "Alan")))
+                .with(Field.YEAR, 1987).with(Field.VENUE, "PODC").with(Field.TAGS, new TreeSet<>(Set.of("gossip")));
+    }
+
+    @Test
+    void aRecordEditedInZoteroComesInByThePullAndReachesBibSonomyByThePush() {
+        // given a DE with copies in Zotero and BibSonomy
+        UUID id = f.uploaded(paper("Epidemic algorithms"), "zot", "bib");
+        String key = f.replica(id, "zotero").remoteId();
+        // when someone edits the title in Zotero and a curator syncs that account
+        f.zotero.editRemotely(key, "Epidemic algorithms for replicated database maintenance");
+        SyncReport r = f.engine.sync().sync("zot", false, Progress.SILENT);
+        // then the DE has it, and so does the BibSonomy copy
+        assertEquals(1, r.pulled().count(ImportOutcome.Kind.UPDATED), r.pulled().toString());
+        assertEquals("Epidemic algorithms for replicated database maintenance", f.load(id).metadata().title());
+        assertEquals(1, r.pushedCount(), "one push, to BibSonomy: " + r.pushed());
+        String bibId = f.replica(id, "bibsonomy").remoteId();
+        assertEquals("Epidemic algorithms for replicated database maintenance", f.tools.bib.fetch(bibId).orElseThrow().metadata().title());
+        assertEquals(List.of(), f.engine.report().owed(10), "nothing owed once both copies hold it");
+    }
+
+    @Test
+    void aPushThatMeetsARemoteChangeMergesItFirstAndThenPushesTheMergedRecord() {
+        // given a DE with a Zotero copy, changed in Idiom (volume) and in Zotero (title) since the last sync
+        UUID id = f.uploaded(paper("Epidemic algorithms"), "zot");
+        String key = f.replica(id, "zotero").remoteId();
+        f.editedInIdiom(id, Field.VOLUME, "6");
+        f.zotero.editRemotely(key, "Epidemic algorithms, revised");
+        // when the engine pushes what is owed
+        Map<PushOutcome, Integer> pushed = f.engine.pushes().drain(10);
+        // then the remote change came in through the merge, and the push carried both
+        assertEquals(1, pushed.get(PushOutcome.MERGED_REMOTE_CHANGES), pushed.toString());
+        assertEquals(1, pushed.get(PushOutcome.PUSHED), pushed.toString());
+        assertEquals("Epidemic algorithms, revised", f.load(id).metadata().title());
+        assertEquals("6", f.zotero.data(key).path("volume").asText());
+        assertEquals("Epidemic algorithms, revised", f.zotero.data(key).path("title").asText());
+    }
+
+    @Test
+    void aFieldChangedOnBothSidesIsDecidedByThePolicyAndBothValuesAreKept() {
+        // given a DE with a Zotero copy whose title changed on both sides
+        UUID id = f.uploaded(paper("Epidemic algorithms"), "zot");
+        String key = f.replica(id, "zotero").remoteId();
+        f.editedInIdiom(id, Field.TITLE, "Title in Idiom");
+        f.zotero.editRemotely(key, "Title in Zotero");
+        // when the engine pushes (the account prefers Idiom)
+        f.engine.pushes().drain(10);
+        // then Idiom's value won everywhere and the conflict keeps both
+        assertEquals("Title in Idiom", f.load(id).metadata().title());
+        assertEquals("Title in Idiom", f.zotero.data(key).path("title").asText());
+        List<RecordedEvent> conflicts = f.engine.report().conflicts(0, 10);
+        assertEquals(1, conflicts.size());
+        ConflictResolved c = (ConflictResolved) conflicts.getFirst().event();
+        assertEquals(List.of("Title in Idiom", "Title in Zotero", "Title in Idiom"), List.of(c.idiomValue(), c.remoteValue(), c.winner()));
+    }
+
+    @Test
+    void aPullThatWouldUnlinkTooManyCopiesHoldsTheAccountUntilACuratorAllowsIt() {
+        // given three DEs with Zotero copies, two of them then trashed in Zotero
+        List<UUID> ids = List.of(f.uploaded(paper("One"), "zot"), f.uploaded(paper("Two"), "zot"), f.uploaded(paper("Three"), "zot"));
+        f.zotero.trash(f.replica(ids.get(0), "zotero").remoteId());
+        f.zotero.trash(f.replica(ids.get(1), "zotero").remoteId());
+        // when a curator syncs
+        SyncReport r = f.engine.sync().sync("zot", false, Progress.SILENT);
+        // then nothing is unlinked, the account is held with why, and it stays held until allowed
+        assertNotNull(r.held());
+        assertTrue(r.held().contains("2 of the 3"), r.held());
+        ids.forEach(id -> assertEquals(1, f.replicas(id, "zotero").size()));
+        assertThrows(SyncRefusedException.class, () -> f.engine.sync().sync("zot", false, Progress.SILENT));
+        assertThrows(SyncRefusedException.class, () -> f.engine.holds().resume("zot", false));
+        f.engine.holds().resume("zot", true);
+        assertEquals(List.of(0, 0, 1), ids.stream().map(id -> f.replicas(id, "zotero").size()).toList());
+        assertFalse(f.states.syncState("zotero", f.tools.zot.account()).paused());
+    }
+
+    @Test
+    void antiEntropyRepairsACopyThatDivergedBehindTheCursor() {
+        // given a DE with a Zotero copy, and the account's cursor already past an edit made in Zotero
+        UUID id = f.uploaded(paper("Epidemic algorithms"), "zot");
+        String key = f.replica(id, "zotero").remoteId();
+        f.zotero.editRemotely(key, "Edited where no pull looked");
+        f.states.saveCursor("zotero", f.tools.zot.account(), "999999", f.time.instant());
+        // when the check runs
+        CheckReport c = f.engine.check("zot");
+        // then the difference was found and merged
+        assertEquals(1, c.divergent(), c.toString());
+        assertEquals(1, c.repaired(), c.toString());
+        assertEquals("Edited where no pull looked", f.load(id).metadata().title());
+        assertNull(c.held());
+    }
+
+    @Test
+    void everyEventTheEngineRecordsGoesThroughTheOneWriteDoor() {
+        // given a DE uploaded to both tools, edited on both sides
+        UUID id = f.uploaded(paper("Epidemic algorithms"), "zot", "bib");
+        f.editedInIdiom(id, Field.VOLUME, "6");
+        f.zotero.editRemotely(f.replica(id, "zotero").remoteId(), "Epidemic algorithms, revised");
+        // when the engine pushes, pulls and checks
+        f.engine.pushes().drain(10);
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        f.engine.check("bib");
+        // then every event not written by the test itself passed the door (so the node's read models heard of it at once)
+        List<RecordedEvent> engineEvents = f.store.history(id).stream().filter(e -> !e.source().equals("test")).toList();
+        assertTrue(engineEvents.size() >= 5, "uploads, acknowledgements and a merge: " + engineEvents);
+        engineEvents.forEach(e -> assertTrue(f.door.passed.contains(e.eventId()), "went around the door: " + e));
+    }
+}
