@@ -3,7 +3,7 @@ package dev.idiom.cache;
 import java.nio.file.Path;
 
 /**
- * How the DE cache is sized. Configuration keys (README "Configuration"):
+ * How the DE cache is sized. Configuration keys (docs/operations.md, "Configuration"):
  *
  * @param enabled {@code cache.enabled}, default true; false uses {@link NoEntityCache}
  * @param heapEntries {@code cache.heapEntries}, default 10000 DE views on the heap

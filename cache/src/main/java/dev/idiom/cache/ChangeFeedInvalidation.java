@@ -56,7 +56,7 @@ public final class ChangeFeedInvalidation implements AutoCloseable {
                 // catch up in full batches before sleeping again
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "change feed poll failed; retrying next interval: " + e.getMessage());
+            LOG.log(Level.WARNING, "change feed poll failed; retrying next interval", e);
         }
     }
 

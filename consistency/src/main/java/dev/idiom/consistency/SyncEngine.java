@@ -109,7 +109,7 @@ public final class SyncEngine implements AutoCloseable {
                         try {
                             pulls.runDue();
                         } catch (RuntimeException e) {
-                            LOG.log(Level.WARNING, "scheduled pulls failed; the next round retries: " + e.getMessage(), e);
+                            LOG.log(Level.WARNING, "scheduled pulls failed; the next round retries", e);
                         } finally {
                             pulling.set(false);
                         }
@@ -119,7 +119,7 @@ public final class SyncEngine implements AutoCloseable {
             } catch (InterruptedException stop) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "a sync round failed; the next one retries: " + e.getMessage(), e);
+                LOG.log(Level.WARNING, "a sync round failed; the next one retries", e);
                 try {
                     Thread.sleep(interval);
                 } catch (InterruptedException stop) {

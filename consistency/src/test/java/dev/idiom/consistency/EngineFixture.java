@@ -15,7 +15,7 @@ import dev.idiom.events.NewEvent;
 import dev.idiom.events.RecordImported;
 import dev.idiom.events.Replica;
 import dev.idiom.events.mysql.MySqlEventStore;
-import dev.idiom.events.mysql.MySqlToolAccounts;
+import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
 import dev.idiom.events.sql.SqlOutbox;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.FakeTime;

@@ -1,8 +1,8 @@
 package dev.idiom.services;
 
 import dev.idiom.cache.ChangeFeedInvalidation;
-import dev.idiom.cache.SearchFeed;
-import dev.idiom.cache.lucene.LuceneIndexHome;
+import dev.idiom.cache.search.SearchFeed;
+import dev.idiom.cache.search.lucene.LuceneIndexHome;
 import dev.idiom.cache.EntityCache;
 import dev.idiom.cache.NoEntityCache;
 import dev.idiom.cache.ehcache.EhcacheEntityCache;
@@ -14,14 +14,14 @@ import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.GroupCommit;
 import dev.idiom.events.mysql.MySqlEventStore;
-import dev.idiom.events.mysql.MySqlToolAccounts;
+import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
 import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ApiKeys;
-import dev.idiom.events.mysql.MySqlApiKeys;
+import dev.idiom.events.accounts.mysql.MySqlApiKeys;
 import dev.idiom.services.app.ReplicaLinks;
 import dev.idiom.services.tools.FilesDir;
 import dev.idiom.services.tools.SecretBox;
@@ -119,7 +119,7 @@ public final class Idiom implements AutoCloseable {
             ReplicaLinks links = new ReplicaLinks(engine.upload(), tools);
             ReplicaSync replicaSync = new ReplicaSync(engine);
             Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, links, tools,
-                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync);
+                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock);
             return new Idiom(embedded, database, store, cache, feed, search, app, engine.start());
         } catch (RuntimeException e) {
             if (search != null) {

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * Idiom's configuration. Every key is defined once, in {@link #KEYS}: its name, kind (which
- * validates it), default and meaning; {@code ./idiom help} prints them, the README's table is
+ * validates it), default and meaning; {@code ./idiom help} prints them, docs/operations.md's table is
  * generated from them ({@link #markdownTable()}, checked by a test). Each can be given as a
  * command-line flag {@code --key value}, an environment variable {@code IDIOM_KEY} (dots and
  * dashes become underscores: {@code cache.heapEntries} → {@code IDIOM_CACHE_HEAPENTRIES}) or a
@@ -120,7 +120,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 + (secretKey == null ? "unset" : "set") + ", admin token " + (adminToken == null ? "unset" : "set") + "]";
     }
 
-    /** The README's configuration table, generated from {@link #KEYS}. */
+    /** docs/operations.md's configuration table, generated from {@link #KEYS}. */
     public static String markdownTable() {
         StringBuilder b = new StringBuilder("| key | default | meaning |\n|---|---|---|\n");
         for (Key k : KEYS) {

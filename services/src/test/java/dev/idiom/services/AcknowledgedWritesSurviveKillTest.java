@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * no DE holds more than the one write that was in flight when the kill came, and every projection
  * equals the fold of its events.
  */
+@Tag("slow") // kills and restarts a whole service process: left out of ./mvnw -Pquick verify, run by ./mvnw verify
 class AcknowledgedWritesSurviveKillTest {
     private static final int WRITERS = 16;
 

@@ -13,17 +13,17 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The configuration keys are defined once; the README's table and ./idiom help come from that definition. */
+/** The configuration keys are defined once; the table in docs/operations.md and ./idiom help come from that definition. */
 class ConfigurationDocsTest {
 
     @Test
     void theReadmeTableIsTheOneGeneratedFromTheKeys() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("..", "docs", "operations.md"));
         int begin = readme.indexOf("-->", readme.indexOf("<!-- config-table")) + 4;
         int end = readme.indexOf("<!-- /config-table -->");
-        assertTrue(begin > 3 && end > begin, "README.md has the config-table markers");
+        assertTrue(begin > 3 && end > begin, "docs/operations.md has the config-table markers");
         assertEquals(IdiomConfig.markdownTable(), readme.substring(begin, end),
-                "README.md's configuration table drifted from IdiomConfig.KEYS: replace it with the output of ./idiom help --markdown");
+                "docs/operations.md's configuration table drifted from IdiomConfig.KEYS: replace it with the output of ./idiom help --markdown");
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * resume a tool account from the page, open a saturation report. A reader's key gets 403 on every
  * admin page and action. Screenshots land in {@code target/browser/}.
  */
+@Tag("slow") // drives a real Chromium: left out of ./mvnw -Pquick verify, run by ./mvnw verify
 class ConsoleInBrowserTest {
     private static final Path SHOTS = Path.of("target", "browser");
     private static RunningIdiom idiom;

@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
 /** Federation over the real service: tool accounts, upload and download round trips, imports over REST and SOAP. */
+@Tag("slow") // two whole Idiom instances and every tool stub: left out of ./mvnw -Pquick verify, run by ./mvnw verify
 class FederationTest {
     private static final String FULL = "{\"metadata\":{\"type\":\"article\",\"title\":\"Optimistic replication\",\"year\":2005,"
             + "\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"},{\"family\":\"Shapiro\",\"given\":\"Marc\"}],"

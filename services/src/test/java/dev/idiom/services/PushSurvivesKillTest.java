@@ -19,6 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledgement: another node takes the push over once the lease runs out, finds the tool already
  * holds the change, and neither loses it nor makes a second remote record.
  */
+@Tag("slow") // kills and restarts a whole service process: left out of ./mvnw -Pquick verify, run by ./mvnw verify
 class PushSurvivesKillTest {
     @TempDir
     Path dir;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.db.TestDatabase;
-import dev.idiom.events.mysql.MySqlToolAccounts;
+import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
 import dev.idiom.services.tools.SecretBox;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -12,7 +12,7 @@ import javax.sql.DataSource;
 
 /** Work on one pooled connection, its SQL failures reported as the store's; shared by the relational repositories. */
 @FunctionalInterface
-interface SqlWork<T> {
+public interface SqlWork<T> {
     T run(Connection c) throws SQLException;
 
     static <T> T on(DataSource db, String what, SqlWork<T> work) {

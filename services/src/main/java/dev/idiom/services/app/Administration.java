@@ -2,7 +2,7 @@ package dev.idiom.services.app;
 
 import dev.idiom.cache.CacheStatistics;
 import dev.idiom.cache.ChangeFeedInvalidation;
-import dev.idiom.cache.SearchFeed;
+import dev.idiom.cache.search.SearchFeed;
 import dev.idiom.cache.EntityCache;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.GroupCommit;

@@ -34,7 +34,7 @@ public final class ApiKeys {
     /** The file the first admin key is written to, in the data directory. */
     public static final String ADMIN_KEY_FILE = "admin.key";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-    private static final long REMEMBER_NANOS = 5_000_000_000L;
+    private static final java.time.Duration REMEMBER = java.time.Duration.ofSeconds(5);
     private static final int REMEMBER_MOST = 10_000;
 
     /**
@@ -47,7 +47,7 @@ public final class ApiKeys {
     /** A new key and its secret, shown this once. */
     public record Issued(ApiKey key, String secret) {}
 
-    private record Remembered(Caller caller, long until) {}
+    private record Remembered(Caller caller, java.time.Instant until) {}
 
     private final ApiKeyRepository repository;
     private final Clock clock;
@@ -109,9 +109,9 @@ public final class ApiKeys {
             return new Caller(ENV_TOKEN, Role.ADMIN);
         }
         String hash = hash(key);
-        long now = System.nanoTime();
+        java.time.Instant now = clock.instant();
         Remembered r = verified.get(hash);
-        if (r != null && now - r.until() < 0) {
+        if (r != null && now.isBefore(r.until())) {
             return r.caller();
         }
         StoredApiKey stored = repository.byHash(hash).filter(StoredApiKey::active)
@@ -120,7 +120,7 @@ public final class ApiKeys {
         if (verified.size() >= REMEMBER_MOST) {
             verified.clear();
         }
-        verified.put(hash, new Remembered(caller, now + REMEMBER_NANOS));
+        verified.put(hash, new Remembered(caller, now.plus(REMEMBER)));
         return caller;
     }
 

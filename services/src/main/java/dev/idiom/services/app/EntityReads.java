@@ -1,7 +1,7 @@
 package dev.idiom.services.app;
 
 import dev.idiom.cache.EntityCache;
-import dev.idiom.cache.SearchFeed;
+import dev.idiom.cache.search.SearchFeed;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntitySnapshot;
 import dev.idiom.events.EventCodec;

@@ -9,7 +9,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -35,10 +37,14 @@ final class AdminSessions {
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
     /** One logged-in browser: the key it logged in with, its CSRF token, when it ends. */
-    record Session(String id, String key, String csrf, long endsAtNanos) {}
+    record Session(String id, String key, String csrf, Instant endsAt) {}
 
-    AdminSessions(ApiKeys keys) {
+    private final Clock clock;
+
+    /** @param clock when sessions end (the application's clock, so tests can move it) */
+    AdminSessions(ApiKeys keys, Clock clock) {
         this.keys = keys;
+        this.clock = clock;
     }
 
     /**
@@ -53,10 +59,10 @@ final class AdminSessions {
             throw new ForbiddenException("the console needs an admin key; '" + caller.keyName() + "' is a " + caller.role().id() + " key");
         }
         if (sessions.size() >= MOST) {
-            long now = System.nanoTime();
-            sessions.values().removeIf(s -> now - s.endsAtNanos() > 0);
+            Instant now = clock.instant();
+            sessions.values().removeIf(s -> now.isAfter(s.endsAt()));
         }
-        Session s = new Session(token(), key.strip(), token(), System.nanoTime() + LIFETIME.toNanos());
+        Session s = new Session(token(), key.strip(), token(), clock.instant().plus(LIFETIME));
         sessions.put(s.id(), s);
         return s;
     }
@@ -70,7 +76,7 @@ final class AdminSessions {
         for (Cookie c : cookies) {
             if (COOKIE.equals(c.getName())) {
                 Session s = sessions.get(c.getValue());
-                if (s != null && System.nanoTime() - s.endsAtNanos() > 0) {
+                if (s != null && clock.instant().isAfter(s.endsAt())) {
                     sessions.remove(s.id());
                     return Optional.empty();
                 }

@@ -12,7 +12,6 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
 import java.io.File;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import org.glassfish.jersey.servlet.ServletContainer;
@@ -53,11 +52,11 @@ public final class WebApp {
         // Idiom's own paths only: the baselines are measured without any of Idiom's code.
         // Each filter allows async: the console's live view holds its response open (and frees its admission place at once).
         Meters meters = new Meters(app, admission);
-        AdminSessions sessions = new AdminSessions(app.keys());
+        AdminSessions sessions = new AdminSessions(app.keys(), app.clock());
         filter(context, "request-timing", new RequestTiming(meters), false);
         filter(context, "path-check", new PathCheck(), false);
         filter(context, "security-headers", new SecurityHeaders(), false);
-        filter(context, "key-check", new KeyCheck(app.keys(), sessions, new AuthFailures(authFailureLimit, Clock.systemUTC())), false);
+        filter(context, "key-check", new KeyCheck(app.keys(), sessions, new AuthFailures(authFailureLimit, app.clock())), false);
         filter(context, "slow-bodies", new SlowBodies(minBodyRate), false);
         filter(context, "admission", admission, false);
         filter(context, "request-limits", new RequestLimits(maxBodyBytes), false);
@@ -71,7 +70,7 @@ public final class WebApp {
         soap.setLoadOnStartup(1);
 
         AdminPages pages = new AdminPages(app, publicUrl, admission, new SaturationReports(reports), meters,
-                new HealthChecks(app.administration(), app.sync(), Clock.systemUTC()), new RecentLog());
+                new HealthChecks(app.administration(), app.sync(), app.clock()), new RecentLog());
         ServletRegistration.Dynamic admin = context.addServlet("admin", pages);
         admin.addMapping("/admin", "/admin/*", "");
         LiveFeed live = new LiveFeed(pages::liveSnapshot, Duration.ofMillis(500)); // a change shows within a second

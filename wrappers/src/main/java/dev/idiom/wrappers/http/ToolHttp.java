@@ -38,6 +38,8 @@ public final class ToolHttp {
     private Instant nextAllowed = Instant.EPOCH;
     private final ToolHosts hosts;
     private final CallBounds bounds;
+    /** When this client last made each call the tool limits apart from the rest (Pinboard's posts/all), for every adapter opened on the account. */
+    private final java.util.Map<String, java.time.Instant> lastCalls = new java.util.concurrent.ConcurrentHashMap<>();
 
     public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts) {
         this(tool, limits, clock, pacing, maxAttempts, ToolHosts.ANY, CallBounds.DEFAULTS);
@@ -215,5 +217,15 @@ public final class ToolHttp {
      */
     public static String segment(String s) {
         return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** When this client last made the call {@code name} that the tool limits on its own (never: the epoch). */
+    public java.time.Instant lastCall(String name) {
+        return lastCalls.getOrDefault(name, java.time.Instant.EPOCH);
+    }
+
+    /** Records that the call {@code name} was made at {@code at}; other adapters on this account wait from then. */
+    public void called(String name, java.time.Instant at) {
+        lastCalls.merge(name, at, (a, b) -> a.isAfter(b) ? a : b);
     }
 }

@@ -58,8 +58,8 @@ public final class PinboardTool implements AnnotationTool {
     static final int MAX_EXTENDED = 65_536;
     static final java.util.Set<String> SCHEMES = java.util.Set.of("http", "https", "javascript", "mailto", "ftp", "file", "feed");
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** When each account of each Pinboard (API root) last called posts/all in this process (the cursor carries it across processes). */
-    private static final Map<String, Instant> LAST_POSTS_ALL = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The call Pinboard allows once per five minutes; when this account last made it is kept by its client, across processes by the cursor. */
+    private static final String POSTS_ALL = "posts/all";
 
     private final URI base;
     private final String authToken;
@@ -67,16 +67,6 @@ public final class PinboardTool implements AnnotationTool {
     private final Clock clock;
     private final Pacing pacing;
     private final boolean createPrivate;
-
-    /** The posts/all gate's key: the account at this API root (the same user at another Pinboard is another service). */
-    private String gate() {
-        return base + "|" + account();
-    }
-
-    /** Forgets when this process last called posts/all (tests: a restart; the cursor still knows). */
-    static void forgetGatesOfThisProcess() {
-        LAST_POSTS_ALL.clear();
-    }
 
     /** @param base the API root, e.g. https://api.pinboard.in/v1/ */
     public PinboardTool(URI base, String authToken, ToolHttp http, Clock clock, Pacing pacing) {
@@ -134,7 +124,7 @@ public final class PinboardTool implements AnnotationTool {
     public ChangePage changedSince(String cursor) {
         String lastUpdate = cursor == null ? null : cursor.split("\\|", 2)[0];
         Instant lastAll = cursor == null || !cursor.contains("|") ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(cursor.split("\\|", 2)[1]));
-        Instant known = LAST_POSTS_ALL.getOrDefault(gate(), Instant.EPOCH);
+        Instant known = http.lastCall(POSTS_ALL);
         if (known.isAfter(lastAll)) {
             lastAll = known;
         }
@@ -151,7 +141,7 @@ public final class PinboardTool implements AnnotationTool {
                 throw new ToolException("interrupted while waiting to call Pinboard posts/all", e);
             }
         }
-        LAST_POSTS_ALL.put(gate(), clock.instant()); // another caller of this process waits from now already
+        http.called(POSTS_ALL, clock.instant()); // another adapter on this account waits from now already
         JsonNode all;
         Instant calledAt;
         try {
@@ -159,7 +149,7 @@ public final class PinboardTool implements AnnotationTool {
         } finally {
             // the gate runs from when Pinboard saw the call, which is after the call's own spacing: from its answer
             calledAt = clock.instant();
-            LAST_POSTS_ALL.put(gate(), calledAt);
+            http.called(POSTS_ALL, calledAt);
         }
         List<RemoteRecord> records = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();

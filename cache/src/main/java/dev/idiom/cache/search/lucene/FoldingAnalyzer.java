@@ -1,4 +1,4 @@
-package dev.idiom.cache.lucene;
+package dev.idiom.cache.search.lucene;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.LowerCaseFilter;

@@ -1,4 +1,4 @@
-package dev.idiom.cache;
+package dev.idiom.cache.search;
 
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.SearchPage;

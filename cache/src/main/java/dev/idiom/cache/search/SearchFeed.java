@@ -1,4 +1,4 @@
-package dev.idiom.cache;
+package dev.idiom.cache.search;
 
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventStore;
@@ -283,7 +283,7 @@ public final class SearchFeed implements AutoCloseable {
                 catchUp(current);
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "search feed poll failed; retrying next interval: " + e.getMessage());
+            LOG.log(Level.WARNING, "search feed poll failed; retrying next interval", e);
         }
     }
 
@@ -291,7 +291,7 @@ public final class SearchFeed implements AutoCloseable {
         try {
             current.commit();
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "search index commit failed; retrying next interval: " + e.getMessage());
+            LOG.log(Level.WARNING, "search index commit failed; retrying next interval", e);
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.idiom.cache.lucene;
+package dev.idiom.cache.search.lucene;
 
 import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;

@@ -1,4 +1,4 @@
-package dev.idiom.cache.lucene;
+package dev.idiom.cache.search.lucene;
 
 import java.io.IOException;
 import java.util.SplittableRandom;

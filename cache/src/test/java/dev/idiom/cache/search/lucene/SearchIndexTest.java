@@ -1,4 +1,4 @@
-package dev.idiom.cache.lucene;
+package dev.idiom.cache.search.lucene;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,6 +1,6 @@
-package dev.idiom.cache.lucene;
+package dev.idiom.cache.search.lucene;
 
-import dev.idiom.cache.SearchIndex;
+import dev.idiom.cache.search.SearchIndex;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.InvalidValueException;

@@ -1,4 +1,6 @@
-package dev.idiom.events.mysql;
+package dev.idiom.events.accounts.mysql;
+
+import dev.idiom.events.mysql.SqlWork;
 
 import dev.idiom.events.accounts.ApiKeyRepository;
 import dev.idiom.events.accounts.StoredApiKey;

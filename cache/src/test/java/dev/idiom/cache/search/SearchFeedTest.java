@@ -1,10 +1,10 @@
-package dev.idiom.cache;
+package dev.idiom.cache.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idiom.cache.lucene.LuceneIndexHome;
+import dev.idiom.cache.search.lucene.LuceneIndexHome;
 import dev.idiom.db.Database;
 import dev.idiom.db.TestDatabase;
 import dev.idiom.events.AppendResult;
