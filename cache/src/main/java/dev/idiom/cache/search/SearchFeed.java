@@ -35,10 +35,12 @@ import org.HdrHistogram.Histogram;
  * each changed DE at its current state (idempotent, so replaying a stretch of the feed is
  * harmless), and rebuilds from events into a fresh index while the current one keeps answering.
  *
- * <p>Freshness: a write on this node reports its position ({@link #written}) and wakes the
- * follower at once; a search waits, at most {@code freshWait}, until the index has reached the
- * last position this node wrote, so a caller sees its own write. Writes on other nodes arrive
- * within one poll interval. The index's lag (commit to searchable) is kept as a distribution over
+ * <p>Freshness: a write on this node reports its position ({@link #written}); the follower indexes
+ * it at its next poll, with every other write of that interval (one feed read, one load, one
+ * refresh for all of them: indexing each write as it came cost UpdateDE half its rate,
+ * perf/RESULTS.md). A search that needs a write not yet indexed wakes the follower at once and
+ * waits, at most {@code freshWait}, until the index has reached the last position this node
+ * wrote, so a caller sees its own write. Writes on other nodes arrive within one poll interval. The index's lag (commit to searchable) is kept as a distribution over
  * the last 30–60 seconds.
  */
 public final class SearchFeed implements AutoCloseable {
@@ -130,14 +132,19 @@ public final class SearchFeed implements AutoCloseable {
     public SearchPage search(SearchQuery query) {
         long want = written.get();
         if (searchable < want) {
+            nudge();
             awaitSearchable(want);
         }
         return current.search(query);
     }
 
-    /** A write on this node committed up to {@code position}: index it now rather than at the next poll. */
+    /** A write on this node committed up to {@code position}: a search on this node waits for it (the next poll indexes it). */
     public void written(long position) {
         written.accumulateAndGet(position, Math::max);
+    }
+
+    /** Polls now rather than at the next interval (at most one poll waiting). */
+    private void nudge() {
         if (nudged.compareAndSet(false, true)) {
             try {
                 follower.execute(this::pollSafely);

@@ -20,7 +20,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -174,9 +173,8 @@ public final class MySqlEventStore implements EventStore {
         List<AppendBatch.Row> rows = batch.rows();
         long first = 0;
         if (!rows.isEmpty()) {
-            first = reservePositions(c, rows.size()) - rows.size() + 1;
-            insert(c, rows, first, batch.recordedAt());
-            projection.writeAll(c, batch.changes());
+            first = reserveAndWrite(c, rows, batch.changes(), batch.recordedAt());
+            projection.writeKeys(c, batch.changes());
             SqlOutbox.enqueue(c, batch.changes(), now); // in the same transaction: no acknowledged change can miss its push
         }
         Map<Integer, AppendResult> replays = new HashMap<>();
@@ -186,21 +184,48 @@ public final class MySqlEventStore implements EventStore {
         return batch.outcomes(first, replays);
     }
 
-    private void insert(Connection c, List<AppendBatch.Row> rows, long first, Instant recordedAt) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO event (" + EVENT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-            long position = first;
-            for (AppendBatch.Row r : rows) {
-                ps.setLong(1, position++);
-                ps.setString(2, r.event().eventId().toString());
-                ps.setString(3, r.entityId().toString());
-                ps.setInt(4, r.version());
-                ps.setString(5, r.event().event().type());
-                ps.setString(6, r.event().source());
-                ps.setString(7, codec.payload(r.event().event()));
-                ps.setObject(8, SqlProjection.utc(recordedAt));
-                ps.addBatch();
+    /**
+     * Takes positions for the batch's events, inserts them and upserts the projection rows, in one
+     * round trip (a multi-statement): the sequence row's lock, taken by the UPDATE, is held until
+     * the transaction ends, so positions follow commit order; {@code LAST_INSERT_ID(expr)} hands
+     * the last position to the INSERT beside it (MySQL and MariaDB alike). Returns the first position.
+     */
+    private long reserveAndWrite(Connection c, List<AppendBatch.Row> rows, List<AppendBatch.Change> changes, Instant recordedAt) throws SQLException {
+        int n = rows.size();
+        String sql = "UPDATE event_sequence SET last_position = LAST_INSERT_ID(last_position + ?) WHERE name = 'global';"
+                + "INSERT INTO event (" + EVENT_COLUMNS + ") VALUES " + String.join(", ", Collections.nCopies(n, "(LAST_INSERT_ID() - ?, ?, ?, ?, ?, ?, ?, ?)"))
+                + ";" + SqlProjection.rowUpsert(changes.size()) + ";SELECT LAST_INSERT_ID()";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int k = 1;
+            ps.setInt(k++, n);
+            LocalDateTime at = SqlProjection.utc(recordedAt);
+            for (int i = 0; i < n; i++) {
+                AppendBatch.Row r = rows.get(i);
+                ps.setInt(k++, n - 1 - i);
+                ps.setString(k++, r.event().eventId().toString());
+                ps.setString(k++, r.entityId().toString());
+                ps.setInt(k++, r.version());
+                ps.setString(k++, r.event().event().type());
+                ps.setString(k++, r.event().source());
+                ps.setString(k++, codec.payload(r.event().event()));
+                ps.setObject(k++, at);
             }
-            ps.executeBatch();
+            for (AppendBatch.Change ch : changes) {
+                k = SqlProjection.bindRow(ps, k, ch);
+            }
+            ps.execute(); // the UPDATE's count comes first
+            if (ps.getUpdateCount() != 1) {
+                throw new SQLException("the sequence row 'global' is missing from event_sequence");
+            }
+            while (!ps.getMoreResults()) {
+                if (ps.getUpdateCount() == -1) {
+                    throw new SQLException("the append's statements gave no position back");
+                }
+            }
+            try (ResultSet last = ps.getResultSet()) {
+                last.next();
+                return last.getLong(1) - n + 1;
+            }
         }
     }
 
@@ -243,25 +268,6 @@ public final class MySqlEventStore implements EventStore {
 
     private static String marks(int n) {
         return String.join(", ", Collections.nCopies(n, "?"));
-    }
-
-    /**
-     * Takes {@code n} positions and returns the last; the row lock is held until this transaction
-     * ends. {@code LAST_INSERT_ID(expr)} hands the new value back in the UPDATE's own answer, so
-     * this is one round trip (MySQL and MariaDB alike).
-     */
-    private static long reservePositions(Connection c, int n) throws SQLException {
-        try (PreparedStatement up = c.prepareStatement(
-                "UPDATE event_sequence SET last_position = LAST_INSERT_ID(last_position + ?) WHERE name = 'global'", Statement.RETURN_GENERATED_KEYS)) {
-            up.setInt(1, n);
-            up.executeUpdate();
-            try (ResultSet keys = up.getGeneratedKeys()) {
-                if (!keys.next()) {
-                    throw new SQLException("the sequence row 'global' is missing from event_sequence");
-                }
-                return keys.getLong(1);
-            }
-        }
     }
 
     /** If every event id of {@code a} was recorded before, the result of that earlier append. */

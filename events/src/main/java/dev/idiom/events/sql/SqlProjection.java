@@ -38,31 +38,21 @@ public final class SqlProjection {
         this.codec = codec;
     }
 
-    /**
-     * Writes the projection rows of {@code changes} and the search keys that changed, on the
-     * append's connection and transaction, each kind of write as one batch.
-     */
-    public void writeAll(Connection c, List<AppendBatch.Change> changes) throws SQLException {
-        writeRows(c, changes);
-        writeKeys(c, changes);
+    /** The projection row upsert for {@code n} states (bound by {@link #bindRow}), one statement for a whole batch. */
+    public static String rowUpsert(int n) {
+        return "INSERT INTO entity (entity_id, version, state, created_at, updated_at) VALUES " + String.join(", ", java.util.Collections.nCopies(n,
+                "(?, ?, ?, ?, ?)")) + " ON DUPLICATE KEY UPDATE version = VALUES(version), state = VALUES(state), updated_at = VALUES(updated_at)";
     }
 
-    /** The projection rows: each state as deterministic JSON, with its version. */
-    public void writeRows(Connection c, List<AppendBatch.Change> changes) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO entity (entity_id, version, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
-                        + "ON DUPLICATE KEY UPDATE version = VALUES(version), state = VALUES(state), updated_at = VALUES(updated_at)")) {
-            for (AppendBatch.Change ch : changes) {
-                DigitalEntity state = ch.after();
-                ps.setString(1, state.id().toString());
-                ps.setInt(2, state.version());
-                ps.setString(3, ch.json());
-                ps.setObject(4, utc(state.createdAt()));
-                ps.setObject(5, utc(state.updatedAt()));
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+    /** Binds one change's row of {@link #rowUpsert} from parameter {@code k}; returns the next parameter's index. */
+    public static int bindRow(PreparedStatement ps, int k, AppendBatch.Change ch) throws SQLException {
+        DigitalEntity state = ch.after();
+        ps.setString(k++, state.id().toString());
+        ps.setInt(k++, state.version());
+        ps.setString(k++, ch.json());
+        ps.setObject(k++, utc(state.createdAt()));
+        ps.setObject(k++, utc(state.updatedAt()));
+        return k;
     }
 
     /** The match keys the changes added or removed. */
