@@ -57,7 +57,7 @@ final class AntiEntropy {
             RemoteRecord there = listed.get(r.remoteId());
             if (there == null) {
                 missing.add(r.remoteId());
-            } else if (!CanonicalForm.agree(r.synced(), there.metadata(), tool.fieldsKept())) {
+            } else if (!CanonicalForm.agree(r.synced(), tool.tagsAsRead(there.metadata(), r.synced()), tool.fieldsKept())) {
                 found[0]++;
                 if (pull.one(tool, there).kind() != ImportOutcome.Kind.SKIPPED) {
                     found[1]++;

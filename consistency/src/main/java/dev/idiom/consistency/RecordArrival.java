@@ -61,12 +61,14 @@ final class RecordArrival {
         }
     }
 
-    private Decision decideValid(AnnotationTool tool, RemoteRecord r, PendingView view) {
+    private Decision decideValid(AnnotationTool tool, RemoteRecord arrived, PendingView view) {
         String source = EventSources.replica(tool);
-        Optional<UUID> linked = view.findReplica(tool.kind(), tool.account(), r.remoteId());
+        Optional<UUID> linked = view.findReplica(tool.kind(), tool.account(), arrived.remoteId());
+        RemoteRecord r = arrived;
         if (linked.isPresent()) {
             DigitalEntity de = view.load(linked.get());
             Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
+            r = read(tool, r, replica.synced());
             // the same version with the same content is no change; the same version with other content (anti-entropy found the
             // replica diverged) goes through the merge like any remote change
             if (Objects.equals(replica.remoteVersion(), r.version()) && CanonicalForm.agree(replica.synced(), r.metadata(), tool.fieldsKept())
@@ -89,12 +91,18 @@ final class RecordArrival {
             DigitalEntity de = view.load(match.get());
             Optional<Replica> former = succeeded(tool, r, de);
             if (former.isPresent()) {
-                return merged(tool, r, de, former.get(), former.get().remoteId(), view, source);
+                return merged(tool, read(tool, r, former.get().synced()), de, former.get(), former.get().remoteId(), view, source);
             }
             return new Decision(new ImportOutcome(ImportOutcome.Kind.MERGED, r.remoteId(), de.id(), null), new Append(de.id(), de.version(), List.of(event)));
         }
         UUID id = ids.next();
         return new Decision(new ImportOutcome(ImportOutcome.Kind.CREATED, r.remoteId(), id, null), new Append(id, 0, List.of(event)));
+    }
+
+    /** The record with its tags in Idiom's words, read through the tags its copy was last synced with (see {@link AnnotationTool#tagsAsRead}). */
+    static RemoteRecord read(AnnotationTool tool, RemoteRecord r, dev.idiom.events.Metadata synced) {
+        dev.idiom.events.Metadata m = tool.tagsAsRead(r.metadata(), synced);
+        return m == r.metadata() ? r : new RemoteRecord(r.remoteId(), r.version(), m, r.identityHint(), r.shadow(), r.privateCopy());
     }
 
     /**

@@ -105,7 +105,8 @@ public final class ReplicaPush {
             retryLater(owed, failed);
             return PushOutcome.RETRY_LATER;
         }
-        Metadata held = ReplicaMerge.asHeld(wanted, written.metadata(), kept);
+        // what the tool holds now, its tags read through what was just written (a "_" written for a space is that space)
+        Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(written.metadata(), wanted), kept);
         String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
         // a write keeps the copy's privacy as it was (adapters re-send it); a pull brings news of it
         record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version(),

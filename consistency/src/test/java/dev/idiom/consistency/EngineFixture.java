@@ -21,6 +21,11 @@ import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.FakeTime;
 import dev.idiom.wrappers.bibsonomy.BibSonomyStub;
 import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
+import dev.idiom.wrappers.bibtex.BibTeXFile;
+import dev.idiom.wrappers.pinboard.PinboardStub;
+import dev.idiom.wrappers.pinboard.PinboardTool;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import dev.idiom.wrappers.http.ToolHttp;
 import dev.idiom.wrappers.zotero.ZoteroStub;
 import dev.idiom.wrappers.zotero.ZoteroTool;
@@ -35,8 +40,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The engine on its own: a real store on the embedded MariaDB, the real outbox and sync state,
- * the strict Zotero and BibSonomy stubs behind their real adapters, a fake clock, no HTTP service.
- * Accounts "zot" and "bib"; the engine works on demand only, so what happened when is certain.
+ * the strict Zotero, BibSonomy and Pinboard stubs behind their real adapters and a real BibTeX
+ * file, a fake clock, no HTTP service. Accounts "zot", "bib", "pin" and "file"; the engine works
+ * on demand only, so what happened when is certain.
  */
 final class EngineFixture implements AutoCloseable {
     final FakeTime time = new FakeTime();
@@ -46,6 +52,8 @@ final class EngineFixture implements AutoCloseable {
     final MySqlToolAccounts states = new MySqlToolAccounts(db.dataSource());
     final ZoteroStub zotero = new ZoteroStub();
     final BibSonomyStub bibsonomy = new BibSonomyStub();
+    final PinboardStub pinboard = new PinboardStub(time);
+    final Path bibFile = newBibFile();
     final Door door = new Door();
     final Directory tools = new Directory();
     final ConsistencyEngine engine = new ConsistencyEngine(store, door, outbox, tools, states, new EntityIds(time), time, new SplittableRandom(7),
@@ -73,10 +81,13 @@ final class EngineFixture implements AutoCloseable {
         final ZoteroTool zot = new ZoteroTool(zotero.uri(), ZoteroStub.LIBRARY, ZoteroStub.KEY, new ToolHttp("Zotero", ZoteroTool.LIMITS, time, time, 2));
         final BibSonomyTool bib = new BibSonomyTool(bibsonomy.uri(), BibSonomyStub.USER, BibSonomyStub.KEY,
                 new ToolHttp("BibSonomy", BibSonomyTool.LIMITS, time, time, 2));
+        final PinboardTool pin = new PinboardTool(pinboard.uri().resolve("/v1/"), PinboardStub.TOKEN,
+                new ToolHttp("Pinboard", PinboardTool.LIMITS, time, time, 2), time, time);
+        final BibTeXFile file = new BibTeXFile(bibFile);
         ConflictPolicy policy = ConflictPolicy.PREFER_IDIOM;
 
         private Map<String, AnnotationTool> byName() {
-            return Map.of("zot", zot, "bib", bib);
+            return Map.of("zot", zot, "bib", bib, "pin", pin, "file", file);
         }
 
         @Override
@@ -90,7 +101,7 @@ final class EngineFixture implements AutoCloseable {
 
         @Override
         public List<String> names() {
-            return List.of("zot", "bib");
+            return List.of("zot", "bib", "pin", "file");
         }
 
         @Override
@@ -101,6 +112,15 @@ final class EngineFixture implements AutoCloseable {
         @Override
         public ConflictPolicy policy(String kind, String account) {
             return policy;
+        }
+    }
+
+    private static Path newBibFile() {
+        try {
+            Path dir = Files.createTempDirectory("engine-test");
+            return Files.writeString(dir.resolve("library.bib"), "");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -144,6 +164,7 @@ final class EngineFixture implements AutoCloseable {
         engine.close();
         zotero.close();
         bibsonomy.close();
+        pinboard.close();
         db.close();
     }
 }

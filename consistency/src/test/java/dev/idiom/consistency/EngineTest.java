@@ -131,6 +131,40 @@ class EngineTest {
     }
 
     @Test
+    void tagsOfEveryShapeAreAFixpointAcrossTheToolsAndAThirdRoundWritesNothing() throws Exception {
+        // given a DE whose tags have commas, semicolons, underscores, spaces, symbols and accents, copied to four tools
+        Set<String> tags = Set.of("Neoplasms, Experimental", "semi;colon", "to_read", "machine learning", "C++", "Ünïcödé");
+        UUID id = f.uploaded(paper("Epidemic algorithms").with(Field.URL, "https://example.org/epidemic").with(Field.TAGS, new TreeSet<>(tags)),
+                "zot", "pin", "bib", "file");
+        // when every account is synced, twice over (pull, merge, push)
+        for (int round = 0; round < 2; round++) {
+            for (String a : List.of("zot", "pin", "bib", "file")) {
+                f.time.pause(java.time.Duration.ofMinutes(6)); // Pinboard's posts/all gate
+                f.engine.sync().sync(a, false, Progress.SILENT);
+            }
+        }
+        // then no tag changed, and each tool reads back what Idiom wrote (or left out what it cannot hold)
+        assertEquals(tags, f.load(id).metadata().tags());
+        assertEquals(tags, f.tools.zot.fetch(f.replica(id, "zotero").remoteId()).orElseThrow().metadata().tags());
+        assertEquals(Set.of("semi;colon", "to_read", "machine_learning", "C++", "Ünïcödé"),
+                f.tools.pin.fetch(f.replica(id, "pinboard").remoteId()).orElseThrow().metadata().tags(), "a comma Pinboard cannot hold is left out");
+        assertEquals(tags, f.tools.file.fetch(f.replica(id, "bibtex").remoteId()).orElseThrow().metadata().tags());
+        // and a third round writes nothing anywhere and records no event
+        int version = f.load(id).version();
+        List<Integer> writes = List.of(f.zotero.writes().size(), f.pinboard.writes().size(), f.bibsonomy.writes().size());
+        byte[] file = java.nio.file.Files.readAllBytes(f.bibFile);
+        for (String a : List.of("zot", "pin", "bib", "file")) {
+            f.time.pause(java.time.Duration.ofMinutes(6));
+            SyncReport r = f.engine.sync().sync(a, false, Progress.SILENT);
+            assertEquals(0, r.pushedCount(), a + ": " + r.pushed());
+        }
+        assertEquals(writes, List.of(f.zotero.writes().size(), f.pinboard.writes().size(), f.bibsonomy.writes().size()), "no write in a tool");
+        assertEquals(new String(file, java.nio.charset.StandardCharsets.UTF_8),
+                new String(java.nio.file.Files.readAllBytes(f.bibFile), java.nio.charset.StandardCharsets.UTF_8), "the file is not rewritten");
+        assertEquals(version, f.load(id).version(), "no event");
+    }
+
+    @Test
     void everyEventTheEngineRecordsGoesThroughTheOneWriteDoor() {
         // given a DE uploaded to both tools, edited on both sides
         UUID id = f.uploaded(paper("Epidemic algorithms"), "zot", "bib");

@@ -61,6 +61,40 @@ public interface AnnotationTool {
     }
 
     /**
+     * The form this tool stores a tag in (Pinboard and BibSonomy separate tags by spaces, so a
+     * space inside a tag is written "_"). A tag read back is turned into Idiom's form only through
+     * the tags the copy was last synced with ({@link #tagsAsRead}), so a tag that has a "_" of its
+     * own stays as it is: every tag is a fixpoint. A tag the tool cannot hold at all is left out by
+     * {@link #writable}. Default: as it is.
+     */
+    default String tagAsWritten(String tag) {
+        return tag;
+    }
+
+    /**
+     * {@code remote} with each tag that is the written form of a tag of {@code synced} (the copy as
+     * last synced) read as that tag: what the copy holds, in Idiom's words.
+     */
+    default Metadata tagsAsRead(Metadata remote, Metadata synced) {
+        if (synced == null || synced.tags().isEmpty()) {
+            return remote;
+        }
+        java.util.Map<String, String> written = new java.util.HashMap<>();
+        for (String t : synced.tags()) {
+            String w = tagAsWritten(t);
+            if (!w.equals(t)) {
+                written.put(w, t);
+            }
+        }
+        if (written.isEmpty() || remote.tags().stream().noneMatch(written::containsKey)) {
+            return remote;
+        }
+        java.util.SortedSet<String> tags = new java.util.TreeSet<>();
+        remote.tags().forEach(t -> tags.add(written.getOrDefault(t, t)));
+        return remote.with(dev.idiom.events.Field.TAGS, tags);
+    }
+
+    /**
      * Writes the fields that differ between {@code known.metadata()} (the state last synced) and
      * {@code wanted} on top of {@code known.shadow()}, leaving everything else the record has as
      * it is. A field the record's type cannot hold is not sent. Some tools give the record a new

@@ -65,6 +65,11 @@ public final class PrivateLibrary implements AnnotationTool {
     }
 
     @Override
+    public String tagAsWritten(String tag) {
+        return tool.tagAsWritten(tag);
+    }
+
+    @Override
     public boolean succeeds(RemoteRecord now, RemoteRecord former) {
         return tool.succeeds(now, former);
     }

@@ -231,7 +231,7 @@ public final class BibSonomyTool implements AnnotationTool {
         for (Element t : children(post, "tag")) {
             String name = t.getAttribute("name");
             if (!name.isBlank()) {
-                tags.add(name.replace('_', ' '));
+                tags.add(name); // as BibSonomy has it: Idiom's form comes from the copy's synced tags
             }
         }
         Metadata m;
@@ -357,6 +357,16 @@ public final class BibSonomyTool implements AnnotationTool {
     }
 
     /** Writes into the post the fields that differ between {@code before} and {@code after}; checks what BibSonomy requires. */
+    /** BibSonomy separates tags by spaces: a space inside a tag is written "_". */
+    static String written(String tag) {
+        return tag.strip().replaceAll("\\s+", "_");
+    }
+
+    @Override
+    public String tagAsWritten(String tag) {
+        return written(tag);
+    }
+
     private static void apply(Element post, Metadata before, Metadata after) {
         if (!java.util.Objects.equals(before.notes(), after.notes())) {
             post.setAttribute("description", after.notes() == null ? "" : after.notes());
@@ -366,7 +376,7 @@ public final class BibSonomyTool implements AnnotationTool {
             org.w3c.dom.Node first = post.getFirstChild();
             for (String t : after.tags()) {
                 Element tag = post.getOwnerDocument().createElement("tag");
-                tag.setAttribute("name", t.strip().replaceAll("\\s+", "_")); // BibSonomy separates tags by spaces
+                tag.setAttribute("name", written(t)); // BibSonomy separates tags by spaces
                 post.insertBefore(tag, first);
             }
         }

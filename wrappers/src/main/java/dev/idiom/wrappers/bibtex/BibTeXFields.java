@@ -65,17 +65,71 @@ final class BibTeXFields {
     static Metadata metadata(BibTeXEntry e) {
         Metadata m = BibTeXMapping.metadata(new View(e));
         m = set(m, Field.NOTES, text(e, "note"));
-        String keywords = text(e, "keywords");
+        Value keywords = e.getField(new Key("keywords"));
         if (keywords != null) {
             SortedSet<String> tags = new TreeSet<>();
-            for (String k : keywords.split("[,;]")) {
-                if (!k.isBlank()) {
-                    tags.add(k.strip());
+            for (String k : keywordList(keywords.toUserString())) {
+                String tag = plain(k);
+                if (tag != null) {
+                    tags.add(tag);
                 }
             }
             m = m.with(Field.TAGS, tags);
         }
         return m;
+    }
+
+    /**
+     * The keywords of a {@code keywords} value: separated by commas or semicolons outside braces, a
+     * braced keyword taken whole ({@code {Neoplasms, Experimental}}, as {@link #keywords} writes a
+     * tag that holds a separator).
+     */
+    static java.util.List<String> keywordList(String raw) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        StringBuilder k = new StringBuilder();
+        int depth = 0;
+        for (char c : raw.toCharArray()) {
+            if ((c == ',' || c == ';') && depth == 0) {
+                out.add(k.toString());
+                k.setLength(0);
+                continue;
+            }
+            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            k.append(c);
+        }
+        out.add(k.toString());
+        java.util.List<String> keywords = new java.util.ArrayList<>();
+        for (String s : out) {
+            String t = s.strip();
+            if (t.length() > 1 && t.charAt(0) == '{' && t.charAt(t.length() - 1) == '}' && balanced(t.substring(1, t.length() - 1))) {
+                t = t.substring(1, t.length() - 1);
+            }
+            if (!t.isBlank()) {
+                keywords.add(t);
+            }
+        }
+        return keywords;
+    }
+
+    /** Tags as a {@code keywords} value: comma-separated, a tag with a separator or a brace of its own in braces. */
+    static String keywords(java.util.Collection<String> tags) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (String t : tags) {
+            boolean guard = t.indexOf(',') >= 0 || t.indexOf(';') >= 0 || t.startsWith("{") && t.endsWith("}");
+            out.add(guard ? "{" + t + "}" : t);
+        }
+        return String.join(", ", out);
+    }
+
+    private static boolean balanced(String s) {
+        int depth = 0;
+        for (char c : s.toCharArray()) {
+            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            if (depth < 0) {
+                return false;
+            }
+        }
+        return depth == 0;
     }
 
     private static Metadata set(Metadata m, Field f, String value) {
@@ -94,7 +148,7 @@ final class BibTeXFields {
             target.set("note", after.notes());
         }
         if (!before.tags().equals(after.tags())) {
-            target.set("keywords", after.tags().isEmpty() ? null : String.join(", ", after.tags()));
+            target.set("keywords", after.tags().isEmpty() ? null : keywords(after.tags()));
         }
         return target.e;
     }
@@ -123,7 +177,11 @@ final class BibTeXFields {
         if (v == null) {
             return null;
         }
-        String raw = v.toUserString();
+        return plain(v.toUserString());
+    }
+
+    /** A value as plain text: LaTeX accents and braces resolved, runs of white space as one. */
+    static String plain(String raw) {
         String plain;
         if (raw.indexOf('\\') < 0 && raw.indexOf('{') < 0) {
             // plain text stays as written: "42--81" is not LaTeX's en dash to us

@@ -117,6 +117,17 @@ public final class BookmarkFile implements AnnotationTool {
         return new Parsed(bookmarks, skipped, Fingerprint.of(html));
     }
 
+    /** The {@code TAGS} attribute separates tags by commas: a tag with a comma of its own is left out of the copy (it stays in Idiom). */
+    @Override
+    public Metadata writable(Metadata wanted, Metadata known) {
+        if (wanted.tags().stream().noneMatch(t -> t.indexOf(',') >= 0)) {
+            return wanted;
+        }
+        SortedSet<String> tags = new TreeSet<>();
+        wanted.tags().stream().filter(t -> t.indexOf(',') < 0).forEach(tags::add);
+        return wanted.with(Field.TAGS, tags);
+    }
+
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s;
     }

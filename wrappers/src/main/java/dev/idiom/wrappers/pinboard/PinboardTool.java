@@ -45,9 +45,10 @@ import java.util.TreeSet;
  * bookmark (Pinboard has no preconditions: a moved {@code meta} is a remote change) and re-sends
  * what it had, changing only the fields Idiom changed. New bookmarks are private unless the account
  * says otherwise. Tags: Pinboard separates tags by spaces, so a space inside an Idiom tag is
- * written as "_" and "_" is read as a space; a tag with a comma, a tag over 255 characters, more
- * than 100 tags, a title over 255 characters or a URL of a scheme Pinboard refuses is refused
- * before anything is sent.
+ * written as "_" (and read back as the space through the copy's last synced tags; a "_" of the
+ * tag's own stays); a tag Pinboard cannot hold (a comma, over 255 characters) and tags past the
+ * 100th are left out of the copy ({@link #writable}), never the reason to refuse it. A title over
+ * 255 characters or a URL of a scheme Pinboard refuses is refused before anything is sent.
  */
 public final class PinboardTool implements AnnotationTool {
     public static final ToolLimits LIMITS = new ToolLimits(1, Duration.ofSeconds(3), 1);
@@ -170,7 +171,7 @@ public final class PinboardTool implements AnnotationTool {
         SortedSet<String> tags = new TreeSet<>();
         for (String t : post.path("tags").asText("").split(" ")) {
             if (!t.isBlank()) {
-                tags.add(t.replace('_', ' '));
+                tags.add(t); // as Pinboard has it: Idiom's form comes from the copy's synced tags
             }
         }
         String title = post.path("description").asText("");
@@ -273,7 +274,23 @@ public final class PinboardTool implements AnnotationTool {
         }
     }
 
-    /** Idiom tags as Pinboard's space-separated list: a space inside a tag becomes "_". */
+    @Override
+    public String tagAsWritten(String tag) {
+        return tag.strip().replaceAll("\\s+", "_");
+    }
+
+    /** Pinboard holds no tag with a comma, none over 255 characters, and 100 tags at most (those the copy has first). */
+    @Override
+    public Metadata writable(Metadata wanted, Metadata known) {
+        java.util.List<String> held = new ArrayList<>();
+        java.util.Set<String> has = known == null ? java.util.Set.of() : known.tags();
+        wanted.tags().stream().filter(t -> t.indexOf(',') < 0 && tagAsWritten(t).length() <= MAX_TAG && !tagAsWritten(t).isEmpty())
+                .sorted(java.util.Comparator.comparing((String t) -> !has.contains(t)).thenComparing(java.util.Comparator.naturalOrder()))
+                .limit(MAX_TAGS).forEach(held::add);
+        return held.size() == wanted.tags().size() ? wanted : wanted.with(Field.TAGS, new TreeSet<>(held));
+    }
+
+    /** Idiom tags as Pinboard's space-separated list, each in its written form. */
     static String tags(java.util.Collection<String> tags) {
         if (tags.size() > MAX_TAGS) {
             throw new RecordRefusedException("Pinboard keeps at most " + MAX_TAGS + " tags per bookmark; this one has " + tags.size());
@@ -283,7 +300,7 @@ public final class PinboardTool implements AnnotationTool {
             if (t.indexOf(',') >= 0) {
                 throw new RecordRefusedException("Pinboard tags cannot contain commas: '" + t + "'");
             }
-            String written = t.strip().replaceAll("\\s+", "_");
+            String written = t.strip().replaceAll("\\s+", "_"); // as tagAsWritten
             if (written.length() > MAX_TAG) {
                 throw new RecordRefusedException("Pinboard tags are at most " + MAX_TAG + " characters: '" + t.substring(0, 40) + "…'");
             }

@@ -114,11 +114,31 @@ class PinboardToolTest extends AnnotationToolContract {
     }
 
     @Test
-    void aSpaceInATagTravelsAsAnUnderscoreAndComesBackAsASpace() {
+    void aSpaceInATagTravelsAsAnUnderscoreAndComesBackAsASpaceThroughTheSyncedTagsWhileAnUnderscoreOfItsOwnStays() {
         PinboardTool p = pinboard(PinboardStub.TOKEN);
-        RemoteRecord r = p.create(sample(1).with(Field.TAGS, new TreeSet<>(Set.of("machine learning", ".private"))));
-        assertEquals(".private machine_learning", stub.post(r.remoteId()).path("tags").asText());
-        assertEquals(new TreeSet<>(Set.of("machine learning", ".private")), p.fetch(r.remoteId()).orElseThrow().metadata().tags());
+        Metadata sent = sample(1).with(Field.TAGS, new TreeSet<>(Set.of("machine learning", ".private", "to_read")));
+        RemoteRecord r = p.create(sent);
+        assertEquals(".private machine_learning to_read", stub.post(r.remoteId()).path("tags").asText());
+        Metadata read = p.fetch(r.remoteId()).orElseThrow().metadata();
+        assertEquals(new TreeSet<>(Set.of("machine_learning", ".private", "to_read")), read.tags(), "as Pinboard has them");
+        assertEquals(sent.tags(), p.tagsAsRead(read, sent).tags(), "in Idiom's words, through what was written");
+        assertEquals(read.tags(), p.tagsAsRead(read, null).tags(), "a bookmark Idiom never wrote: its tags as they are");
+    }
+
+    @Test
+    void tagsPinboardCannotHoldAreLeftOutOfTheCopyNotTheReasonToRefuseIt() {
+        PinboardTool p = pinboard(PinboardStub.TOKEN);
+        java.util.SortedSet<String> many = new TreeSet<>();
+        for (int i = 0; i < 120; i++) {
+            many.add(String.format("t%03d", i));
+        }
+        many.add("Neoplasms, Experimental");
+        Metadata held = p.writable(sample(1).with(Field.TAGS, many), null);
+        assertEquals(100, held.tags().size());
+        assertTrue(held.tags().stream().noneMatch(t -> t.contains(",")));
+        assertTrue(held.tags().contains("t000") && !held.tags().contains("t119"));
+        Metadata known = sample(1).with(Field.TAGS, new TreeSet<>(Set.of("t119")));
+        assertTrue(p.writable(sample(1).with(Field.TAGS, many), known).tags().contains("t119"), "the tags the copy has are kept first");
     }
 
     @Test
