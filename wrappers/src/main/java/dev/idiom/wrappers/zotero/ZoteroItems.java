@@ -61,6 +61,14 @@ final class ZoteroItems {
         };
     }
 
+    /** Item types that are not works: notes, attachments, annotations (they have no place in a DE's record). */
+    static final java.util.Set<String> NOT_WORKS = java.util.Set.of("note", "attachment", "annotation");
+
+    /** True for an item that describes a work (a book, an article…), false for a note, an attachment or an annotation. */
+    static boolean work(JsonNode data) {
+        return !NOT_WORKS.contains(data.path("itemType").asText());
+    }
+
     private static ItemType type(JsonNode data) {
         ItemType t = SCHEMA.type(data.path("itemType").asText());
         if (t == null) {

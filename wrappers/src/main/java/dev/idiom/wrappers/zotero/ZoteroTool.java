@@ -30,7 +30,9 @@ import java.util.Optional;
 /**
  * Zotero Web API v3 (api.zotero.org or a compatible server). Sync: {@code items/top?since=V&format=versions&includeTrashed=1},
  * then the changed items 50 keys at a time, then {@code deleted?since=V}; the cursor is the
- * library version. An item moved to the trash is reported as deleted. Writes carry
+ * library version. An item moved to the trash is reported as deleted. Standalone notes,
+ * attachments and annotations describe no work: they are left alone (neither records nor
+ * unreadable), so a listing that holds them is still complete. Writes carry
  * {@code If-Unmodified-Since-Version} (412 → {@link RemoteChangedException}) and creations a
  * {@code Zotero-Write-Token}, so a retried POST cannot create twice. An update is a PATCH of the
  * changed properties only (a PUT replaces the whole item: collections, relations and the trash
@@ -118,6 +120,9 @@ public final class ZoteroTool implements AnnotationTool {
                         trashed.add(item.path("key").asText());
                         continue;
                     }
+                    if (!ZoteroItems.work(item.path("data"))) {
+                        continue; // a standalone note, attachment or annotation: no work to import, nothing unreadable, the listing stays whole
+                    }
                     records.add(record(item));
                 } catch (RuntimeException bad) {
                     skipped.add(new Skipped(item.path("key").asText(null), "unreadable Zotero item: " + bad.getMessage()));
@@ -153,7 +158,11 @@ public final class ZoteroTool implements AnnotationTool {
             return Optional.empty();
         }
         expect(r, 200, "fetch item " + key);
-        return Optional.of(record(json(r)));
+        JsonNode item = json(r);
+        if (!ZoteroItems.work(item.has("data") ? item.get("data") : item)) {
+            return Optional.empty(); // a note, an attachment or an annotation is no record of a work
+        }
+        return Optional.of(record(item));
     }
 
     @Override

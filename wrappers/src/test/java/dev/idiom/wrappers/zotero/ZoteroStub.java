@@ -89,7 +89,8 @@ public final class ZoteroStub extends StubServer {
         ObjectNode out = JSON.createObjectNode();
         boolean trash = "1".equals(r.query().get("includeTrashed"));
         items.forEach((k, v) -> {
-            if (v.path("version").asLong() > since && (trash || !trashed(v))) {
+            // items/top: child notes, attachments and annotations are listed under their parent, not here
+            if (v.path("version").asLong() > since && (trash || !trashed(v)) && !v.path("data").has("parentItem")) {
                 out.put(k, v.path("version").asLong());
             }
         });
@@ -257,10 +258,30 @@ public final class ZoteroStub extends StubServer {
         return Reply.of(204, null, "Last-Modified-Version", Long.toString(libraryVersion));
     }
 
+    /**
+     * The item types that are not works (the API's templates, {@code items/new?itemType=…}): a note's
+     * HTML, an attachment's link or file, an annotation on a PDF. Their properties besides the common ones.
+     */
+    static final Map<String, Set<String>> NON_BIBLIOGRAPHIC = Map.of(
+            "note", Set.of("note"),
+            "attachment", Set.of("linkMode", "title", "accessDate", "url", "note", "contentType", "charset", "filename", "md5", "mtime", "path"),
+            "annotation", Set.of("annotationType", "annotationText", "annotationComment", "annotationColor", "annotationPageLabel",
+                    "annotationSortIndex", "annotationPosition"));
+
     /** Why Zotero would refuse this item data, or null: the item type, its fields and creator types by the published schema. */
     static String invalid(JsonNode data) {
         if (!data.has("itemType")) {
             return "'itemType' property not provided";
+        }
+        Set<String> notBibliographic = NON_BIBLIOGRAPHIC.get(data.path("itemType").asText());
+        if (notBibliographic != null) {
+            for (var p : (Iterable<Map.Entry<String, JsonNode>>) data::fields) {
+                if (!notBibliographic.contains(p.getKey()) && !Set.of("key", "version", "itemType", "tags", "collections", "relations", "deleted",
+                        "dateAdded", "dateModified", "parentItem").contains(p.getKey())) {
+                    return "'" + p.getKey() + "' is not a valid field for type '" + data.path("itemType").asText() + "'";
+                }
+            }
+            return null;
         }
         ZoteroSchema.ItemType type = ZoteroSchema.published().type(data.path("itemType").asText());
         if (type == null) {

@@ -203,6 +203,29 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void standaloneNotesAndAttachmentsAreLeftAloneAndTheListingStaysComplete() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String book = stub.addRemotely("""
+                {"itemType": "book", "title": "Replication", "creators": [], "tags": []}
+                """);
+        String note = stub.addRemotely("""
+                {"itemType": "note", "note": "<p>read chapter 3 first</p>", "tags": [], "collections": [], "relations": {}}
+                """);
+        stub.addRemotely("""
+                {"itemType": "attachment", "linkMode": "linked_url", "title": "Slides", "url": "https://example.org/slides.pdf",
+                 "accessDate": "", "note": "", "contentType": "", "charset": "", "tags": [], "relations": {}}
+                """);
+        stub.addRemotely("""
+                {"itemType": "note", "note": "<p>a child note</p>", "parentItem": "%s", "tags": []}
+                """.formatted(book));
+        ChangePage page = z.changedSince(null);
+        assertEquals(List.of(book), page.records().stream().map(RemoteRecord::remoteId).toList());
+        assertEquals(List.of(), page.skipped(), "a note is no unreadable record");
+        assertTrue(page.complete(), "so a full listing can still tell what was deleted");
+        assertTrue(z.fetch(note).isEmpty(), "a note is no record of a work");
+    }
+
+    @Test
     void theStubRefusesWhatZoteroRefuses() {
         String key = stub.addRemotely("""
                 {"itemType": "book", "title": "B", "creators": [], "tags": [], "collections": [], "relations": {}}
