@@ -66,13 +66,74 @@ public final class BibTeXFile implements AnnotationTool {
     }
 
     /**
-     * A stretch of the file: parsed objects, or text kept verbatim (what precedes the first entry,
-     * or an entry jbibtex cannot parse), so writing the file back loses nothing.
+     * A stretch of the file: parsed objects with the text they were read from, or text kept
+     * verbatim (what precedes the first entry, or an entry jbibtex cannot parse). A stretch Idiom
+     * did not change is written back as it was read, byte for byte; only a changed one is
+     * formatted again (and then only its entry: the comments and blank lines after it stay).
      */
-    private record Segment(String raw, List<BibTeXObject> objects) {}
+    private static final class Segment {
+        final String raw;
+        final List<BibTeXObject> objects;
+        boolean changed;
+
+        Segment(String raw, List<BibTeXObject> objects) {
+            this.raw = raw;
+            this.objects = objects;
+            this.changed = raw == null;
+        }
+
+        String raw() {
+            return raw;
+        }
+
+        List<BibTeXObject> objects() {
+            return objects;
+        }
+    }
+
+    /**
+     * How the file is stored: its charset (UTF-8, or what JabRef's {@code % Encoding:} header names)
+     * and whether it starts with a byte-order mark; a rewrite keeps both.
+     */
+    private record Encoding(java.nio.charset.Charset charset, boolean bom) {
+        private static final Pattern HEADER = Pattern.compile("\\A(?:\uFEFF)?%\\s*Encoding:\\s*([A-Za-z0-9_.:-]+)");
+
+        static Encoding of(byte[] bytes) {
+            boolean bom = bytes.length >= 3 && (bytes[0] & 0xff) == 0xEF && (bytes[1] & 0xff) == 0xBB && (bytes[2] & 0xff) == 0xBF;
+            // the header is ASCII in every charset JabRef writes, so reading the start as Latin-1 finds it
+            String head = new String(bytes, bom ? 3 : 0, Math.min(bytes.length - (bom ? 3 : 0), 200), StandardCharsets.ISO_8859_1);
+            Matcher m = HEADER.matcher(head);
+            java.nio.charset.Charset cs = StandardCharsets.UTF_8;
+            if (m.find()) {
+                try {
+                    cs = java.nio.charset.Charset.forName(m.group(1));
+                } catch (IllegalArgumentException unknown) {
+                    throw new ToolException("BibTeX file names an encoding Java does not know: " + m.group(1));
+                }
+            }
+            return new Encoding(cs, bom);
+        }
+
+        String decode(byte[] bytes) {
+            return new String(bytes, bom ? 3 : 0, bytes.length - (bom ? 3 : 0), charset);
+        }
+
+        byte[] encode(String text) {
+            byte[] body = text.getBytes(charset);
+            if (!bom) {
+                return body;
+            }
+            byte[] out = new byte[body.length + 3];
+            out[0] = (byte) 0xEF;
+            out[1] = (byte) 0xBB;
+            out[2] = (byte) 0xBF;
+            System.arraycopy(body, 0, out, 3, body.length);
+            return out;
+        }
+    }
 
     /** A parsed file and what could not be parsed in it. */
-    private record Parsed(List<Segment> segments, Map<String, BibTeXEntry> entries, List<Skipped> skipped, String contentHash) {
+    private record Parsed(List<Segment> segments, Map<String, BibTeXEntry> entries, List<Skipped> skipped, String contentHash, Encoding encoding) {
         BibTeXEntry entry(String key) {
             return entries.get(key);
         }
@@ -82,8 +143,11 @@ public final class BibTeXFile implements AnnotationTool {
 
     private synchronized Parsed read() {
         String text;
+        Encoding encoding;
         try {
-            text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+            byte[] bytes = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
+            encoding = Encoding.of(bytes);
+            text = encoding.decode(bytes);
         } catch (IOException e) {
             throw new ToolException("cannot read BibTeX file " + file + ": " + e.getMessage(), e);
         }
@@ -140,7 +204,7 @@ public final class BibTeXFile implements AnnotationTool {
                 segments.add(new Segment(chunk, null));
             }
         }
-        return new Parsed(segments, entries, skipped, Fingerprint.of(text));
+        return new Parsed(segments, entries, skipped, Fingerprint.of(text), encoding);
     }
 
     private static String firstLine(String s) {
@@ -214,14 +278,17 @@ public final class BibTeXFile implements AnnotationTool {
         if (knownVersion != null && !version(entry).equals(knownVersion)) {
             throw new RemoteChangedException("entry " + remoteId + " in " + file.getFileName() + " was edited since version " + knownVersion);
         }
+        String before = version(entry);
         BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted);
-        if (changed != entry) {
-            p.segments().forEach(seg -> {
-                if (seg.objects() != null && seg.objects().indexOf(entry) >= 0) {
-                    seg.objects().set(seg.objects().indexOf(entry), changed);
-                }
-            });
+        if (changed == entry && version(changed).equals(before)) {
+            return record(changed); // nothing to write: the file is left as it is, not even touched
         }
+        p.segments().forEach(seg -> {
+            if (seg.objects() != null && seg.objects().indexOf(entry) >= 0) {
+                seg.objects().set(seg.objects().indexOf(entry), changed);
+                seg.changed = true;
+            }
+        });
         write(p);
         return record(changed);
     }
@@ -237,11 +304,46 @@ public final class BibTeXFile implements AnnotationTool {
             throw new RemoteChangedException("entry " + remoteId + " in " + file.getFileName() + " was edited since version " + knownVersion);
         }
         p.segments().forEach(seg -> {
-            if (seg.objects() != null) {
-                seg.objects().remove(entry);
+            if (seg.objects() != null && seg.objects().remove(entry)) {
+                seg.changed = true;
             }
         });
         write(p);
+    }
+
+    /**
+     * What follows the entry in a stretch of the file (from after its closing brace or parenthesis
+     * to the end of the stretch, less the newline that ends the entry's line): comments and blank
+     * lines before the next entry. Braces inside the entry are counted; quoted values may hold
+     * braces only in pairs, as BibTeX requires.
+     */
+    static String afterEntry(String raw) {
+        int open = -1;
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '{' || c == '(') {
+                open = i;
+                break;
+            }
+        }
+        if (open < 0) {
+            return "";
+        }
+        char close = raw.charAt(open) == '{' ? '}' : ')';
+        int depth = 0;
+        for (int i = open; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '{' || (close == ')' && c == '(')) {
+                depth++;
+            } else if (c == '}' || (close == ')' && c == ')')) {
+                depth--;
+                if (depth == 0) {
+                    String rest = raw.substring(i + 1);
+                    return rest.startsWith("\r\n") ? rest.substring(2) : rest.startsWith("\n") ? rest.substring(1) : rest;
+                }
+            }
+        }
+        return "";
     }
 
     /** JabRef-style key: first author's family name and year, then a, b, c… if taken. */
@@ -256,24 +358,33 @@ public final class BibTeXFile implements AnnotationTool {
         return key;
     }
 
-    /** Writes parsed stretches through jbibtex's formatter and verbatim ones as they were. */
+    /**
+     * Writes every stretch Idiom did not change as it was read, byte for byte, and formats only the
+     * changed ones with jbibtex (keeping what followed the entry in its stretch: comments, blank
+     * lines); in the file's own charset, with its byte-order mark if it had one.
+     */
     private void write(Parsed p) {
         try {
             StringWriter out = new StringWriter();
             BibTeXFormatter formatter = new BibTeXFormatter();
             formatter.setIndent("  ");
             for (Segment seg : p.segments()) {
-                if (seg.objects() == null) {
+                if (seg.objects() == null || !seg.changed) {
                     out.write(seg.raw());
-                } else if (!seg.objects().isEmpty()) {
-                    BibTeXDatabase db = new BibTeXDatabase();
-                    seg.objects().forEach(db::addObject);
-                    formatter.format(db, out);
-                    out.write("\n");
+                } else {
+                    if (!seg.objects().isEmpty()) {
+                        BibTeXDatabase db = new BibTeXDatabase();
+                        seg.objects().forEach(db::addObject);
+                        formatter.format(db, out);
+                        out.write("\n");
+                    }
+                    if (seg.raw() != null) {
+                        out.write(afterEntry(seg.raw()));
+                    }
                 }
             }
             Path tmp = file.resolveSibling("." + file.getFileName() + ".idiom-tmp");
-            Files.writeString(tmp, out.toString(), StandardCharsets.UTF_8);
+            Files.write(tmp, p.encoding().encode(out.toString()));
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new ToolException("cannot write BibTeX file " + file + ": " + e.getMessage(), e);

@@ -85,4 +85,83 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertEquals("annotated in Idiom", bib.fetch("saito2005").orElseThrow().metadata().notes());
         assertEquals(saito.metadata().with(Field.NOTES, "annotated in Idiom"), bib.fetch("saito2005").orElseThrow().metadata());
     }
+
+    private static final String HAND_LAID_OUT = """
+            % My library, kept in git
+            @String{podc = "Proc. PODC"}
+
+            @Article{demers87,
+              author    = {Demers, Alan and Greene, Dan},
+              title     = {Epidemic algorithms},
+              booktitle = podc,
+              year      = {1987},
+            }
+            % read again before the exam
+
+            @Book{saito05,
+            title={Optimistic replication},year=2005,
+            }
+
+            @Comment{jabref-meta: databaseType:bibtex;}
+            """;
+
+    @Test
+    void aWriteThatChangesNothingLeavesTheFileAsItWasAndAOneFieldChangeRewritesOnlyThatEntry() throws IOException {
+        Path file = Files.writeString(dir.resolve("kept.bib"), HAND_LAID_OUT);
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord saito = bib.fetch("saito05").orElseThrow();
+        bib.update(saito, saito.metadata());
+        assertEquals(HAND_LAID_OUT, Files.readString(file), "an idle sync writes nothing");
+
+        RemoteRecord demers = bib.fetch("demers87").orElseThrow();
+        bib.update(demers, demers.metadata().with(Field.VOLUME, "6"));
+        String after = Files.readString(file);
+        assertTrue(after.startsWith("% My library, kept in git\n@String{podc = \"Proc. PODC\"}\n\n"), after);
+        assertTrue(after.contains("% read again before the exam\n\n@Book{saito05,\ntitle={Optimistic replication},year=2005,\n}\n\n"
+                + "@Comment{jabref-meta: databaseType:bibtex;}\n"), "every other entry, comment and block byte for byte: " + after);
+        assertEquals("6", bib.fetch("demers87").orElseThrow().metadata().volume());
+        assertEquals("Epidemic algorithms", bib.fetch("demers87").orElseThrow().metadata().title());
+    }
+
+    @Test
+    void aJabRefFileInItsDeclaredEncodingIsReadAndWrittenInIt() throws IOException {
+        String text = "% Encoding: ISO8859_1\n\n@Article{cafe01,\n  title = {Caf\u00e9 society},\n  year = {2001},\n}\n";
+        Path file = Files.write(dir.resolve("latin1.bib"), text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord cafe = bib.fetch("cafe01").orElseThrow();
+        assertEquals("Caf\u00e9 society", cafe.metadata().title());
+        bib.update(cafe, cafe.metadata().with(Field.TITLE, "Caf\u00e9 soci\u00e9t\u00e9"));
+        byte[] bytes = Files.readAllBytes(file);
+        String back = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(back.startsWith("% Encoding: ISO8859_1\n"), back);
+        assertTrue(back.contains("Caf\u00e9 soci\u00e9t\u00e9"), "written in Latin-1, one byte per accented letter: " + back);
+        assertEquals("Caf\u00e9 soci\u00e9t\u00e9", bib.fetch("cafe01").orElseThrow().metadata().title());
+    }
+
+    @Test
+    void aByteOrderMarkHidesNoEntryAndIsKept() throws IOException {
+        byte[] body = "@Article{first,\n  title = {First entry},\n}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] withBom = new byte[body.length + 3];
+        withBom[0] = (byte) 0xEF;
+        withBom[1] = (byte) 0xBB;
+        withBom[2] = (byte) 0xBF;
+        System.arraycopy(body, 0, withBom, 3, body.length);
+        Path file = Files.write(dir.resolve("bom.bib"), withBom);
+        BibTeXFile bib = new BibTeXFile(file);
+        assertEquals(List.of("first"), bib.changedSince(null).records().stream().map(RemoteRecord::remoteId).toList());
+        RemoteRecord first = bib.fetch("first").orElseThrow();
+        bib.update(first, first.metadata().with(Field.YEAR, 2020));
+        byte[] after = Files.readAllBytes(file);
+        assertEquals(List.of((byte) 0xEF, (byte) 0xBB, (byte) 0xBF), List.of(after[0], after[1], after[2]), "the mark is kept");
+    }
+
+    @Test
+    void aTagWithACommaTravelsInBracesAndComesBackWhole() throws IOException {
+        Path file = Files.writeString(dir.resolve("tags.bib"), "");
+        BibTeXFile bib = new BibTeXFile(file);
+        Set<String> tags = Set.of("Neoplasms, Experimental", "semi;colon", "C++", "plain");
+        RemoteRecord r = bib.create(Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, "Tagged").with(Field.TAGS, new TreeSet<>(tags)));
+        assertTrue(Files.readString(file).contains("{Neoplasms, Experimental}"), Files.readString(file));
+        assertEquals(tags, bib.fetch(r.remoteId()).orElseThrow().metadata().tags());
+    }
 }
