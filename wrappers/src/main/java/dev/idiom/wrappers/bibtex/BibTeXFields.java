@@ -153,6 +153,13 @@ final class BibTeXFields {
         return target.e;
     }
 
+    /** {@code e} under another key, every field carried over. */
+    static BibTeXEntry rekeyed(BibTeXEntry e, String key) {
+        BibTeXEntry out = new BibTeXEntry(e.getType(), new Key(key));
+        e.getFields().forEach(out::addField);
+        return out;
+    }
+
     private static void put(BibTeXEntry e, String field, String value) {
         if (value != null) {
             e.addField(new Key(field), new StringValue(escape(value), StringValue.Style.BRACED));

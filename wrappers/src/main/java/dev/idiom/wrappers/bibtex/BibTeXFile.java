@@ -140,6 +140,25 @@ public final class BibTeXFile implements AnnotationTool {
     }
 
     private static final Pattern ENTRY_START = Pattern.compile("(?m)^[ \\t]*@");
+    /** An entry without a key ({@code @article{, title = …}}), as Citavi and other exports write them. */
+    private static final Pattern KEYLESS = Pattern.compile("[ \\t]*@\\s*\\w+\\s*[{(]\\s*,");
+    /** The remote ids given to keyless entries: no key is written until Idiom must write the entry. */
+    static final String KEYLESS_PREFIX = "keyless-";
+
+    /**
+     * A keyless entry's remote id: a fingerprint of its type, title and year (and a count for an
+     * entry that repeats another), so it stays the same from read to read while the entry is not edited.
+     */
+    private static String keylessId(BibTeXEntry e, java.util.Set<String> taken) {
+        String title = BibTeXFields.text(e, "title");
+        String base = KEYLESS_PREFIX + Fingerprint.of(e.getType().getValue().toLowerCase(Locale.ROOT) + "\n" + (title == null ? "" : title) + "\n"
+                + BibTeXFields.text(e, "year")).substring(0, 12);
+        String id = base;
+        for (int n = 2; taken.contains(id); n++) {
+            id = base + "-" + n;
+        }
+        return id;
+    }
 
     private synchronized Parsed read() {
         String text;
@@ -193,9 +212,11 @@ public final class BibTeXFile implements AnnotationTool {
                 BibTeXDatabase db = parser.parse(new StringReader(chunk));
                 skipped.addAll(unresolved);
                 macros.addAll(db.getStrings().values());
+                boolean keyless = KEYLESS.matcher(chunk).lookingAt();
                 for (BibTeXEntry e : db.getEntries().values()) {
-                    if (entries.putIfAbsent(e.getKey().getValue(), e) != null) {
-                        skipped.add(new Skipped(e.getKey().getValue(), "line " + line + ": the key is used twice; the first entry is used"));
+                    String id = keyless ? keylessId(e, entries.keySet()) : e.getKey().getValue();
+                    if (entries.putIfAbsent(id, e) != null) {
+                        skipped.add(new Skipped(id, "line " + line + ": the key is used twice; the first entry is used"));
                     }
                 }
                 segments.add(new Segment(chunk, new ArrayList<>(db.getObjects())));
@@ -223,23 +244,28 @@ public final class BibTeXFile implements AnnotationTool {
         }
         List<RemoteRecord> records = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>(p.skipped());
-        for (BibTeXEntry e : p.entries().values()) {
+        for (Map.Entry<String, BibTeXEntry> listed : p.entries().entrySet()) {
+            BibTeXEntry e = listed.getValue();
             try {
-                RemoteRecord r = record(e);
+                RemoteRecord r = record(listed.getKey(), e);
                 if (r.metadata().title() == null) {
                     skipped.add(new Skipped(r.remoteId(), "entry has no title"));
                 } else {
                     records.add(r);
                 }
             } catch (RuntimeException bad) {
-                skipped.add(new Skipped(e.getKey().getValue(), bad.getMessage()));
+                skipped.add(new Skipped(listed.getKey(), bad.getMessage()));
             }
         }
         return new ChangePage(records, List.of(), skipped, p.contentHash(), false, skipped.isEmpty()); // the whole file
     }
 
     private static RemoteRecord record(BibTeXEntry e) {
-        return new RemoteRecord(e.getKey().getValue(), version(e), BibTeXFields.metadata(e));
+        return record(e.getKey().getValue(), e);
+    }
+
+    private static RemoteRecord record(String remoteId, BibTeXEntry e) {
+        return new RemoteRecord(remoteId, version(e), BibTeXFields.metadata(e));
     }
 
     /** Fingerprint of the entry's type and fields in key order. */
@@ -253,7 +279,7 @@ public final class BibTeXFile implements AnnotationTool {
 
     @Override
     public synchronized Optional<RemoteRecord> fetch(String remoteId) {
-        return Optional.ofNullable(read().entry(remoteId)).map(BibTeXFile::record);
+        return Optional.ofNullable(read().entry(remoteId)).map(e -> record(remoteId, e));
     }
 
     @Override
@@ -281,11 +307,16 @@ public final class BibTeXFile implements AnnotationTool {
         String before = version(entry);
         BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted);
         if (changed == entry && version(changed).equals(before)) {
-            return record(changed); // nothing to write: the file is left as it is, not even touched
+            return record(remoteId, changed); // nothing to write: the file is left as it is, not even touched
         }
+        if (remoteId.startsWith(KEYLESS_PREFIX)) {
+            // written now, so it needs a key: the engine re-keys the copy under it
+            changed = BibTeXFields.rekeyed(changed, newKey(p, wanted));
+        }
+        BibTeXEntry replacement = changed;
         p.segments().forEach(seg -> {
             if (seg.objects() != null && seg.objects().indexOf(entry) >= 0) {
-                seg.objects().set(seg.objects().indexOf(entry), changed);
+                seg.objects().set(seg.objects().indexOf(entry), replacement);
                 seg.changed = true;
             }
         });

@@ -164,4 +164,31 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertTrue(Files.readString(file).contains("{Neoplasms, Experimental}"), Files.readString(file));
         assertEquals(tags, bib.fetch(r.remoteId()).orElseThrow().metadata().tags());
     }
+
+    @Test
+    void keylessEntriesAreRecordsNotDuplicates() throws IOException {
+        Path file = Files.writeString(dir.resolve("citavi.bib"), """
+                @article{,
+                  title = {First without a key},
+                  year = {2001}
+                }
+
+                @book{,
+                  title = {Second without a key},
+                  year = {2002}
+                }
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        ChangePage page = bib.changedSince(null);
+        assertEquals(List.of(), page.skipped());
+        assertEquals(Set.of("First without a key", "Second without a key"), page.records().stream().map(r -> r.metadata().title()).collect(Collectors.toSet()));
+        assertEquals(page.records().stream().map(RemoteRecord::remoteId).toList(),
+                bib.changedSince(null).records().stream().map(RemoteRecord::remoteId).toList(), "the same ids on every read");
+
+        RemoteRecord first = page.records().stream().filter(r -> r.metadata().year() == 2001).findFirst().orElseThrow();
+        RemoteRecord written = bib.update(first, first.metadata().with(Field.VOLUME, "3"));
+        assertTrue(!written.remoteId().equals(first.remoteId()) && bib.fetch(written.remoteId()).isPresent(),
+                "written, it gets a key of its own (the engine re-keys the copy): " + written.remoteId());
+        assertTrue(Files.readString(file).contains("@book{,\n  title = {Second without a key},"), "the other stays as it was");
+    }
 }
