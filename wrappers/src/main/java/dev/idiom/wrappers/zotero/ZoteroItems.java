@@ -40,7 +40,50 @@ final class ZoteroItems {
 
     /** The canonical fields held in a plain string field: the base field each is read from and written to. */
     private static final Map<Field, String> STRING_FIELDS = Map.of(Field.TITLE, "title", Field.VOLUME, "volume", Field.PAGES, "pages",
-            Field.DOI, "DOI", Field.URL, "url", Field.ABSTRACT, "abstractNote", Field.NOTES, "extra");
+            Field.DOI, "DOI", Field.URL, "url", Field.ABSTRACT, "abstractNote");
+
+    /**
+     * A line of {@code extra} that Zotero and citation tools read as data, not as a note:
+     * {@code Citation Key: demers87} (Better BibTeX), {@code PMID: 123}, {@code arXiv: 1805.06358},
+     * {@code tex.howpublished: …}, or a CSL variable ({@code original-date: 1987}, {@code event-place: …}).
+     */
+    private static final Pattern DATA_LINE = Pattern.compile("^\\s*(?<key>tex\\.[\\w-]+|[A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*\\S.*$");
+    private static final java.util.Set<String> DATA_KEYS = java.util.Set.of("citation-key", "citationkey", "pmid", "pmcid", "arxiv", "doi", "isbn",
+            "issn", "original-date", "original-title", "original-publisher", "original-publisher-place", "original-author", "event-date",
+            "event-place", "event-title", "event", "publisher-place", "publisher", "container-title", "collection-title", "collection-number",
+            "number", "genre", "status", "submitted", "available-date", "issued", "type", "medium", "archive", "archive-location", "language",
+            "version", "section", "chapter-number", "page", "edition", "volume", "issue", "references", "dimensions", "scale", "jurisdiction",
+            "authority", "call-number", "title-short", "container-title-short", "reviewed-title", "reviewed-author", "editor", "translator",
+            "director", "illustrator", "composer", "interviewer", "recipient", "accessed");
+
+    /** True if this line of {@code extra} is data another tool reads (see {@link #DATA_LINE}). */
+    static boolean dataLine(String line) {
+        Matcher m = DATA_LINE.matcher(line);
+        if (!m.matches()) {
+            return false;
+        }
+        String key = m.group("key").strip().toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
+        return key.startsWith("tex.") || DATA_KEYS.contains(key);
+    }
+
+    /** Idiom's notes of an item: the lines of {@code extra} that are not data (null when none are). */
+    static String notes(String extra) {
+        if (extra == null) {
+            return null;
+        }
+        String human = extra.lines().filter(l -> !dataLine(l)).collect(java.util.stream.Collectors.joining("\n")).strip();
+        return human.isEmpty() ? null : human;
+    }
+
+    /** {@code extra} with its notes replaced by {@code notes}: the data lines stay, first, as they were. */
+    static String extraWithNotes(String extra, String notes) {
+        List<String> data = extra == null ? List.of() : extra.lines().filter(ZoteroItems::dataLine).toList();
+        List<String> out = new ArrayList<>(data);
+        if (notes != null && !notes.isBlank()) {
+            out.add(notes);
+        }
+        return String.join("\n", out);
+    }
 
     private ZoteroItems() {}
 
@@ -91,6 +134,9 @@ final class ZoteroItems {
             if (name != null) {
                 m = set(m, f.getKey(), data.path(name).asText(null));
             }
+        }
+        if (t.fieldFor("extra") != null) {
+            m = set(m, Field.NOTES, notes(data.path(t.fieldFor("extra")).asText(null)));
         }
         String venue = venueField(t);
         if (venue != null) {
@@ -160,6 +206,10 @@ final class ZoteroItems {
             if (name != null && changed(before, after, f.getKey())) {
                 out.put(name, text(after.get(f.getKey())));
             }
+        }
+        String extra = t.fieldFor("extra");
+        if (extra != null && changed(before, after, Field.NOTES)) {
+            out.put(extra, extraWithNotes(out.path(extra).asText(null), after.notes()));
         }
         String venue = venueField(t);
         if (venue != null && changed(before, after, Field.VENUE)) {

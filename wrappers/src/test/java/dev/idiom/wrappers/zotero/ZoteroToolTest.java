@@ -203,6 +203,23 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void dataLinesOfExtraAreNotNotesAndSurviveANotesEdit() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String key = stub.addRemotely("""
+                {"itemType": "journalArticle", "title": "Epidemic algorithms", "creators": [], "tags": [],
+                 "extra": "Citation Key: demers87\\nPMID: 12345\\ntex.howpublished: PODC\\nRead with the Bayou paper.\\noriginal-date: 1987"}
+                """);
+        RemoteRecord r = z.fetch(key).orElseThrow();
+        assertEquals("Read with the Bayou paper.", r.metadata().notes(), "only the note: no citation key or PMID reaches other tools");
+        z.update(r, r.metadata().with(Field.NOTES, "Compare with Bayou."));
+        assertEquals("Citation Key: demers87\nPMID: 12345\ntex.howpublished: PODC\noriginal-date: 1987\nCompare with Bayou.",
+                stub.data(key).path("extra").asText(), "the data lines stay, the note is replaced");
+        RemoteRecord edited = z.fetch(key).orElseThrow();
+        z.update(edited, edited.metadata().with(Field.NOTES, null));
+        assertEquals("Citation Key: demers87\nPMID: 12345\ntex.howpublished: PODC\noriginal-date: 1987", stub.data(key).path("extra").asText());
+    }
+
+    @Test
     void standaloneNotesAndAttachmentsAreLeftAloneAndTheListingStaysComplete() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         String book = stub.addRemotely("""
