@@ -97,7 +97,8 @@ public final class BookmarkFile implements AnnotationTool {
             for (Element up = a.parent(); up != null; up = up.parent()) {
                 if (up.tagName().equals("dt")) {
                     Element h3 = up.selectFirst("> h3");
-                    if (h3 != null && !h3.text().isBlank()) {
+                    // the browser's own root folders (the toolbar, "Other Bookmarks") say where, not what: they are no tags
+                    if (h3 != null && !h3.text().isBlank() && !h3.hasAttr("personal_toolbar_folder") && !h3.hasAttr("unfiled_bookmarks_folder")) {
                         folders.addFirst(h3.text().strip());
                     }
                 }
@@ -167,8 +168,22 @@ public final class BookmarkFile implements AnnotationTool {
         }
         String now = Long.toString(clock.instant().getEpochSecond());
         Bookmark b = new Bookmark(m.url(), m.title() == null ? m.url() : m.title(), now, now, new TreeSet<>(m.tags()), List.of(), m.notes(), keepPrivate);
-        p.bookmarks().add(b);
-        write(p.bookmarks());
+        String html = null;
+        try {
+            html = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
+        } catch (IOException e) {
+            throw new ToolException("cannot read bookmark file " + file + ": " + e.getMessage(), e);
+        }
+        int rootEnd = html == null ? -1 : html.toUpperCase(java.util.Locale.ROOT).lastIndexOf("</DL>");
+        if (rootEnd < 0) {
+            p.bookmarks().add(b);
+            write(p.bookmarks());
+        } else { // added at the end of the top folder; the rest of the file as it was
+            int lineStart = html.lastIndexOf('\n', rootEnd) + 1;
+            StringBuilder line = new StringBuilder();
+            anchorLine(line, b, "    ");
+            writeText(html.substring(0, lineStart) + line + html.substring(lineStart));
+        }
         return record(b);
     }
 
@@ -185,14 +200,16 @@ public final class BookmarkFile implements AnnotationTool {
                 if (knownVersion != null && !record(old).version().equals(knownVersion)) {
                     throw new RemoteChangedException("bookmark " + remoteId + " was edited since version " + knownVersion);
                 }
-                // tags that are folder names stay folders; the others go into TAGS
+                // tags that are folder names stay folders (the bookmark stays where it is); the others go into TAGS
                 SortedSet<String> tags = new TreeSet<>(m.tags());
                 List<String> folders = old.folders().stream().filter(tags::contains).toList();
                 tags.removeAll(folders);
                 Bookmark b = new Bookmark(m.url() == null ? old.href() : m.url(), m.title() == null ? old.title() : m.title(), old.addDate(),
-                        Long.toString(clock.instant().getEpochSecond()), tags, folders, m.notes(), old.privateMark());
-                p.bookmarks().set(i, b);
-                write(p.bookmarks());
+                        Long.toString(clock.instant().getEpochSecond()), tags, old.folders(), m.notes(), old.privateMark());
+                if (record(b).version().equals(record(old).version())) {
+                    return record(old); // nothing to write: the file is left as it is
+                }
+                splice(remoteId, b);
                 return record(b);
             }
         }
@@ -209,8 +226,90 @@ public final class BookmarkFile implements AnnotationTool {
         if (knownVersion != null && !record(b.get()).version().equals(knownVersion)) {
             throw new RemoteChangedException("bookmark " + remoteId + " was edited since version " + knownVersion);
         }
-        p.bookmarks().remove(b.get());
-        write(p.bookmarks());
+        splice(remoteId, null);
+    }
+
+    /** A bookmark's {@code <DT><A …>title</A>} in the file's text, and its {@code <DD>} description if one follows. */
+    private static final java.util.regex.Pattern ANCHOR = java.util.regex.Pattern.compile("(?is)<DT>\\s*<A\\b([^>]*)>(.*?)</A>");
+    private static final java.util.regex.Pattern ATTRIBUTE = java.util.regex.Pattern.compile("(?is)\\s([A-Z_][A-Z0-9_-]*)\\s*=\\s*\"([^\"]*)\"");
+    private static final java.util.regex.Pattern DESCRIPTION = java.util.regex.Pattern.compile("(?is)[ \\t]*\\r?\\n?[ \\t]*<DD>([^<]*?)(?=\\s*<|\\s*\\z)");
+
+    /**
+     * Rewrites one bookmark in place in the file's own text ({@code changed} null: removes it), so
+     * everything else is kept byte for byte: other bookmarks, folders (empty ones too), separators,
+     * bookmarklets and {@code place:} queries, and the bookmark's own attributes Idiom does not model
+     * ({@code ICON}, {@code ICON_URI}, {@code SHORTCUTURL}, …).
+     */
+    private void splice(String href, Bookmark changed) {
+        String html;
+        try {
+            html = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ToolException("cannot read bookmark file " + file + ": " + e.getMessage(), e);
+        }
+        java.util.regex.Matcher a = ANCHOR.matcher(html);
+        while (a.find()) {
+            if (!href.equals(org.jsoup.parser.Parser.unescapeEntities(attribute(a.group(1), "HREF"), true).strip())) {
+                continue;
+            }
+            int start = a.start();
+            int end = a.end();
+            java.util.regex.Matcher dd = DESCRIPTION.matcher(html).region(end, html.length());
+            boolean hasDescription = dd.lookingAt();
+            int descriptionEnd = hasDescription ? dd.end() : end;
+            String out;
+            if (changed == null) {
+                int lineStart = html.lastIndexOf('\n', start) + 1;
+                int lineEnd = html.indexOf('\n', descriptionEnd);
+                boolean alone = html.substring(lineStart, start).isBlank();
+                out = alone ? html.substring(0, lineStart) + (lineEnd < 0 ? "" : html.substring(lineEnd + 1))
+                        : html.substring(0, start) + html.substring(descriptionEnd);
+            } else {
+                String attrs = a.group(1);
+                attrs = withAttribute(attrs, "HREF", changed.href());
+                attrs = withAttribute(attrs, "LAST_MODIFIED", attribute(attrs, "LAST_MODIFIED") == null ? null : changed.lastModified());
+                attrs = withAttribute(attrs, "TAGS", changed.tags().isEmpty() ? null : String.join(",", changed.tags()));
+                String anchor = html.substring(start, a.start(1)) + attrs + ">" + text(changed.title()) + "</A>";
+                String description;
+                if (changed.description() == null) {
+                    description = "";
+                } else if (hasDescription) {
+                    description = html.substring(end, dd.start(1)) + text(changed.description());
+                } else {
+                    int lineStart = html.lastIndexOf('\n', start) + 1;
+                    description = "\n" + html.substring(lineStart, start).replaceAll("\\S", "") + "<DD>" + text(changed.description());
+                }
+                out = html.substring(0, start) + anchor + description + html.substring(descriptionEnd);
+            }
+            writeText(out);
+            return;
+        }
+        throw new RemoteChangedException("bookmark " + href + " is no longer in " + file.getFileName());
+    }
+
+    /** An attribute's raw value in a tag's attribute text, or null. */
+    private static String attribute(String attrs, String name) {
+        java.util.regex.Matcher m = ATTRIBUTE.matcher(attrs);
+        while (m.find()) {
+            if (m.group(1).equalsIgnoreCase(name)) {
+                return m.group(2);
+            }
+        }
+        return null;
+    }
+
+    /** The attribute text with {@code name} set to {@code value} where it stands (added at the end if new; removed if null). */
+    private static String withAttribute(String attrs, String name, String value) {
+        java.util.regex.Matcher m = ATTRIBUTE.matcher(attrs);
+        while (m.find()) {
+            if (m.group(1).equalsIgnoreCase(name)) {
+                if (value == null) {
+                    return attrs.substring(0, m.start()) + attrs.substring(m.end());
+                }
+                return attrs.substring(0, m.start(2)) + attr(value) + attrs.substring(m.end(2));
+            }
+        }
+        return value == null ? attrs : attrs + " " + name + "=\"" + attr(value) + "\"";
     }
 
     /** Writes the standard export format, folders nested as they were. */
@@ -227,9 +326,13 @@ public final class BookmarkFile implements AnnotationTool {
                 """);
         writeFolder(out, bookmarks, List.of(), 1);
         out.append("</DL><p>\n");
+        writeText(out.toString());
+    }
+
+    private void writeText(String text) {
         try {
             Path tmp = file.resolveSibling("." + file.getFileName() + ".idiom-tmp");
-            Files.writeString(tmp, out, StandardCharsets.UTF_8);
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new ToolException("cannot write bookmark file " + file + ": " + e.getMessage(), e);
@@ -240,23 +343,7 @@ public final class BookmarkFile implements AnnotationTool {
         String indent = "    ".repeat(depth);
         for (Bookmark b : all) {
             if (b.folders().equals(path)) {
-                out.append(indent).append("<DT><A HREF=\"").append(attr(b.href())).append('"');
-                if (b.addDate() != null) {
-                    out.append(" ADD_DATE=\"").append(attr(b.addDate())).append('"');
-                }
-                if (b.lastModified() != null) {
-                    out.append(" LAST_MODIFIED=\"").append(attr(b.lastModified())).append('"');
-                }
-                if (b.privateMark()) {
-                    out.append(" PRIVATE=\"1\"");
-                }
-                if (!b.tags().isEmpty()) {
-                    out.append(" TAGS=\"").append(attr(String.join(",", b.tags()))).append('"');
-                }
-                out.append('>').append(text(b.title())).append("</A>\n");
-                if (b.description() != null) {
-                    out.append(indent).append("<DD>").append(text(b.description())).append('\n');
-                }
+                anchorLine(out, b, indent);
             }
         }
         List<String> children = new ArrayList<>();
@@ -274,6 +361,27 @@ public final class BookmarkFile implements AnnotationTool {
             sub.add(child);
             writeFolder(out, all, sub, depth + 1);
             out.append(indent).append("</DL><p>\n");
+        }
+    }
+
+    /** One bookmark in the export format: its {@code <DT><A …>} line and its {@code <DD>} line if it has a description. */
+    private static void anchorLine(StringBuilder out, Bookmark b, String indent) {
+        out.append(indent).append("<DT><A HREF=\"").append(attr(b.href())).append('"');
+        if (b.addDate() != null) {
+            out.append(" ADD_DATE=\"").append(attr(b.addDate())).append('"');
+        }
+        if (b.lastModified() != null) {
+            out.append(" LAST_MODIFIED=\"").append(attr(b.lastModified())).append('"');
+        }
+        if (b.privateMark()) {
+            out.append(" PRIVATE=\"1\"");
+        }
+        if (!b.tags().isEmpty()) {
+            out.append(" TAGS=\"").append(attr(String.join(",", b.tags()))).append('"');
+        }
+        out.append('>').append(text(b.title())).append("</A>\n");
+        if (b.description() != null) {
+            out.append(indent).append("<DD>").append(text(b.description())).append('\n');
         }
     }
 

@@ -61,9 +61,9 @@ class BookmarkFileTest extends AnnotationToolContract {
         assertEquals(Set.of("https://example.org/saito", "https://example.org/epidemic", "https://example.org/top"), byUrl.keySet());
         Metadata saito = byUrl.get("https://example.org/saito");
         assertEquals("Optimistic Replication & more", saito.title());
-        assertEquals(new TreeSet<>(Set.of("Bookmarks bar", "Replication", "survey", "to-read")), saito.tags());
+        assertEquals(new TreeSet<>(Set.of("Replication", "survey", "to-read")), saito.tags(), "the toolbar, a root folder, is no tag");
         assertEquals("The survey everyone cites.", saito.notes());
-        assertEquals(new TreeSet<>(Set.of("Bookmarks bar", "Replication")), byUrl.get("https://example.org/epidemic").tags());
+        assertEquals(new TreeSet<>(Set.of("Replication")), byUrl.get("https://example.org/epidemic").tags());
         assertTrue(byUrl.get("https://example.org/top").tags().isEmpty());
         assertTrue(page.skipped().stream().anyMatch(s -> s.reason().contains("not a web address")));
         assertTrue(page.skipped().stream().anyMatch(s -> s.reason().contains("appears again")));
@@ -82,7 +82,56 @@ class BookmarkFileTest extends AnnotationToolContract {
         assertEquals(3, again.changedSince(null).records().size());
         String html = Files.readString(file);
         assertTrue(html.contains("ADD_DATE=\"1700000200\""), "the add date is kept");
-        assertTrue(html.contains("<H3>Replication</H3>"), "the folder is kept");
+        assertTrue(html.contains("<DT><H3 ADD_DATE=\"1700000000\">Replication</H3>"), "the folder is kept as it was");
+    }
+
+    @Test
+    void aFirefoxExportKeepsEveryElementItDoesNotModelAndOnlyTheEditedBookmarkChanges() throws IOException {
+        String export = """
+                <!DOCTYPE NETSCAPE-Bookmark-file-1>
+                <!-- This is an automatically generated file. -->
+                <META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+                <TITLE>Bookmarks</TITLE>
+                <H1>Bookmarks Menu</H1>
+                <DL><p>
+                    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000100" PERSONAL_TOOLBAR_FOLDER="true">Bookmarks Toolbar</H3>
+                    <DD>Things I use every day
+                    <DL><p>
+                        <DT><A HREF="https://example.org/paper" ADD_DATE="1700000200" LAST_MODIFIED="1700000300" ICON_URI="https://example.org/favicon.ico" ICON="data:image/png;base64,iVBORw0KGgo=" SHORTCUTURL="paper" TAGS="replication">A paper</A>
+                        <DT><A HREF="javascript:alert(document.title)" ADD_DATE="1700000200">Bookmarklet</A>
+                        <HR>
+                        <DT><A HREF="place:sort=8&amp;maxResults=10" ADD_DATE="1700000200">Most Visited</A>
+                    </DL><p>
+                    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000100">Empty folder</H3>
+                    <DL><p>
+                    </DL><p>
+                    <DT><A HREF="https://example.org/other" ADD_DATE="1700000400" LAST_MODIFIED="1700000500">Another page</A>
+                    <DD>Left as it was
+                </DL>
+                """;
+        Path file = Files.writeString(dir.resolve("firefox-full.html"), export);
+        BookmarkFile bookmarks = new BookmarkFile(file, Clock.systemUTC());
+        RemoteRecord paper = bookmarks.fetch("https://example.org/paper").orElseThrow();
+        assertEquals(new TreeSet<>(Set.of("replication")), paper.metadata().tags(), "the toolbar is no tag");
+
+        bookmarks.update(paper, paper.metadata());
+        assertEquals(export, Files.readString(file), "a write that changes nothing leaves the file as it was");
+
+        bookmarks.update(paper, paper.metadata().with(Field.TITLE, "A paper, revised").with(Field.NOTES, "Read twice"));
+        String after = Files.readString(file);
+        String[] before = export.split("\n", -1);
+        String[] now = after.split("\n", -1);
+        assertEquals(before.length + 1, now.length, "one line more, the description: " + after);
+        for (int i = 0, j = 0; i < before.length; i++, j++) {
+            if (before[i].contains("https://example.org/paper")) {
+                assertTrue(now[j].contains("ICON_URI=\"https://example.org/favicon.ico\" ICON=\"data:image/png;base64,iVBORw0KGgo=\" SHORTCUTURL=\"paper\"")
+                        && now[j].contains(">A paper, revised</A>"), now[j]);
+                assertEquals("        <DD>Read twice", now[++j], "indented as its bookmark");
+                continue;
+            }
+            assertEquals(before[i], now[j], "line " + (i + 1) + " is kept byte for byte");
+        }
+        assertEquals("A paper, revised", new BookmarkFile(file, Clock.systemUTC()).fetch("https://example.org/paper").orElseThrow().metadata().title());
     }
 
     @Test
