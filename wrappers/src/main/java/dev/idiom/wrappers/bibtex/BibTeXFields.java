@@ -162,8 +162,30 @@ final class BibTeXFields {
 
     private static void put(BibTeXEntry e, String field, String value) {
         if (value != null) {
-            e.addField(new Key(field), new StringValue(escape(value), StringValue.Style.BRACED));
+            String written = VERBATIM.contains(field.toLowerCase(java.util.Locale.ROOT)) ? value : latex(value);
+            e.addField(new Key(field), new StringValue(escape(written), StringValue.Style.BRACED));
         }
+    }
+
+    /** Fields BibLaTeX and hyperref read verbatim: LaTeX's special characters are not escaped in them. */
+    private static final java.util.Set<String> VERBATIM = java.util.Set.of("url", "doi", "eprint", "file", "urldate");
+
+    /**
+     * Plain text as LaTeX reads it back: the characters LaTeX gives a meaning of its own
+     * ({@code & % $ # _}) escaped with a backslash; everything else, accented letters included,
+     * is written as it is (the file is UTF-8 or its declared charset). Reading decodes them again
+     * ({@link #plain}), so a value round-trips.
+     */
+    static String latex(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 8);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ("&%$#_".indexOf(c) >= 0 && (i == 0 || value.charAt(i - 1) != '\\')) {
+                out.append('\\');
+            }
+            out.append(c);
+        }
+        return out.toString();
     }
 
     /** Braces must balance inside a braced value; unbalanced ones are escaped. */

@@ -191,4 +191,20 @@ class BibTeXFileTest extends AnnotationToolContract {
                 "written, it gets a key of its own (the engine re-keys the copy): " + written.remoteId());
         assertTrue(Files.readString(file).contains("@book{,\n  title = {Second without a key},"), "the other stays as it was");
     }
+
+    @Test
+    void latexSpecialCharactersAreEscapedOnWriteAndReadBackAsTheyWere() throws IOException {
+        Path file = Files.writeString(dir.resolve("special.bib"), "");
+        BibTeXFile bib = new BibTeXFile(file);
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, "R&D at 50% of $5: issue #1 of my_var")
+                .with(Field.URL, "https://example.org/a_b?x=1&y=2%20").with(Field.TAGS, new TreeSet<>(Set.of("to_read")));
+        RemoteRecord r = bib.create(m);
+        String text = Files.readString(file);
+        assertTrue(text.contains("R\\&D at 50\\% of \\$5: issue \\#1 of my\\_var"), text);
+        assertTrue(text.contains("https://example.org/a_b?x=1&y=2%20"), "a URL is verbatim: " + text);
+        Metadata back = bib.fetch(r.remoteId()).orElseThrow().metadata();
+        assertEquals(m.title(), back.title());
+        assertEquals(m.url(), back.url());
+        assertEquals(m.tags(), back.tags());
+    }
 }
