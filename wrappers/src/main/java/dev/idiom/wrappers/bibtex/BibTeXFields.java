@@ -153,6 +153,38 @@ final class BibTeXFields {
         return target.e;
     }
 
+    /** Fields an entry never takes from the one its {@code crossref} names. */
+    private static final java.util.Set<String> NOT_INHERITED = java.util.Set.of("crossref", "xref", "ids", "entryset", "key", "label");
+    /** BibLaTeX's rule for the entries inside a whole: the whole's title is their {@code booktitle}. */
+    private static final java.util.Set<String> PARTS = java.util.Set.of("inproceedings", "incollection", "inbook", "bookinbook", "suppbook");
+
+    /**
+     * {@code e} as read, with what it does not say itself taken from the entry its {@code crossref}
+     * names (BibTeX's inheritance: every field the child lacks; BibLaTeX's: the parent's title as a
+     * part's {@code booktitle}). Only for reading: writing changes the entry's own fields alone, so
+     * the crossref and the parent stay as they are.
+     */
+    static BibTeXEntry inheriting(BibTeXEntry e, java.util.Map<String, BibTeXEntry> entries) {
+        Value ref = e.getField(new Key("crossref"));
+        BibTeXEntry parent = ref == null ? null : entries.get(ref.toUserString().strip());
+        if (parent == null || parent == e) {
+            return e;
+        }
+        BibTeXEntry view = new BibTeXEntry(e.getType(), e.getKey());
+        e.getFields().forEach(view::addField);
+        parent.getFields().forEach((k, v) -> {
+            String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
+            if (!NOT_INHERITED.contains(name) && e.getField(k) == null && view.getField(k) == null) {
+                view.addField(k, v);
+            }
+        });
+        if (PARTS.contains(e.getType().getValue().toLowerCase(java.util.Locale.ROOT)) && view.getField(new Key("booktitle")) == null
+                && parent.getField(new Key("title")) != null) {
+            view.addField(new Key("booktitle"), parent.getField(new Key("title")));
+        }
+        return view;
+    }
+
     /** {@code e} under another key, every field carried over. */
     static BibTeXEntry rekeyed(BibTeXEntry e, String key) {
         BibTeXEntry out = new BibTeXEntry(e.getType(), new Key(key));

@@ -247,7 +247,7 @@ public final class BibTeXFile implements AnnotationTool {
         for (Map.Entry<String, BibTeXEntry> listed : p.entries().entrySet()) {
             BibTeXEntry e = listed.getValue();
             try {
-                RemoteRecord r = record(listed.getKey(), e);
+                RemoteRecord r = record(p, listed.getKey(), e);
                 if (r.metadata().title() == null) {
                     skipped.add(new Skipped(r.remoteId(), "entry has no title"));
                 } else {
@@ -260,12 +260,13 @@ public final class BibTeXFile implements AnnotationTool {
         return new ChangePage(records, List.of(), skipped, p.contentHash(), false, skipped.isEmpty()); // the whole file
     }
 
-    private static RemoteRecord record(BibTeXEntry e) {
-        return record(e.getKey().getValue(), e);
+    private static RemoteRecord record(Parsed p, BibTeXEntry e) {
+        return record(p, e.getKey().getValue(), e);
     }
 
-    private static RemoteRecord record(String remoteId, BibTeXEntry e) {
-        return new RemoteRecord(remoteId, version(e), BibTeXFields.metadata(e));
+    /** The entry as a record; what it does not say itself it takes from the entry its {@code crossref} names, as BibTeX does. */
+    private static RemoteRecord record(Parsed p, String remoteId, BibTeXEntry e) {
+        return new RemoteRecord(remoteId, version(e), BibTeXFields.metadata(BibTeXFields.inheriting(e, p.entries())));
     }
 
     /** Fingerprint of the entry's type and fields in key order. */
@@ -279,7 +280,8 @@ public final class BibTeXFile implements AnnotationTool {
 
     @Override
     public synchronized Optional<RemoteRecord> fetch(String remoteId) {
-        return Optional.ofNullable(read().entry(remoteId)).map(e -> record(remoteId, e));
+        Parsed p = read();
+        return Optional.ofNullable(p.entry(remoteId)).map(e -> record(p, remoteId, e));
     }
 
     @Override
@@ -289,7 +291,7 @@ public final class BibTeXFile implements AnnotationTool {
         BibTeXEntry entry = BibTeXFields.withChanges(blank, Metadata.EMPTY.with(Field.TYPE, metadata.type()), metadata);
         p.segments().add(new Segment(null, new ArrayList<>(List.of(entry))));
         write(p);
-        return record(entry);
+        return record(p, entry);
     }
 
     @Override
@@ -307,7 +309,7 @@ public final class BibTeXFile implements AnnotationTool {
         String before = version(entry);
         BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted);
         if (changed == entry && version(changed).equals(before)) {
-            return record(remoteId, changed); // nothing to write: the file is left as it is, not even touched
+            return record(p, remoteId, changed); // nothing to write: the file is left as it is, not even touched
         }
         if (remoteId.startsWith(KEYLESS_PREFIX)) {
             // written now, so it needs a key: the engine re-keys the copy under it
@@ -321,7 +323,7 @@ public final class BibTeXFile implements AnnotationTool {
             }
         });
         write(p);
-        return record(changed);
+        return record(p, changed);
     }
 
     @Override

@@ -207,4 +207,51 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertEquals(m.url(), back.url());
         assertEquals(m.tags(), back.tags());
     }
+
+    @Test
+    void crossrefFieldsAreInheritedOnReadAndBibLaTeXEntryTypesWithASpaceAreRead() throws IOException {
+        Path file = Files.writeString(dir.resolve("crossref.bib"), """
+                @inproceedings{demers87,
+                  author = {Demers, Alan},
+                  title = {Epidemic algorithms},
+                  crossref = {podc87},
+                  pages = {1--12}
+                }
+
+                @software {idiom,
+                  title = {Idiom},
+                  author = {Team, The},
+                  year = {2026}
+                }
+
+                @proceedings{podc87,
+                  title = {Proceedings of the Sixth Annual ACM Symposium on Principles of Distributed Computing},
+                  booktitle = {PODC '87},
+                  year = {1987},
+                  publisher = {ACM}
+                }
+
+                @inbook{chapter1,
+                  crossref = {book1},
+                  chapter = {3},
+                  pages = {10--20}
+                }
+
+                @book{book1,
+                  title = {Replication},
+                  author = {Charron-Bost, Bernadette},
+                  year = {2010},
+                  publisher = {Springer}
+                }
+                """);
+        ChangePage page = new BibTeXFile(file).changedSince(null);
+        Map<String, Metadata> byKey = page.records().stream().collect(Collectors.toMap(RemoteRecord::remoteId, RemoteRecord::metadata));
+        assertEquals(List.of(), page.skipped());
+        assertEquals(Set.of("demers87", "idiom", "podc87", "chapter1", "book1"), byKey.keySet());
+        assertEquals(1987, byKey.get("demers87").year(), "the year comes from the proceedings");
+        assertEquals("PODC '87", byKey.get("demers87").venue(), "the booktitle too");
+        assertEquals("Replication", byKey.get("chapter1").title(), "a chapter without a title of its own takes the book's");
+        assertEquals(List.of(new Author("Charron-Bost", "Bernadette")), byKey.get("chapter1").authors());
+        assertEquals("Idiom", byKey.get("idiom").title());
+    }
 }
