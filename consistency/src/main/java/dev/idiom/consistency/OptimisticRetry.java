@@ -20,8 +20,12 @@ import java.util.logging.Logger;
 public record OptimisticRetry(int attempts, Duration pause) {
     private static final Logger LOG = Logger.getLogger(OptimisticRetry.class.getName());
 
-    /** Enough for a busy DE; short enough that a caller hears of a hot spot within milliseconds. */
-    public static final OptimisticRetry DEFAULT = new OptimisticRetry(5, Duration.ofMillis(2));
+    /**
+     * Enough for every replica of one DE to record its acknowledgement at once: the pushes to a DE's
+     * copies run side by side, and of several appends at one version one commits per round, so the
+     * last of n needs n tries (a DE copied to ten tools, ten). The pauses add up to 45 ms at most.
+     */
+    public static final OptimisticRetry DEFAULT = new OptimisticRetry(10, Duration.ofMillis(1));
 
     public OptimisticRetry {
         if (attempts < 1) {

@@ -165,6 +165,32 @@ class EngineTest {
     }
 
     @Test
+    void acknowledgementsOfEveryCopyOfOneDeRecordedAtOnceAllGoIn() throws Exception {
+        // given a DE, and ten acknowledgements recorded on it at the same moment (ten tools' pushes side by side)
+        UUID id = f.entered(paper("Epidemic algorithms"));
+        int writers = 10;
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(writers)) {
+            for (int i = 0; i < writers; i++) {
+                int n = i;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    return OptimisticRetry.DEFAULT.appendOnLatest("acknowledgement " + n, f.door, f.store, id, 1,
+                            List.of(new dev.idiom.events.NewEvent(UUID.randomUUID(), "test", new dev.idiom.events.TagAdded("copy-" + n))));
+                }));
+            }
+            // when they race
+            start.countDown();
+            for (var d : done) {
+                d.get();
+            }
+        }
+        // then none gave up: one commits per round, and the policy has a try for each
+        assertEquals(1 + writers, f.load(id).version());
+    }
+
+    @Test
     void everyEventTheEngineRecordsGoesThroughTheOneWriteDoor() {
         // given a DE uploaded to both tools, edited on both sides
         UUID id = f.uploaded(paper("Epidemic algorithms"), "zot", "bib");
