@@ -44,16 +44,16 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.tools = tools;
         AccountReplicas replicas = new AccountReplicas(store);
         PropagationLag lag = new PropagationLag(clock);
-        this.pull = new Pull(store, appends, tools, states, ids, settings.retry(), clock);
+        this.pull = new Pull(store, appends, replicas, tools, states, ids, settings.retry(), clock);
         this.upload = new Upload(store, appends, settings.retry());
-        Deletions deletions = new Deletions(store, appends, states, settings.hold(), settings.retry(), clock);
+        Deletions deletions = new Deletions(store, appends, replicas, states, settings.hold(), settings.retry(), clock);
         this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag),
                 settings.pushInterval(), settings.lease(), states, clock);
         this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, clock);
         AccountPull accountPull = new AccountPull(pull, deletions, states, clock);
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas);
-        this.report = new ConsistencyReport(store, tools, states, outbox, lag, pushes);
+        this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
         this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);
         pushes.pulls(schedule);
     }

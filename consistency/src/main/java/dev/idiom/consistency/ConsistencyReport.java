@@ -24,12 +24,13 @@ public final class ConsistencyReport {
     private final PropagationLag lag;
     private final SyncEngine engine;
 
-    ConsistencyReport(EventStore store, ToolDirectory tools, ToolAccountRepository states, Outbox outbox, PropagationLag lag, SyncEngine engine) {
+    ConsistencyReport(EventStore store, ToolDirectory tools, ToolAccountRepository states, Outbox outbox, AccountReplicas replicas, PropagationLag lag,
+            SyncEngine engine) {
         this.store = store;
         this.tools = tools;
         this.states = states;
         this.outbox = outbox;
-        this.replicas = new AccountReplicas(store);
+        this.replicas = replicas;
         this.lag = lag;
         this.engine = engine;
     }

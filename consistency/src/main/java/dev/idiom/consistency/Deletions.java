@@ -36,12 +36,13 @@ public final class Deletions {
     private final OptimisticRetry retry;
     private final Clock clock;
 
-    public Deletions(EventStore store, EntityAppends appends, ToolAccountRepository states, DeletionHold hold, OptimisticRetry retry, Clock clock) {
+    Deletions(EventStore store, EntityAppends appends, AccountReplicas replicas, ToolAccountRepository states, DeletionHold hold, OptimisticRetry retry,
+            Clock clock) {
         this.store = store;
         this.appends = appends;
         this.states = states;
         this.hold = hold;
-        this.replicas = new AccountReplicas(store);
+        this.replicas = replicas;
         this.retry = retry;
         this.clock = clock;
     }

@@ -3,7 +3,6 @@ package dev.idiom.consistency;
 import dev.idiom.events.Append;
 import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.AppendResult;
-import dev.idiom.events.EventStore;
 import dev.idiom.events.NewEvent;
 import java.util.List;
 import java.util.UUID;
@@ -17,21 +16,6 @@ public interface EntityAppends {
     /** Appends {@code events} if the DE is at {@code expectedVersion}; throws {@code StaleVersionException} if it moved. */
     AppendResult commit(UUID id, int expectedVersion, List<NewEvent> events);
 
-    /** Several appends with one commit; each succeeds or is refused on its own (see {@link EventStore#appendAll}). */
+    /** Several appends with one commit; each succeeds or is refused on its own (see {@code EventStore.appendAll}). */
     List<AppendOutcome> commitAll(List<Append> appends);
-
-    /** The store alone, for engine tests and tools that keep no read model. */
-    static EntityAppends of(EventStore store) {
-        return new EntityAppends() {
-            @Override
-            public AppendResult commit(UUID id, int expectedVersion, List<NewEvent> events) {
-                return store.append(id, expectedVersion, events);
-            }
-
-            @Override
-            public List<AppendOutcome> commitAll(List<Append> appends) {
-                return store.appendAll(appends);
-            }
-        };
-    }
 }

@@ -42,14 +42,14 @@ public final class Pull {
     private final OptimisticRetry retry;
     private final Clock clock;
 
-    public Pull(EventStore store, EntityAppends appends, ToolDirectory tools, ToolAccountRepository states, dev.idiom.events.EntityIds ids,
-            OptimisticRetry retry, Clock clock) {
+    Pull(EventStore store, EntityAppends appends, AccountReplicas replicas, ToolDirectory tools, ToolAccountRepository states,
+            dev.idiom.events.EntityIds ids, OptimisticRetry retry, Clock clock) {
         this.store = store;
         this.appends = appends;
         this.tools = tools;
         this.states = states;
         this.arrival = new RecordArrival(ids);
-        this.replicas = new AccountReplicas(store);
+        this.replicas = replicas;
         this.retry = retry;
         this.clock = clock;
     }

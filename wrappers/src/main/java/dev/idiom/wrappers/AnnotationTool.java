@@ -71,6 +71,11 @@ public interface AnnotationTool {
         return tag;
     }
 
+    /** The written form of tools that separate tags by spaces (Pinboard, BibSonomy): runs of white space inside a tag as one "_". */
+    static String spacesAsUnderscores(String tag) {
+        return tag.strip().replaceAll("\\s+", "_");
+    }
+
     /**
      * {@code remote} with each tag that is the written form of a tag of {@code synced} (the copy as
      * last synced) read as that tag: what the copy holds, in Idiom's words.

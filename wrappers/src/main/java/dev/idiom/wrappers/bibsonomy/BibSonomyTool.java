@@ -358,13 +358,9 @@ public final class BibSonomyTool implements AnnotationTool {
 
     /** Writes into the post the fields that differ between {@code before} and {@code after}; checks what BibSonomy requires. */
     /** BibSonomy separates tags by spaces: a space inside a tag is written "_". */
-    static String written(String tag) {
-        return tag.strip().replaceAll("\\s+", "_");
-    }
-
     @Override
     public String tagAsWritten(String tag) {
-        return written(tag);
+        return AnnotationTool.spacesAsUnderscores(tag);
     }
 
     private static void apply(Element post, Metadata before, Metadata after) {
@@ -376,7 +372,7 @@ public final class BibSonomyTool implements AnnotationTool {
             org.w3c.dom.Node first = post.getFirstChild();
             for (String t : after.tags()) {
                 Element tag = post.getOwnerDocument().createElement("tag");
-                tag.setAttribute("name", written(t)); // BibSonomy separates tags by spaces
+                tag.setAttribute("name", AnnotationTool.spacesAsUnderscores(t)); // BibSonomy separates tags by spaces
                 post.insertBefore(tag, first);
             }
         }

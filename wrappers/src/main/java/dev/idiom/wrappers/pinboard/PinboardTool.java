@@ -276,7 +276,7 @@ public final class PinboardTool implements AnnotationTool {
 
     @Override
     public String tagAsWritten(String tag) {
-        return tag.strip().replaceAll("\\s+", "_");
+        return AnnotationTool.spacesAsUnderscores(tag);
     }
 
     /** Pinboard holds no tag with a comma, none over 255 characters, and 100 tags at most (those the copy has first). */
@@ -300,7 +300,7 @@ public final class PinboardTool implements AnnotationTool {
             if (t.indexOf(',') >= 0) {
                 throw new RecordRefusedException("Pinboard tags cannot contain commas: '" + t + "'");
             }
-            String written = t.strip().replaceAll("\\s+", "_"); // as tagAsWritten
+            String written = AnnotationTool.spacesAsUnderscores(t);
             if (written.length() > MAX_TAG) {
                 throw new RecordRefusedException("Pinboard tags are at most " + MAX_TAG + " characters: '" + t.substring(0, 40) + "…'");
             }
