@@ -64,6 +64,9 @@ final class BibTeXFields {
 
     static Metadata metadata(BibTeXEntry e) {
         Metadata m = BibTeXMapping.metadata(new View(e));
+        if (m.title() == null) { // a collection or proceedings named by its booktitle alone, as JabRef's own files have them
+            m = set(m, Field.TITLE, text(e, "booktitle"));
+        }
         m = set(m, Field.NOTES, text(e, "note"));
         Value keywords = e.getField(new Key("keywords"));
         if (keywords != null) {

@@ -209,7 +209,18 @@ public final class BibTeXFile implements AnnotationTool {
                     }
                 };
                 macros.forEach(parser::addMacro);
-                BibTeXDatabase db = parser.parse(new StringReader(chunk));
+                BibTeXDatabase db;
+                try {
+                    db = parser.parse(new StringReader(chunk));
+                } catch (ParseException | RuntimeException strayText) {
+                    // text after the entry that is no BibTeX (JabRef reads the entry and ignores it): the entry alone,
+                    // the text kept as it is (written back after the entry, see afterEntry)
+                    int end = entryEnd(chunk);
+                    if (end < 0 || end == chunk.length()) {
+                        throw strayText;
+                    }
+                    db = parser.parse(new StringReader(chunk.substring(0, end)));
+                }
                 skipped.addAll(unresolved);
                 macros.addAll(db.getStrings().values());
                 boolean keyless = KEYLESS.matcher(chunk).lookingAt();
@@ -351,6 +362,16 @@ public final class BibTeXFile implements AnnotationTool {
      * braces only in pairs, as BibTeX requires.
      */
     static String afterEntry(String raw) {
+        int end = entryEnd(raw);
+        if (end < 0) {
+            return "";
+        }
+        String rest = raw.substring(end);
+        return rest.startsWith("\r\n") ? rest.substring(2) : rest.startsWith("\n") ? rest.substring(1) : rest;
+    }
+
+    /** Where the entry that starts a stretch ends (after its closing brace or parenthesis), or -1. */
+    private static int entryEnd(String raw) {
         int open = -1;
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
@@ -360,7 +381,7 @@ public final class BibTeXFile implements AnnotationTool {
             }
         }
         if (open < 0) {
-            return "";
+            return -1;
         }
         char close = raw.charAt(open) == '{' ? '}' : ')';
         int depth = 0;
@@ -371,12 +392,11 @@ public final class BibTeXFile implements AnnotationTool {
             } else if (c == '}' || (close == ')' && c == ')')) {
                 depth--;
                 if (depth == 0) {
-                    String rest = raw.substring(i + 1);
-                    return rest.startsWith("\r\n") ? rest.substring(2) : rest.startsWith("\n") ? rest.substring(1) : rest;
+                    return i + 1;
                 }
             }
         }
-        return "";
+        return -1;
     }
 
     /** JabRef-style key: first author's family name and year, then a, b, c… if taken. */

@@ -254,4 +254,43 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertEquals(List.of(new Author("Charron-Bost", "Bernadette")), byKey.get("chapter1").authors());
         assertEquals("Idiom", byKey.get("idiom").title());
     }
+
+    /** JabRef's own test files (wrappers/src/test/resources/jabref, see NOTICE there), copied as they are. */
+    private Path jabrefTestFile(String name) throws IOException {
+        Path file = dir.resolve(name);
+        try (InputStream in = getClass().getResourceAsStream("/jabref/" + name)) {
+            Files.copy(in, file);
+        }
+        return file;
+    }
+
+    @Test
+    void jabrefsOwnTestFilesAreReadAndAnIdleSyncLeavesThemByteIdentical() throws IOException {
+        for (String name : List.of("utf8-bom.bib", "bibWithMixedContent.bib")) {
+            Path file = jabrefTestFile(name);
+            byte[] before = Files.readAllBytes(file);
+            BibTeXFile bib = new BibTeXFile(file);
+            ChangePage page = bib.changedSince(null);
+            for (RemoteRecord r : page.records()) {
+                bib.update(r, r.metadata());
+            }
+            assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(file)), name + " is left byte for byte");
+            if (name.equals("utf8-bom.bib")) {
+                assertEquals(Set.of("Aal2005", "Hsu1993"), page.records().stream().map(RemoteRecord::remoteId).collect(Collectors.toSet()),
+                        "the BOM hides no entry, and a @Collection named by its booktitle is read: " + page.skipped());
+                assertEquals(List.of(), page.skipped());
+                RemoteRecord aalst = page.records().stream().filter(r -> r.remoteId().equals("Aal2005")).findFirst().orElseThrow();
+                assertEquals("Pi Calculus Versus Petri Nets: Let Us Eat Humble Pie Rather Than Further Inflate the Pi Hype", aalst.metadata().title());
+                bib.update(aalst, aalst.metadata().with(Field.VOLUME, "4"));
+                String after = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(after.startsWith("\uFEFF% Encoding: UTF-8\n"), "the mark and the header are kept");
+                String untouched = new String(before, java.nio.charset.StandardCharsets.UTF_8);
+                untouched = untouched.substring(untouched.indexOf("@Collection{Hsu1993"));
+                assertTrue(after.endsWith(untouched), "everything after the changed entry byte for byte");
+            } else {
+                assertEquals(Set.of("Fen2010"), page.records().stream().map(RemoteRecord::remoteId).collect(Collectors.toSet()),
+                        "the entry before the stray text is read: " + page.skipped());
+            }
+        }
+    }
 }

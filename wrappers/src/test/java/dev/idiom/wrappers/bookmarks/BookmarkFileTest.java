@@ -163,4 +163,15 @@ class BookmarkFileTest extends AnnotationToolContract {
                 .with(Field.TITLE, "New"), true);
         assertTrue(created.privateCopy(), "a copy of a DE private elsewhere is created PRIVATE");
     }
+
+    @Test
+    void anIdleSyncOfEveryBookmarkInABrowserExportLeavesTheFileByteIdentical() throws IOException {
+        Path file = export();
+        byte[] before = Files.readAllBytes(file);
+        BookmarkFile bookmarks = new BookmarkFile(file, Clock.systemUTC());
+        for (RemoteRecord r : bookmarks.changedSince(null).records()) {
+            bookmarks.update(r, r.metadata());
+        }
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(file)));
+    }
 }
