@@ -52,6 +52,6 @@ public final class Changes {
         if (metadata.title() == null || metadata.title().isBlank()) {
             throw new InvalidValueException("a new entity needs a title");
         }
-        return metadata.type() == null ? metadata.with(Field.TYPE, "misc") : metadata;
+        return metadata.type() == null ? metadata.with(Field.TYPE, "document") : metadata;
     }
 }

@@ -6,35 +6,84 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
- * The fields of a DE's canonical metadata (DESIGN.md), with the one definition of what a valid
- * value of each is. Values are {@code String}, {@code Integer} (year), {@code List<Author>}
- * (authors) or {@code SortedSet<String>} (tags); {@code null} clears a field.
+ * The fields of a DE's canonical record, which follows CSL-JSON (the data model Zotero, Pandoc and
+ * citeproc share): each field names the CSL variable it is, and this enum is the one definition
+ * of what a valid value of each is. Values are {@code String}, {@code Integer} (year, month, day),
+ * {@code List<Author>} (names by role) or {@code SortedSet<String>} (tags); {@code null} clears a
+ * field. The first twelve are the fields of the record before it followed CSL, in their order.
  */
 public enum Field {
-    TYPE("type"), TITLE("title"), AUTHORS("authors"), YEAR("year"), VENUE("venue"), VOLUME("volume"),
-    PAGES("pages"), DOI("doi"), URL("url"), ABSTRACT("abstract"), TAGS("tags"), NOTES("notes");
+    TYPE("type", "type", Kind.TYPE), TITLE("title", "title", Kind.TEXT), AUTHORS("authors", "author", Kind.NAMES),
+    YEAR("year", "issued", Kind.YEAR), VENUE("venue", "container-title", Kind.TEXT), VOLUME("volume", "volume", Kind.TEXT),
+    PAGES("pages", "page", Kind.TEXT), DOI("doi", "DOI", Kind.TEXT), URL("url", "URL", Kind.TEXT),
+    ABSTRACT("abstract", "abstract", Kind.LONG_TEXT), TAGS("tags", null, Kind.TAGS), NOTES("notes", "note", Kind.LONG_TEXT),
+    EDITORS("editors", "editor", Kind.NAMES), TRANSLATORS("translators", "translator", Kind.NAMES),
+    MONTH("month", "issued", Kind.MONTH), DAY("day", "issued", Kind.DAY),
+    COLLECTION_TITLE("collectionTitle", "collection-title", Kind.TEXT), COLLECTION_NUMBER("collectionNumber", "collection-number", Kind.TEXT),
+    PUBLISHER("publisher", "publisher", Kind.TEXT), PUBLISHER_PLACE("publisherPlace", "publisher-place", Kind.TEXT),
+    ISSUE("issue", "issue", Kind.TEXT), NUMBER("number", "number", Kind.TEXT), EDITION("edition", "edition", Kind.TEXT),
+    ISBN("isbn", "ISBN", Kind.TEXT), ISSN("issn", "ISSN", Kind.TEXT), PMID("pmid", "PMID", Kind.TEXT), PMCID("pmcid", "PMCID", Kind.TEXT),
+    ARXIV("arxiv", null, Kind.TEXT), LANGUAGE("language", "language", Kind.TEXT), EVENT("event", "event-title", Kind.TEXT),
+    GENRE("genre", "genre", Kind.TEXT), ACCESSED("accessed", "accessed", Kind.DATE), CITATION_KEY("citationKey", "citation-key", Kind.TEXT);
 
-    /** The work types a DE can have. */
-    public static final Set<String> TYPES = Set.of("article", "inproceedings", "book", "thesis", "report", "webpage", "misc");
+    /** What a field's values are, and so how they are checked and written. */
+    public enum Kind { TYPE, TEXT, LONG_TEXT, NAMES, YEAR, MONTH, DAY, DATE, TAGS }
+
+    /**
+     * The work types a DE can have: CSL 1.0.2's types, and {@code preprint} (CSL-JSON writes it as
+     * {@code article}, as Zotero does, because the record's {@code article} means a journal article).
+     */
+    public static final Set<String> TYPES = Set.of("article-journal", "article-magazine", "article-newspaper", "bill", "book", "broadcast",
+            "chapter", "classic", "collection", "dataset", "document", "entry", "entry-dictionary", "entry-encyclopedia", "event", "figure",
+            "graphic", "hearing", "interview", "legal_case", "legislation", "manuscript", "map", "motion_picture", "musical_score", "pamphlet",
+            "paper-conference", "patent", "performance", "periodical", "personal_communication", "post", "post-weblog", "preprint",
+            "regulation", "report", "review", "review-book", "software", "song", "speech", "standard", "thesis", "treaty", "webpage");
+
+    /** The types of the record before it followed CSL, and the CSL type each one is now (the others kept their names). */
+    public static final Map<String, String> FORMER_TYPES = Map.of("article", "article-journal", "inproceedings", "paper-conference",
+            "misc", "document");
+
     private static final int MAX_TEXT = 20_000;
     private static final int MAX_SHORT = 1_000;
+    private static final Pattern ISO_DATE = Pattern.compile("\\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\\d|3[01]))?)?");
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final String jsonName;
+    private final String cslName;
+    private final Kind kind;
 
-    Field(String jsonName) {
+    Field(String jsonName, String cslName, Kind kind) {
         this.jsonName = jsonName;
+        this.cslName = cslName;
+        this.kind = kind;
     }
 
     public String jsonName() {
         return jsonName;
+    }
+
+    /** The CSL variable this field is (year, month and day are parts of {@code issued}), or null (tags, arXiv id). */
+    public String cslName() {
+        return cslName;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** True for the fields that hold a list of names (authors, editors, translators). */
+    public boolean names() {
+        return kind == Kind.NAMES;
     }
 
     public static Field named(String name) {
@@ -46,33 +95,38 @@ public enum Field {
         throw new InvalidValueException("unknown field '" + name + "'; fields are " + Arrays.stream(values()).map(Field::jsonName).toList());
     }
 
+    /** The type as the record holds it: a former type read as the CSL type it became, any other as it is. */
+    public static String currentType(String type) {
+        return type == null ? null : FORMER_TYPES.getOrDefault(type, type);
+    }
+
     /** Validates and converts a JSON value (null or JSON null clears the field). */
     public Object fromJson(JsonNode node) {
         if (node == null || node.isNull()) {
-            return this == TAGS ? new TreeSet<String>() : this == AUTHORS ? List.of() : null;
+            return kind == Kind.TAGS ? new TreeSet<String>() : kind == Kind.NAMES ? List.of() : null;
         }
-        return switch (this) {
-            case YEAR -> {
+        return switch (kind) {
+            case YEAR, MONTH, DAY -> {
                 if (!node.isIntegralNumber()) {
-                    throw new InvalidValueException("year must be a whole number, got " + node);
+                    throw new InvalidValueException(jsonName + " must be a whole number, got " + node);
                 }
-                yield validYear(node.asLong());
+                yield inRange(node.asLong());
             }
-            case AUTHORS -> {
+            case NAMES -> {
                 if (!node.isArray()) {
-                    throw new InvalidValueException("authors must be an array of {family, given}");
+                    throw new InvalidValueException(jsonName + " must be an array of {family, given}");
                 }
-                List<Author> authors = new ArrayList<>();
+                List<Author> names = new ArrayList<>();
                 for (JsonNode a : node) {
                     if (a.isTextual()) {
-                        authors.add(Author.parse(a.asText()));
+                        names.add(Author.parse(a.asText()));
                     } else if (a.isObject() && a.path("family").isTextual()) {
-                        authors.add(new Author(a.path("family").asText(), a.path("given").asText("")));
+                        names.add(new Author(a.path("family").asText(), a.path("given").asText("")));
                     } else {
-                        throw new InvalidValueException("each author must be {\"family\": …, \"given\": …}, got " + a);
+                        throw new InvalidValueException("each of " + jsonName + " must be {\"family\": …, \"given\": …}, got " + a);
                     }
                 }
-                yield List.copyOf(authors);
+                yield List.copyOf(names);
             }
             case TAGS -> {
                 if (!node.isArray()) {
@@ -97,30 +151,30 @@ public enum Field {
     }
 
     /**
-     * Validates and converts a plain-text value, as SOAP's updateDE carries it: authors as
+     * Validates and converts a plain-text value, as SOAP's updateDE carries it: names as
      * "Family, Given; Family, Given", tags separated by commas; empty text clears the field.
      */
     public Object fromText(String text) {
         String t = text == null ? "" : text.strip();
-        switch (this) {
-            case YEAR -> {
+        switch (kind) {
+            case YEAR, MONTH, DAY -> {
                 if (t.isEmpty()) {
                     return null;
                 }
                 try {
-                    return validYear(Long.parseLong(t));
+                    return inRange(Long.parseLong(t));
                 } catch (NumberFormatException e) {
-                    throw new InvalidValueException("year must be a whole number, got '" + t + "'");
+                    throw new InvalidValueException(jsonName + " must be a whole number, got '" + t + "'");
                 }
             }
-            case AUTHORS -> {
-                List<Author> authors = new ArrayList<>();
+            case NAMES -> {
+                List<Author> names = new ArrayList<>();
                 for (String part : t.split(";")) {
                     if (!part.isBlank()) {
-                        authors.add(Author.parse(part));
+                        names.add(Author.parse(part));
                     }
                 }
-                return List.copyOf(authors);
+                return List.copyOf(names);
             }
             case TAGS -> {
                 SortedSet<String> tags = new TreeSet<>();
@@ -135,17 +189,28 @@ public enum Field {
                 if (t.isEmpty()) {
                     return null;
                 }
-                String type = t.toLowerCase(Locale.ROOT);
+                String type = currentType(t.toLowerCase(Locale.ROOT));
                 if (!TYPES.contains(type)) {
-                    throw new InvalidValueException("type must be one of " + new TreeSet<>(TYPES) + ", got '" + t + "'");
+                    Set<String> accepted = new LinkedHashSet<>(new TreeSet<>(TYPES));
+                    throw new InvalidValueException("type must be one of " + accepted + " (CSL's types; article, inproceedings and misc "
+                            + "are read as article-journal, paper-conference and document), got '" + t + "'");
                 }
                 return type;
+            }
+            case DATE -> {
+                if (t.isEmpty()) {
+                    return null;
+                }
+                if (!ISO_DATE.matcher(t).matches()) {
+                    throw new InvalidValueException(jsonName + " must be a date YYYY, YYYY-MM or YYYY-MM-DD, got '" + t + "'");
+                }
+                return t;
             }
             default -> {
                 if (t.isEmpty()) {
                     return null;
                 }
-                return checkedText(jsonName, t, (this == ABSTRACT || this == NOTES) ? MAX_TEXT : MAX_SHORT);
+                return checkedText(jsonName, t, kind == Kind.LONG_TEXT ? MAX_TEXT : MAX_SHORT);
             }
         }
     }
@@ -155,9 +220,9 @@ public enum Field {
         if (value == null) {
             return JSON.nullNode();
         }
-        return switch (this) {
-            case YEAR -> JSON.numberNode((Integer) value);
-            case AUTHORS -> {
+        return switch (kind) {
+            case YEAR, MONTH, DAY -> JSON.numberNode((Integer) value);
+            case NAMES -> {
                 ArrayNode arr = JSON.arrayNode();
                 for (Object o : (List<?>) value) {
                     Author a = (Author) o;
@@ -181,11 +246,16 @@ public enum Field {
         if (value == null) {
             return "";
         }
-        return switch (this) {
-            case AUTHORS -> String.join("; ", ((List<?>) value).stream().map(Object::toString).toList());
+        return switch (kind) {
+            case NAMES -> String.join("; ", ((List<?>) value).stream().map(Object::toString).toList());
             case TAGS -> String.join(", ", ((Set<?>) value).stream().map(Object::toString).toList());
             default -> value.toString();
         };
+    }
+
+    /** Longer than {@code max} characters as JSON Schema's maxLength and MySQL's VARCHAR count them: code points. */
+    public static boolean longerThan(String t, int max) {
+        return t.length() > max && t.codePointCount(0, t.length()) > max;
     }
 
     /**
@@ -193,11 +263,6 @@ public enum Field {
      * but tab and line breaks, U+FFFE, U+FFFF, unpaired surrogates): every value must be readable
      * over SOAP as over REST.
      */
-    /** Longer than {@code max} characters as JSON Schema's maxLength and MySQL's VARCHAR count them: code points. */
-    public static boolean longerThan(String t, int max) {
-        return t.length() > max && t.codePointCount(0, t.length()) > max;
-    }
-
     static String checkedText(String what, String t, int max) {
         if (longerThan(t, max)) {
             throw new InvalidValueException(what + " is longer than " + max + " characters");
@@ -214,11 +279,12 @@ public enum Field {
         return t;
     }
 
-    private static Integer validYear(long year) {
-        if (year < 1 || year > 9999) {
-            throw new InvalidValueException("year must be between 1 and 9999, got " + year);
+    private Integer inRange(long n) {
+        long max = kind == Kind.MONTH ? 12 : kind == Kind.DAY ? 31 : 9999;
+        if (n < 1 || n > max) {
+            throw new InvalidValueException(jsonName + " must be between 1 and " + max + ", got " + n);
         }
-        return (int) year;
+        return (int) n;
     }
 
     static String validTag(String raw) {

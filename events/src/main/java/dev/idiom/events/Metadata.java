@@ -10,9 +10,18 @@ import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
-/** The canonical metadata of a publication (DESIGN.md), immutable; absent fields are null. */
+/**
+ * The canonical record of a publication, immutable; absent fields are null (empty for names and
+ * tags). It follows CSL-JSON ({@link Field} names the CSL variable of each field). The fields the
+ * record had before are first and keep their JSON form; the later ones are written only when set,
+ * so the stored form of a DE that has none of them is byte for byte what it was. A former type is
+ * read as the CSL type it became ({@link Field#currentType}): events written before fold into the
+ * new model.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"type", "title", "authors", "year", "venue", "volume", "pages", "doi", "url", "abstract", "tags", "notes"})
+@JsonPropertyOrder({"type", "title", "authors", "year", "venue", "volume", "pages", "doi", "url", "abstract", "tags", "notes",
+        "editors", "translators", "month", "day", "collectionTitle", "collectionNumber", "publisher", "publisherPlace", "issue", "number",
+        "edition", "isbn", "issn", "pmid", "pmcid", "arxiv", "language", "event", "genre", "accessed", "citationKey"})
 public record Metadata(
         String type,
         String title,
@@ -25,13 +34,47 @@ public record Metadata(
         String url,
         @JsonProperty("abstract") String abstractText,
         SortedSet<String> tags,
-        String notes) implements Serializable {
+        String notes,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Author> editors,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Author> translators,
+        Integer month,
+        Integer day,
+        String collectionTitle,
+        String collectionNumber,
+        String publisher,
+        String publisherPlace,
+        String issue,
+        String number,
+        String edition,
+        String isbn,
+        String issn,
+        String pmid,
+        String pmcid,
+        String arxiv,
+        String language,
+        String event,
+        String genre,
+        String accessed,
+        String citationKey) implements Serializable {
 
-    public static final Metadata EMPTY = new Metadata(null, null, List.of(), null, null, null, null, null, null, null, new TreeSet<>(), null);
+    public static final Metadata EMPTY = new Metadata(new Object[Field.values().length]);
 
     public Metadata {
+        type = Field.currentType(type);
         authors = authors == null ? List.of() : List.copyOf(authors);
+        editors = editors == null ? List.of() : List.copyOf(editors);
+        translators = translators == null ? List.of() : List.copyOf(translators);
         tags = Collections.unmodifiableSortedSet(tags == null ? new TreeSet<>() : new TreeSet<>(tags));
+    }
+
+    /** The record from one value per field, in {@link Field}'s order. */
+    @SuppressWarnings("unchecked")
+    private Metadata(Object[] v) {
+        this((String) v[0], (String) v[1], (List<Author>) v[2], (Integer) v[3], (String) v[4], (String) v[5], (String) v[6],
+                (String) v[7], (String) v[8], (String) v[9], (SortedSet<String>) v[10], (String) v[11], (List<Author>) v[12],
+                (List<Author>) v[13], (Integer) v[14], (Integer) v[15], (String) v[16], (String) v[17], (String) v[18], (String) v[19],
+                (String) v[20], (String) v[21], (String) v[22], (String) v[23], (String) v[24], (String) v[25], (String) v[26],
+                (String) v[27], (String) v[28], (String) v[29], (String) v[30], (String) v[31], (String) v[32]);
     }
 
     /** The current value of {@code field}. */
@@ -49,25 +92,38 @@ public record Metadata(
             case ABSTRACT -> abstractText;
             case TAGS -> tags;
             case NOTES -> notes;
+            case EDITORS -> editors;
+            case TRANSLATORS -> translators;
+            case MONTH -> month;
+            case DAY -> day;
+            case COLLECTION_TITLE -> collectionTitle;
+            case COLLECTION_NUMBER -> collectionNumber;
+            case PUBLISHER -> publisher;
+            case PUBLISHER_PLACE -> publisherPlace;
+            case ISSUE -> issue;
+            case NUMBER -> number;
+            case EDITION -> edition;
+            case ISBN -> isbn;
+            case ISSN -> issn;
+            case PMID -> pmid;
+            case PMCID -> pmcid;
+            case ARXIV -> arxiv;
+            case LANGUAGE -> language;
+            case EVENT -> event;
+            case GENRE -> genre;
+            case ACCESSED -> accessed;
+            case CITATION_KEY -> citationKey;
         };
     }
 
     /** A copy with {@code field} set to an already-validated value. */
-    @SuppressWarnings("unchecked")
     public Metadata with(Field field, Object v) {
-        return new Metadata(
-                field == Field.TYPE ? (String) v : type,
-                field == Field.TITLE ? (String) v : title,
-                field == Field.AUTHORS ? (List<Author>) v : authors,
-                field == Field.YEAR ? (Integer) v : year,
-                field == Field.VENUE ? (String) v : venue,
-                field == Field.VOLUME ? (String) v : volume,
-                field == Field.PAGES ? (String) v : pages,
-                field == Field.DOI ? (String) v : doi,
-                field == Field.URL ? (String) v : url,
-                field == Field.ABSTRACT ? (String) v : abstractText,
-                field == Field.TAGS ? (SortedSet<String>) v : tags,
-                field == Field.NOTES ? (String) v : notes);
+        Field[] fields = Field.values();
+        Object[] values = new Object[fields.length];
+        for (Field f : fields) {
+            values[f.ordinal()] = f == field ? v : get(f);
+        }
+        return new Metadata(values);
     }
 
     /**

@@ -49,7 +49,7 @@ public record SearchQuery(String text, String tag, String author, Integer yearFr
         text = blankToNull(text);
         tag = blankToNull(tag);
         author = blankToNull(author);
-        type = blankToNull(type);
+        type = Field.currentType(blankToNull(type));
         venue = blankToNull(venue);
         tool = blankToNull(tool);
         cursor = blankToNull(cursor);

@@ -55,9 +55,9 @@ class DecisionRulesTest {
     }
 
     @Test
-    void aNewRecordNeedsATitleAndDefaultsToMisc() {
+    void aNewRecordNeedsATitleAndDefaultsToDocument() {
         assertThrows(InvalidValueException.class, () -> Changes.forNewRecord(Metadata.EMPTY.with(Field.VENUE, "x")));
-        assertEquals("misc", Changes.forNewRecord(paper("T")).type());
+        assertEquals("document", Changes.forNewRecord(paper("T")).type());
     }
 
     // the three-way merge lives in the consistency module (ReplicaMergeTest)

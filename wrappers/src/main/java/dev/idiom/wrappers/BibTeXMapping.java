@@ -4,19 +4,27 @@ import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The one mapping between BibTeX entries and Idiom's canonical metadata, used by every adapter
- * that speaks BibTeX (BibTeX files, BibSonomy's posts): which canonical type an entry type is,
- * where an entry type keeps its venue, how authors and years are read, and how a change is
- * written — only the fields that changed, in the entry's own type, everything else left as it was
- * (editor, number, month, series, edition, keys, unknown fields).
+ * The one mapping between BibTeX/BibLaTeX entries and Idiom's canonical record (CSL-JSON's model),
+ * used by every adapter that speaks BibTeX (BibTeX files, BibSonomy's posts): which CSL type an
+ * entry type is, in which BibTeX field each CSL variable lives for an entry type
+ * ({@link #fieldName}: container-title is {@code journal} in an article and {@code booktitle} in a
+ * chapter, the publisher is {@code school} in a thesis), how names and dates are read, and how a
+ * change is written — only the fields that changed, in the entry's own type, everything else left
+ * as it was (keys, unknown fields, the forms values were written in).
+ *
+ * <p>Every CSL type is written so that it reads back as itself: a type BibTeX has no entry type for
+ * is a {@code @misc} with BibLaTeX's {@code entrysubtype} naming it (and magazine and newspaper
+ * articles are {@code @article}s with that subtype, as BibLaTeX does).
  */
 public final class BibTeXMapping {
     private BibTeXMapping() {}
@@ -41,78 +49,174 @@ public final class BibTeXMapping {
         }
     }
 
-    private static final Map<String, String> CANONICAL = Map.ofEntries(Map.entry("article", "article"),
-            Map.entry("inproceedings", "inproceedings"), Map.entry("conference", "inproceedings"), Map.entry("book", "book"),
-            Map.entry("inbook", "book"), Map.entry("incollection", "book"), Map.entry("booklet", "book"), Map.entry("proceedings", "book"),
+    private static final Map<String, String> CSL_TYPE = Map.ofEntries(Map.entry("article", "article-journal"),
+            Map.entry("inproceedings", "paper-conference"), Map.entry("conference", "paper-conference"), Map.entry("book", "book"),
+            Map.entry("mvbook", "book"), Map.entry("inbook", "chapter"), Map.entry("incollection", "chapter"), Map.entry("bookinbook", "chapter"),
+            Map.entry("suppbook", "chapter"), Map.entry("suppcollection", "chapter"), Map.entry("booklet", "pamphlet"),
+            Map.entry("collection", "book"), Map.entry("mvcollection", "book"), Map.entry("proceedings", "book"),
+            Map.entry("mvproceedings", "book"), Map.entry("reference", "book"), Map.entry("inreference", "entry-encyclopedia"),
             Map.entry("phdthesis", "thesis"), Map.entry("mastersthesis", "thesis"), Map.entry("thesis", "thesis"),
-            Map.entry("techreport", "report"), Map.entry("report", "report"), Map.entry("online", "webpage"),
-            Map.entry("electronic", "webpage"), Map.entry("www", "webpage"));
+            Map.entry("techreport", "report"), Map.entry("report", "report"), Map.entry("manual", "report"),
+            Map.entry("online", "webpage"), Map.entry("electronic", "webpage"), Map.entry("www", "webpage"),
+            Map.entry("software", "software"), Map.entry("dataset", "dataset"), Map.entry("unpublished", "manuscript"),
+            Map.entry("patent", "patent"), Map.entry("periodical", "periodical"), Map.entry("misc", "document"));
 
-    /** Where each entry type keeps its venue (any other type: howpublished). */
-    private static final Map<String, String> VENUE = Map.ofEntries(Map.entry("article", "journal"), Map.entry("inproceedings", "booktitle"),
-            Map.entry("conference", "booktitle"), Map.entry("incollection", "booktitle"), Map.entry("book", "publisher"),
-            Map.entry("inbook", "publisher"), Map.entry("booklet", "howpublished"), Map.entry("proceedings", "publisher"),
-            Map.entry("phdthesis", "school"), Map.entry("mastersthesis", "school"), Map.entry("thesis", "institution"),
-            Map.entry("techreport", "institution"), Map.entry("report", "institution"));
+    /** The entry type each CSL type is written as; any other type is a {@code @misc} with that entrysubtype. */
+    private static final Map<String, String> ENTRY_TYPE = Map.ofEntries(Map.entry("article-journal", "article"),
+            Map.entry("article-magazine", "article"), Map.entry("article-newspaper", "article"), Map.entry("paper-conference", "inproceedings"),
+            Map.entry("book", "book"), Map.entry("chapter", "incollection"), Map.entry("pamphlet", "booklet"),
+            Map.entry("entry-encyclopedia", "inreference"), Map.entry("thesis", "phdthesis"), Map.entry("report", "techreport"),
+            Map.entry("webpage", "online"), Map.entry("software", "software"), Map.entry("dataset", "dataset"),
+            Map.entry("manuscript", "unpublished"), Map.entry("patent", "patent"), Map.entry("periodical", "periodical"),
+            Map.entry("document", "misc"));
 
-    /** The fields a venue may be read from when the type's own venue field is empty, the most specific first. */
-    private static final List<String> VENUE_FIELDS = List.of("journal", "booktitle", "publisher", "school", "institution", "howpublished");
+    /** BibLaTeX's subtypes of {@code @article}. */
+    private static final Map<String, String> ARTICLE_SUBTYPE = Map.of("magazine", "article-magazine", "newspaper", "article-newspaper");
 
-    /** The canonical fields held in one plain BibTeX field each. */
-    private static final Map<Field, String> PLAIN = Map.of(Field.TITLE, "title", Field.VOLUME, "volume", Field.PAGES, "pages",
-            Field.DOI, "doi", Field.URL, "url", Field.ABSTRACT, "abstract");
+    /** Entry types whose container is a book or proceedings ({@code booktitle}). */
+    private static final Set<String> IN_BOOK = Set.of("inproceedings", "conference", "incollection", "inbook", "bookinbook", "suppbook",
+            "suppcollection", "inreference");
+    /** Entry types that are a whole book or volume: no container; {@code number} is the number in a series. */
+    private static final Set<String> BOOKS = Set.of("book", "mvbook", "collection", "mvcollection", "proceedings", "mvproceedings",
+            "reference", "booklet", "manual");
+    private static final Set<String> THESES = Set.of("phdthesis", "mastersthesis", "thesis");
+    private static final Set<String> REPORTS = Set.of("techreport", "report");
+    /** Entry types without a container (their publisher, school or institution is not one). */
+    private static final Set<String> NO_CONTAINER = Set.of("book", "mvbook", "collection", "mvcollection", "proceedings", "mvproceedings",
+            "reference", "manual", "phdthesis", "mastersthesis", "thesis", "techreport", "report", "software", "dataset", "unpublished",
+            "patent", "periodical");
+
+    /** The fields held in one BibTeX field each whose name does not depend on the entry type. */
+    private static final Map<Field, String> PLAIN = Map.ofEntries(Map.entry(Field.TITLE, "title"), Map.entry(Field.VOLUME, "volume"),
+            Map.entry(Field.PAGES, "pages"), Map.entry(Field.DOI, "doi"), Map.entry(Field.URL, "url"), Map.entry(Field.ABSTRACT, "abstract"),
+            Map.entry(Field.COLLECTION_TITLE, "series"), Map.entry(Field.PUBLISHER_PLACE, "address"), Map.entry(Field.EDITION, "edition"),
+            Map.entry(Field.ISBN, "isbn"), Map.entry(Field.ISSN, "issn"), Map.entry(Field.PMID, "pmid"), Map.entry(Field.PMCID, "pmcid"),
+            Map.entry(Field.LANGUAGE, "language"), Map.entry(Field.EVENT, "eventtitle"), Map.entry(Field.GENRE, "type"),
+            Map.entry(Field.ACCESSED, "urldate"));
+
+    /** The fields this mapping reads and writes (notes, tags and the citation key are each adapter's). */
+    public static final Set<Field> MAPPED = EnumSet.complementOf(EnumSet.of(Field.NOTES, Field.TAGS, Field.CITATION_KEY));
 
     private static final Pattern YEAR = Pattern.compile("(?<!\\d)(\\d{4})(?!\\d)");
+    private static final Pattern ISO_DATE = Pattern.compile("^\\s*(\\d{4})(?:-(\\d{1,2})(?:-(\\d{1,2}))?)?");
+    private static final List<String> MONTHS = List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
 
-    /** The canonical type of a BibTeX entry type ({@code misc} for any other). */
-    public static String canonicalType(String entryType) {
-        return CANONICAL.getOrDefault(lower(entryType), "misc");
+    /** The CSL type of an entry: by its entry type, and for {@code @misc} and {@code @article} by its entrysubtype. */
+    public static String cslType(Entry e) {
+        String type = lower(e.type());
+        String subtype = lower(e.get("entrysubtype"));
+        if (type.equals("article") && ARTICLE_SUBTYPE.containsKey(subtype)) {
+            return ARTICLE_SUBTYPE.get(subtype);
+        }
+        if (type.equals("misc") && Field.TYPES.contains(subtype)) {
+            return subtype;
+        }
+        return CSL_TYPE.getOrDefault(type, "document");
     }
 
-    /** The BibTeX entry type a canonical type is written as when an entry is created or changes type. */
-    public static String entryType(String canonicalType) {
-        return switch (canonicalType == null ? "misc" : canonicalType) {
-            case "article" -> "article";
-            case "inproceedings" -> "inproceedings";
-            case "book" -> "book";
-            case "thesis" -> "phdthesis";
-            case "report" -> "techreport";
-            case "webpage" -> "online";
-            default -> "misc";
+    /** The entry type a CSL type is written as when an entry is created or changes type. */
+    public static String entryType(String cslType) {
+        return ENTRY_TYPE.getOrDefault(cslType == null ? "document" : cslType, "misc");
+    }
+
+    /** The entrysubtype that completes {@link #entryType} for a CSL type, or null. */
+    static String entrySubtype(String cslType) {
+        if (cslType == null || ENTRY_TYPE.containsKey(cslType) && !cslType.startsWith("article-")) {
+            return null;
+        }
+        return switch (cslType) {
+            case "article-journal" -> null;
+            case "article-magazine" -> "magazine";
+            case "article-newspaper" -> "newspaper";
+            default -> cslType;
         };
     }
 
-    /** The field that holds an entry type's venue. */
-    public static String venueField(String entryType) {
-        return VENUE.getOrDefault(lower(entryType), "howpublished");
+    /**
+     * The BibTeX field that holds {@code f} in an entry of {@code entryType}, or null where the
+     * entry type has no place for it (names, dates, notes, tags and the arXiv id are handled apart).
+     */
+    public static String fieldName(String entryType, Field f) {
+        String t = lower(entryType);
+        return switch (f) {
+            case VENUE -> t.equals("article") || t.equals("periodical") ? "journal" : IN_BOOK.contains(t) ? "booktitle"
+                    : NO_CONTAINER.contains(t) ? null : "howpublished";
+            case PUBLISHER -> THESES.contains(t) ? "school" : REPORTS.contains(t) ? "institution" : "publisher";
+            case ISSUE -> t.equals("article") || t.equals("periodical") ? "number" : "issue";
+            case COLLECTION_NUMBER -> BOOKS.contains(t) || IN_BOOK.contains(t) ? "number" : null;
+            case NUMBER -> t.equals("article") || t.equals("periodical") || BOOKS.contains(t) || IN_BOOK.contains(t) ? null : "number";
+            default -> PLAIN.get(f);
+        };
     }
 
     private static String lower(String s) {
-        return s == null ? "" : s.toLowerCase(Locale.ROOT);
+        return s == null ? "" : s.toLowerCase(Locale.ROOT).strip();
     }
 
-    /** The canonical fields an entry holds (type, title, authors, year, venue, volume, pages, DOI, URL, abstract). */
+    /** The canonical record an entry holds (all but notes, tags and the citation key, which each adapter reads its own way). */
     public static Metadata metadata(Entry e) {
-        Metadata m = Metadata.EMPTY.with(Field.TYPE, canonicalType(e.type()));
-        for (Map.Entry<Field, String> f : PLAIN.entrySet()) {
-            m = set(m, f.getKey(), e.get(f.getValue()));
-        }
-        String authors = e.get("author");
-        if (authors != null) {
-            m = m.with(Field.AUTHORS, authors(authors));
-        }
-        String year = e.get("year") != null ? e.get("year") : e.get("date");
-        if (year != null) {
-            Matcher y = YEAR.matcher(year);
-            if (y.find()) {
-                m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, cslType(e));
+        for (Field f : MAPPED) {
+            String name = fieldName(e.type(), f);
+            if (name != null) {
+                m = set(m, f, e.get(name));
             }
         }
-        String venue = e.get(venueField(e.type()));
-        for (int i = 0; venue == null && i < VENUE_FIELDS.size(); i++) {
-            venue = e.get(VENUE_FIELDS.get(i));
+        if (m.venue() == null && fieldName(e.type(), Field.VENUE) != null) {
+            m = set(m, Field.VENUE, firstOf(e, "journal", "journaltitle", "booktitle", "howpublished"));
         }
-        return set(m, Field.VENUE, venue);
+        m = names(m, Field.AUTHORS, e.get("author"));
+        m = names(m, Field.EDITORS, e.get("editor"));
+        m = names(m, Field.TRANSLATORS, e.get("translator"));
+        m = date(m, e);
+        String eprintType = firstOf(e, "eprinttype", "archiveprefix");
+        if (eprintType != null && lower(eprintType).equals("arxiv")) {
+            m = set(m, Field.ARXIV, e.get("eprint"));
+        }
+        return m;
+    }
+
+    private static String firstOf(Entry e, String... fields) {
+        for (String f : fields) {
+            if (e.get(f) != null) {
+                return e.get(f);
+            }
+        }
+        return null;
+    }
+
+    private static Metadata names(Metadata m, Field f, String bibtex) {
+        return bibtex == null ? m : m.with(f, authors(bibtex));
+    }
+
+    /** Year, month and day from BibLaTeX's {@code date} (an ISO date), or from {@code year}, {@code month} and {@code day}. */
+    private static Metadata date(Metadata m, Entry e) {
+        Matcher iso = e.get("date") == null ? null : ISO_DATE.matcher(e.get("date"));
+        if (e.get("year") == null && iso != null && iso.find()) {
+            m = m.with(Field.YEAR, Integer.parseInt(iso.group(1)));
+            m = iso.group(2) == null ? m : setNumber(m, Field.MONTH, iso.group(2));
+            return iso.group(3) == null ? m : setNumber(m, Field.DAY, iso.group(3));
+        }
+        String year = e.get("year") != null ? e.get("year") : e.get("date");
+        Matcher y = year == null ? null : YEAR.matcher(year);
+        if (y != null && y.find()) {
+            m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
+        }
+        String month = e.get("month");
+        if (month != null) {
+            int named = MONTHS.indexOf(lower(month).length() >= 3 ? lower(month).substring(0, 3) : "");
+            m = named >= 0 ? m.with(Field.MONTH, named + 1) : setNumber(m, Field.MONTH, month);
+        }
+        return setNumber(m, Field.DAY, e.get("day"));
+    }
+
+    /** A month or day that is a number in range, else nothing (BibTeX has free text there: "Spring", "1--3"). */
+    private static Metadata setNumber(Metadata m, Field f, String v) {
+        try {
+            return v == null ? m : m.with(f, f.fromText(v));
+        } catch (RuntimeException notANumber) {
+            return m;
+        }
     }
 
     private static Metadata set(Metadata m, Field f, String v) {
@@ -120,40 +224,93 @@ public final class BibTeXMapping {
     }
 
     /**
-     * Writes into {@code e} the fields that differ between {@code before} (as last synced) and
-     * {@code after}, and nothing else. The entry type changes only when the entry's type does not
-     * already read as the new canonical type (an incollection stays one while it is a "book"); its
-     * venue then moves to the new type's venue field.
+     * {@code m} without the fields an entry of its type has no place for (a book has no container,
+     * an article no series number): what an entry written from {@code m} holds, so a sync does not
+     * owe the entry a field it cannot take.
+     */
+    public static Metadata holdable(Metadata m) {
+        String entryType = entryType(m.type());
+        for (Field f : List.of(Field.VENUE, Field.COLLECTION_NUMBER, Field.NUMBER)) {
+            if (fieldName(entryType, f) == null && m.get(f) != null) {
+                m = m.with(f, null);
+            }
+        }
+        return m;
+    }
+
+    /** The BibTeX month macro ({@code jan} … {@code dec}) of a month number. */
+    public static String monthMacro(int month) {
+        return MONTHS.get(month - 1);
+    }
+
+    /**
+     * Writes into {@code e} the fields that differ between {@code before} (as last synced, or
+     * {@link Metadata#EMPTY} for a new entry) and {@code after}, and nothing else. The entry type
+     * changes only when the entry does not already read as the new type (an {@code @inbook} stays
+     * one while it is a chapter); values held in fields whose name depends on the type then move to
+     * the new type's fields.
      */
     public static void applyChanges(Entry e, Metadata before, Metadata after) {
-        String oldVenueField = venueField(e.type());
-        boolean typeChanged = !Objects.equals(before.type(), after.type()) && !canonicalType(e.type()).equals(after.type());
-        if (typeChanged) {
+        String oldType = e.type();
+        if (!Objects.equals(before.type(), after.type()) && after.type() != null && !cslType(e).equals(after.type())) {
             e.type(entryType(after.type()));
-        }
-        for (Map.Entry<Field, String> f : PLAIN.entrySet()) {
-            if (changed(before, after, f.getKey())) {
-                e.set(f.getValue(), text(after.get(f.getKey())));
+            String subtype = entrySubtype(after.type());
+            if (subtype != null || e.get("entrysubtype") != null) {
+                e.set("entrysubtype", subtype);
+            }
+            for (Field f : MAPPED) {
+                String from = fieldName(oldType, f);
+                String to = fieldName(e.type(), f);
+                if (from != null && !from.equals(to) && e.get(from) != null && Objects.equals(text(before.get(f)), e.get(from))) {
+                    if (to == null) {
+                        e.set(from, null);
+                    } else if (e.get(to) == null) {
+                        e.move(from, to);
+                    }
+                }
             }
         }
-        if (changed(before, after, Field.AUTHORS)) {
-            e.set("author", after.authors().isEmpty() ? null : authorList(after.authors()));
+        for (Field f : MAPPED) {
+            String name = fieldName(e.type(), f); // null for the type, names, dates and the arXiv id: below
+            if (name != null && changed(before, after, f)) {
+                e.set(name, text(after.get(f)));
+            }
+        }
+        for (Map.Entry<Field, String> names : Map.of(Field.AUTHORS, "author", Field.EDITORS, "editor", Field.TRANSLATORS, "translator").entrySet()) {
+            if (changed(before, after, names.getKey())) {
+                List<?> list = (List<?>) after.get(names.getKey());
+                e.set(names.getValue(), list.isEmpty() ? null : authorList(list.stream().map(Author.class::cast).toList()));
+            }
+        }
+        if (changed(before, after, Field.YEAR) || changed(before, after, Field.MONTH) || changed(before, after, Field.DAY)) {
+            writeDate(e, before, after);
+        }
+        if (changed(before, after, Field.ARXIV)) {
+            e.set("eprint", after.arxiv());
+            if (after.arxiv() != null && e.get("eprinttype") == null && e.get("archiveprefix") == null) {
+                e.set("eprinttype", "arxiv");
+            } else if (after.arxiv() == null && e.get("eprinttype") != null && lower(e.get("eprinttype")).equals("arxiv")) {
+                e.set("eprinttype", null);
+            }
+        }
+    }
+
+    /** BibLaTeX's {@code date} where the entry has one and no {@code year}; else {@code year}, {@code month} (a macro) and {@code day}. */
+    private static void writeDate(Entry e, Metadata before, Metadata after) {
+        if (e.get("year") == null && e.get("date") != null) {
+            e.set("date", after.year() == null ? null : after.year()
+                    + (after.month() == null ? "" : String.format("-%02d", after.month())
+                    + (after.day() == null ? "" : String.format("-%02d", after.day()))));
+            return;
         }
         if (changed(before, after, Field.YEAR)) {
-            String date = e.get("date");
-            Matcher y = date == null ? null : YEAR.matcher(date);
-            if (e.get("year") == null && y != null && y.find() && after.year() != null) {
-                e.set("date", date.substring(0, y.start(1)) + after.year() + date.substring(y.end(1))); // biblatex: keep month and day
-            } else {
-                e.set("year", text(after.year()));
-            }
+            e.set("year", text(after.year()));
         }
-        String venueField = venueField(e.type());
-        if (!venueField.equals(oldVenueField) && e.get(oldVenueField) != null && Objects.equals(e.get(oldVenueField), before.venue())) {
-            e.move(oldVenueField, venueField);
+        if (changed(before, after, Field.MONTH)) {
+            e.set("month", after.month() == null ? null : monthMacro(after.month()));
         }
-        if (changed(before, after, Field.VENUE)) {
-            e.set(venueField, text(after.venue()));
+        if (changed(before, after, Field.DAY)) {
+            e.set("day", text(after.day()));
         }
     }
 

@@ -32,7 +32,7 @@ public final class SeedRecords {
     private static final String[] GIVEN = {"Yasushi", "Marc", "Anna", "Ingrid", "Minh", "Lucía", "Piotr", "Siobhan", "Jan", "Wei"};
     private static final String[] VENUES = {"ACM Computing Surveys", "SOSP", "OSDI", "VLDB", "SIGMOD", "PODC", "JCDL", "WWW", "ICDE",
             "Distributed Computing", "Communications of the ACM", "ECOOP"};
-    private static final String[] TYPES = {"article", "article", "article", "inproceedings", "inproceedings", "book", "thesis", "report", "webpage", "misc"};
+    private static final String[] TYPES = {"article-journal", "article-journal", "article-journal", "paper-conference", "paper-conference", "book", "chapter", "thesis", "report", "webpage", "document"};
 
     private final EntityIds ids;
     private final SplittableRandom random;

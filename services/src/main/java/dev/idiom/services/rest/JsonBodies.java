@@ -196,12 +196,12 @@ final class JsonBodies {
             }
             return v;
         }
-        switch (f) {
-            case YEAR, TAGS -> { } // Field checks these as strictly as the document
-            case AUTHORS -> { // not an array: Field says so
+        switch (f.kind()) {
+            case YEAR, MONTH, DAY, TAGS -> { } // Field checks these as strictly as the document
+            case NAMES -> { // not an array: Field says so
                 for (JsonNode a : v.isArray() ? v : List.<JsonNode>of()) {
                     if (!a.isObject() || !a.path("family").isTextual() || (a.has("given") && !a.get("given").isTextual())) {
-                        throw new InvalidValueException("each author is {\"family\": \"…\", \"given\": \"…\"} (given optional), got " + a);
+                        throw new InvalidValueException("each of " + f.jsonName() + " is {\"family\": \"…\", \"given\": \"…\"} (given optional), got " + a);
                     }
                     closed((ObjectNode) a, "family", "given");
                 }

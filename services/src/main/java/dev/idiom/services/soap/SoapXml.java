@@ -21,6 +21,7 @@ import dev.idiom.services.app.InputLimits;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import javax.xml.namespace.QName;
 import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
@@ -54,30 +55,19 @@ final class SoapXml {
         child(e, "createdAt", de.createdAt().toString());
         child(e, "updatedAt", de.updatedAt().toString());
         Metadata m = de.metadata();
-        text(e, "type", m.type());
-        text(e, "title", m.title());
-        if (!m.authors().isEmpty()) {
-            OMElement authors = child(e, "authors", null);
-            for (Author a : m.authors()) {
-                OMElement author = child(authors, "author", null);
-                child(author, "family", a.family());
-                if (!a.given().isEmpty()) {
-                    child(author, "given", a.given());
+        for (Field f : Field.values()) {
+            Object value = m.get(f);
+            switch (f.kind()) {
+                case NAMES -> names(e, f, (List<?>) value);
+                case TAGS -> {
+                    if (!m.tags().isEmpty()) {
+                        OMElement tags = child(e, "tags", null);
+                        m.tags().forEach(t -> child(tags, "tag", t));
+                    }
                 }
+                default -> text(e, f.jsonName(), value == null ? null : value.toString());
             }
         }
-        text(e, "year", m.year() == null ? null : m.year().toString());
-        text(e, "venue", m.venue());
-        text(e, "volume", m.volume());
-        text(e, "pages", m.pages());
-        text(e, "doi", m.doi());
-        text(e, "url", m.url());
-        text(e, "abstract", m.abstractText());
-        if (!m.tags().isEmpty()) {
-            OMElement tags = child(e, "tags", null);
-            m.tags().forEach(t -> child(tags, "tag", t));
-        }
-        text(e, "notes", m.notes());
         if (!de.replicas().isEmpty()) {
             OMElement replicas = child(e, "replicas", null);
             de.replicas().forEach(r -> replica(replicas, r));
@@ -87,6 +77,25 @@ final class SoapXml {
         }
         return e;
     }
+
+    /** {@code <authors><author><family/><given/></author>…</authors>} (and so for editors, translators), when there are any. */
+    private void names(OMElement parent, Field f, List<?> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        OMElement list = child(parent, f.jsonName(), null);
+        for (Object o : names) {
+            Author a = (Author) o;
+            OMElement name = child(list, NAME_ELEMENT.get(f), null);
+            child(name, "family", a.family());
+            if (!a.given().isEmpty()) {
+                child(name, "given", a.given());
+            }
+        }
+    }
+
+    /** The element of one name in each list of names. */
+    private static final Map<Field, String> NAME_ELEMENT = Map.of(Field.AUTHORS, "author", Field.EDITORS, "editor", Field.TRANSLATORS, "translator");
 
     OMElement replica(OMElement parent, Replica r) {
         OMElement e = child(parent, "replica", null);
@@ -155,8 +164,8 @@ final class SoapXml {
                 throw new InvalidValueException("<" + f.getLocalName() + "> in <entity> must be in namespace " + NS);
             }
             Field field = Field.named(f.getLocalName());
-            Object value = switch (field) {
-                case AUTHORS -> {
+            Object value = switch (field.kind()) {
+                case NAMES -> {
                     List<Author> authors = new ArrayList<>();
                     for (Iterator<OMElement> a = f.getChildElements(); a.hasNext(); ) {
                         OMElement author = a.next();

@@ -51,7 +51,15 @@ import org.w3c.dom.NodeList;
  */
 public final class BibSonomyTool implements AnnotationTool {
     public static final ToolLimits LIMITS = new ToolLimits(20, Duration.ofMillis(200), 2);
-    private static final Pattern MISC_DOI = Pattern.compile("(^|,)\\s*doi\\s*=\\s*\\{([^}]*)\\}\\s*", Pattern.CASE_INSENSITIVE);
+    /** The BibTeX fields a {@code <bibtex>} element has attributes for (BibSonomy's XML schema); the rest live in {@code misc}. */
+    private static final java.util.Set<String> ATTRIBUTES = java.util.Set.of("address", "annote", "author", "booktitle", "chapter",
+            "crossref", "day", "edition", "editor", "howpublished", "institution", "journal", "month", "note", "number", "organization",
+            "pages", "publisher", "school", "series", "title", "type", "url", "volume", "year", "entrytype", "bibtexKey");
+
+    /** One {@code name = {value}} entry of {@code misc}. */
+    private static Pattern miscField(String name) {
+        return Pattern.compile("(^|,)\\s*" + Pattern.quote(name) + "\\s*=\\s*\\{([^}]*)\\}\\s*", Pattern.CASE_INSENSITIVE);
+    }
 
     private final URI base;
     private final String user;
@@ -184,29 +192,31 @@ public final class BibSonomyTool implements AnnotationTool {
 
         @Override
         public String get(String field) {
-            String v = switch (field) {
-                case "doi" -> {
-                    Matcher m = MISC_DOI.matcher(bibtex.getAttribute("misc"));
-                    yield m.find() ? m.group(2) : null;
-                }
-                case "abstract" -> bibtex.getAttribute("bibtexAbstract");
-                default -> bibtex.getAttribute(field);
-            };
+            String v;
+            if (field.equals("abstract")) {
+                v = bibtex.getAttribute("bibtexAbstract");
+            } else if (ATTRIBUTES.contains(field)) {
+                v = bibtex.getAttribute(field);
+            } else {
+                Matcher m = miscField(field).matcher(bibtex.getAttribute("misc"));
+                v = m.find() ? m.group(2) : null;
+            }
             return v == null || v.isBlank() ? null : v.strip();
         }
 
+        /** A field BibSonomy has no attribute for (doi, isbn, issn, eprint…) lives in {@code misc} as {@code name = {value}}. */
         @Override
         public void set(String field, String value) {
             boolean clear = value == null || value.isEmpty();
-            switch (field) {
-                case "doi" -> {
-                    // misc holds more than the DOI (isbn, issn…): only the doi entry is touched
-                    String misc = MISC_DOI.matcher(bibtex.getAttribute("misc")).replaceAll("$1").replaceAll("^\\s*,\\s*|\\s*,\\s*$", "").strip();
-                    misc = clear ? misc : (misc.isEmpty() ? "" : misc + ", ") + "doi = {" + value + "}";
-                    attribute("misc", misc);
-                }
-                case "abstract" -> attribute("bibtexAbstract", clear ? null : value);
-                default -> attribute(field, clear ? null : value);
+            if (field.equals("abstract")) {
+                attribute("bibtexAbstract", clear ? null : value);
+            } else if (ATTRIBUTES.contains(field)) {
+                attribute(field, clear ? null : value);
+            } else {
+                // misc holds other fields too: only this one's entry is touched
+                String misc = miscField(field).matcher(bibtex.getAttribute("misc")).replaceAll("$1").replaceAll("^\\s*,\\s*|\\s*,\\s*$", "").strip();
+                misc = clear ? misc : (misc.isEmpty() ? "" : misc + ", ") + field + " = {" + value + "}";
+                attribute("misc", misc);
             }
         }
 
@@ -237,6 +247,7 @@ public final class BibSonomyTool implements AnnotationTool {
         Metadata m;
         if (bibtex != null) {
             m = BibTeXMapping.metadata(new View(bibtex));
+            m = set(m, Field.CITATION_KEY, bibtex.getAttribute("bibtexKey"));
             // "Given Family" names are common in posts: the mapping reads both forms
         } else {
             m = Metadata.EMPTY.with(Field.TYPE, "webpage");
@@ -285,7 +296,7 @@ public final class BibSonomyTool implements AnnotationTool {
                 : "<bibtex entrytype=\"" + BibTeXMapping.entryType(m.type()) + "\" bibtexKey=\"" + SafeXml.escape(newKey(m)) + "\"/>")
                 + "</post>", "Idiom");
         Element post = doc.getDocumentElement();
-        apply(post, Metadata.EMPTY.with(Field.TYPE, m.type()), m);
+        apply(post, Metadata.EMPTY, m);
         Document answer = ok(send("POST", postsPath(), envelope(post)), 201, "create a post");
         return fetch(resourceHash(answer)).orElseThrow(() -> new ToolException("BibSonomy did not keep the new post"));
     }
@@ -322,7 +333,7 @@ public final class BibSonomyTool implements AnnotationTool {
      */
     @Override
     public Metadata writable(Metadata wanted, Metadata known) {
-        Metadata out = wanted;
+        Metadata out = "webpage".equals(wanted.type()) ? wanted : BibTeXMapping.holdable(wanted);
         for (String tag : wanted.tags()) {
             if (SystemTags.acts(tag) && (known == null || !known.tags().contains(tag))) {
                 out = out.withoutTag(tag);
@@ -389,6 +400,9 @@ public final class BibSonomyTool implements AnnotationTool {
         }
         View bibtex = new View(child(post, "bibtex"));
         BibTeXMapping.applyChanges(bibtex, before, after);
+        if (after.citationKey() != null && !after.citationKey().equals(before.citationKey())) {
+            bibtex.bibtex().setAttribute("bibtexKey", after.citationKey());
+        }
         require(bibtex.bibtex(), "a publication", "title", "year", "bibtexKey", "entrytype");
         if (bibtex.get("author") == null && bibtex.get("editor") == null) {
             throw new RecordRefusedException("BibSonomy requires an author or an editor for a publication; this entity has neither");
@@ -404,8 +418,11 @@ public final class BibSonomyTool implements AnnotationTool {
         }
     }
 
-    /** A new post's BibTeX key, as BibSonomy's own suggestion: first author's family name, year, first title word. */
+    /** A new post's BibTeX key: the record's citation key, else as BibSonomy's own suggestion: first author's family name, year, first title word. */
     private static String newKey(Metadata m) {
+        if (m.citationKey() != null && !m.citationKey().isBlank()) {
+            return m.citationKey();
+        }
         String family = m.authors().isEmpty() ? "" : m.authors().getFirst().family();
         String word = m.title() == null ? "" : m.title().split("\\s+")[0];
         String key = (java.text.Normalizer.normalize(family, java.text.Normalizer.Form.NFD) + (m.year() == null ? "" : m.year())

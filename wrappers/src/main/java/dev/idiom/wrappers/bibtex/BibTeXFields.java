@@ -196,11 +196,15 @@ final class BibTeXFields {
     }
 
     private static void put(BibTeXEntry e, String field, String value) {
-        if (value != null) {
+        if (value != null && field.equalsIgnoreCase("month") && MONTH_MACRO.matcher(value).matches()) {
+            e.addField(new Key(field), new org.jbibtex.KeyValue(value)); // month = feb: BibTeX's own macro, which every style prints in its language
+        } else if (value != null) {
             String written = VERBATIM.contains(field.toLowerCase(java.util.Locale.ROOT)) ? value : latex(value);
             e.addField(new Key(field), new StringValue(escape(written), StringValue.Style.BRACED));
         }
     }
+
+    private static final java.util.regex.Pattern MONTH_MACRO = java.util.regex.Pattern.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec");
 
     /** Fields BibLaTeX and hyperref read verbatim: LaTeX's special characters are not escaped in them. */
     private static final java.util.Set<String> VERBATIM = java.util.Set.of("url", "doi", "eprint", "file", "urldate");

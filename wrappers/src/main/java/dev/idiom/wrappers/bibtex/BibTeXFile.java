@@ -139,6 +139,8 @@ public final class BibTeXFile implements AnnotationTool {
         }
     }
 
+    /** A key BibTeX can read back as written: no spaces, braces, commas, quotes, #, % or ~. */
+    private static final Pattern CITATION_KEY = Pattern.compile("[^\\s{}(),\"#%~\\\\]+");
     private static final Pattern ENTRY_START = Pattern.compile("(?m)^[ \\t]*@");
     /** An entry without a key ({@code @article{, title = …}}), as Citavi and other exports write them. */
     private static final Pattern KEYLESS = Pattern.compile("[ \\t]*@\\s*\\w+\\s*[{(]\\s*,");
@@ -277,7 +279,8 @@ public final class BibTeXFile implements AnnotationTool {
 
     /** The entry as a record; what it does not say itself it takes from the entry its {@code crossref} names, as BibTeX does. */
     private static RemoteRecord record(Parsed p, String remoteId, BibTeXEntry e) {
-        return new RemoteRecord(remoteId, version(e), BibTeXFields.metadata(BibTeXFields.inheriting(e, p.entries())));
+        Metadata m = BibTeXFields.metadata(BibTeXFields.inheriting(e, p.entries()));
+        return new RemoteRecord(remoteId, version(e), remoteId.startsWith(KEYLESS_PREFIX) ? m : m.with(Field.CITATION_KEY, remoteId));
     }
 
     /** Fingerprint of the entry's type and fields in key order. */
@@ -287,6 +290,17 @@ public final class BibTeXFile implements AnnotationTool {
             fields.put(f.getKey().getValue().toLowerCase(Locale.ROOT), f.getValue().toUserString());
         }
         return Fingerprint.of(e.getType().getValue().toLowerCase(Locale.ROOT) + fields);
+    }
+
+    /**
+     * An entry holds what its type has a place for ({@link BibTeXMapping#holdable}); an entry that is
+     * in the file keeps its key, which may differ from the record's citation key: a key renamed by
+     * a sync would break every {@code \cite} of it. A new entry takes the citation key as its key.
+     */
+    @Override
+    public Metadata writable(Metadata wanted, Metadata known) {
+        Metadata m = BibTeXMapping.holdable(wanted);
+        return known == null ? m : m.with(Field.CITATION_KEY, known.citationKey());
     }
 
     @Override
@@ -299,7 +313,7 @@ public final class BibTeXFile implements AnnotationTool {
     public synchronized RemoteRecord create(Metadata metadata, boolean keepPrivate) {
         Parsed p = read();
         BibTeXEntry blank = new BibTeXEntry(new Key(BibTeXMapping.entryType(metadata.type())), new Key(newKey(p, metadata)));
-        BibTeXEntry entry = BibTeXFields.withChanges(blank, Metadata.EMPTY.with(Field.TYPE, metadata.type()), metadata);
+        BibTeXEntry entry = BibTeXFields.withChanges(blank, Metadata.EMPTY, metadata);
         p.segments().add(new Segment(null, new ArrayList<>(List.of(entry))));
         write(p);
         return record(p, entry);
@@ -399,8 +413,15 @@ public final class BibTeXFile implements AnnotationTool {
         return -1;
     }
 
-    /** JabRef-style key: first author's family name and year, then a, b, c… if taken. */
+    /**
+     * The key of an entry Idiom writes: the record's citation key when the file does not use it yet
+     * (a key Better BibTeX or another file gave it), else JabRef's style — first author's family name
+     * and year, then a, b, c… if taken.
+     */
     private static String newKey(Parsed p, Metadata m) {
+        if (m.citationKey() != null && CITATION_KEY.matcher(m.citationKey()).matches() && p.entry(m.citationKey()) == null) {
+            return m.citationKey();
+        }
         String family = m.authors().isEmpty() ? "" : Normalized.fold(m.authors().getFirst().family()).replace(" ", "");
         String base = (family.isEmpty() ? Normalized.fold(m.title()).split(" ")[0] : family) + (m.year() == null ? "" : m.year());
         base = base.isEmpty() ? "idiom" : base;

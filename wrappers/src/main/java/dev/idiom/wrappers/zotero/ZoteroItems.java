@@ -9,8 +9,10 @@ import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.wrappers.zotero.ZoteroSchema.ItemType;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -20,88 +22,89 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Between Zotero item data and canonical metadata, by the published schema. Reading maps every
- * item type to the nearest canonical type and reads each canonical field from the type's own form
- * of its base field; writing changes only the fields Idiom changed, in the item's own type, and
- * leaves the rest of the item (collections, relations, other creators, the full date, tag types,
- * fields Idiom does not model, the trash flag) exactly as Zotero returned it.
+ * Between Zotero item data and Idiom's canonical record (CSL-JSON's model), by Zotero's published
+ * schema and its own CSL mapping ({@link ZoteroCsl}): an item type is its CSL type, each field is
+ * the CSL variable its base field maps to, each creator type its CSL role. A variable the item type
+ * has no field for lives in {@code extra} as a {@code name: value} line, as Zotero itself reads and
+ * writes them ({@code publisher-place: Berlin}, {@code editor: Family || Given}, {@code type: song},
+ * {@code arXiv: 2101.00001}); the other lines of {@code extra} stay as they are. Idiom's notes are
+ * not written to Zotero (its notes are child items; {@code extra} is data). Writing changes only the
+ * fields Idiom changed, in the item's own type, and leaves the rest of the item (collections,
+ * relations, other creators, the date's own form, tag types, fields Idiom does not model, the trash
+ * flag) exactly as Zotero returned it.
  */
 final class ZoteroItems {
     private static final ZoteroSchema SCHEMA = ZoteroSchema.published();
+    private static final ZoteroCsl CSL = ZoteroCsl.published();
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final Pattern YEAR = Pattern.compile("(?<!\\d)(\\d{4})(?!\\d)");
+    private static final Pattern ISO_DATE = Pattern.compile("^\\s*(\\d{4})(?:-(\\d{1,2})(?:-(\\d{1,2}))?)?(?:[ T].*)?$");
+    private static final List<String> MONTHS = List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
+    private static final Pattern MONTH_NAME = Pattern.compile("(?i)\\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?");
+    private static final Pattern DAY = Pattern.compile("(?<!\\d)(\\d{1,2})(?!\\d)");
 
-    /** Every Zotero item type that is not "misc": the canonical type it reads as. */
-    private static final Map<String, String> CANONICAL = Map.ofEntries(Map.entry("journalArticle", "article"),
-            Map.entry("magazineArticle", "article"), Map.entry("newspaperArticle", "article"), Map.entry("preprint", "article"),
-            Map.entry("conferencePaper", "inproceedings"), Map.entry("book", "book"), Map.entry("bookSection", "book"),
-            Map.entry("thesis", "thesis"), Map.entry("report", "report"), Map.entry("webpage", "webpage"), Map.entry("blogPost", "webpage"),
-            Map.entry("forumPost", "webpage"));
+    /** The fields read from and written to a plain field of the item (or its extra line): all but these. */
+    private static final Set<Field> APART = EnumSet.of(Field.TYPE, Field.AUTHORS, Field.EDITORS, Field.TRANSLATORS, Field.YEAR, Field.MONTH,
+            Field.DAY, Field.ACCESSED, Field.ARXIV, Field.TAGS, Field.NOTES);
+    /** The creator type of each list of names but authors (whose creator type is the item type's primary one). */
+    private static final Map<Field, String> ROLES = Map.of(Field.EDITORS, "editor", Field.TRANSLATORS, "translator");
 
-    /** The canonical fields held in a plain string field: the base field each is read from and written to. */
-    private static final Map<Field, String> STRING_FIELDS = Map.of(Field.TITLE, "title", Field.VOLUME, "volume", Field.PAGES, "pages",
-            Field.DOI, "DOI", Field.URL, "url", Field.ABSTRACT, "abstractNote");
+    /** The fields Zotero holds: all but notes. */
+    static final Set<Field> KEPT = EnumSet.complementOf(EnumSet.of(Field.NOTES));
 
     /**
-     * A line of {@code extra} that Zotero and citation tools read as data, not as a note:
-     * {@code Citation Key: demers87} (Better BibTeX), {@code PMID: 123}, {@code arXiv: 1805.06358},
-     * {@code tex.howpublished: …}, or a CSL variable ({@code original-date: 1987}, {@code event-place: …}).
+     * A line of {@code extra} that Zotero and citation tools read as data: {@code Citation Key: demers87}
+     * (Better BibTeX), {@code PMID: 123}, {@code arXiv: 1805.06358}, {@code tex.howpublished: …}, or
+     * a CSL variable ({@code original-date: 1987}, {@code publisher-place: …}).
      */
-    private static final Pattern DATA_LINE = Pattern.compile("^\\s*(?<key>tex\\.[\\w-]+|[A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*\\S.*$");
-    private static final java.util.Set<String> DATA_KEYS = java.util.Set.of("citation-key", "citationkey", "pmid", "pmcid", "arxiv", "doi", "isbn",
-            "issn", "original-date", "original-title", "original-publisher", "original-publisher-place", "original-author", "event-date",
-            "event-place", "event-title", "event", "publisher-place", "publisher", "container-title", "collection-title", "collection-number",
-            "number", "genre", "status", "submitted", "available-date", "issued", "type", "medium", "archive", "archive-location", "language",
-            "version", "section", "chapter-number", "page", "edition", "volume", "issue", "references", "dimensions", "scale", "jurisdiction",
-            "authority", "call-number", "title-short", "container-title-short", "reviewed-title", "reviewed-author", "editor", "translator",
-            "director", "illustrator", "composer", "interviewer", "recipient", "accessed");
-
-    /** True if this line of {@code extra} is data another tool reads (see {@link #DATA_LINE}). */
-    static boolean dataLine(String line) {
-        Matcher m = DATA_LINE.matcher(line);
-        if (!m.matches()) {
-            return false;
-        }
-        String key = m.group("key").strip().toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
-        return key.startsWith("tex.") || DATA_KEYS.contains(key);
-    }
-
-    /** Idiom's notes of an item: the lines of {@code extra} that are not data (null when none are). */
-    static String notes(String extra) {
-        if (extra == null) {
-            return null;
-        }
-        String human = extra.lines().filter(l -> !dataLine(l)).collect(java.util.stream.Collectors.joining("\n")).strip();
-        return human.isEmpty() ? null : human;
-    }
-
-    /** {@code extra} with its notes replaced by {@code notes}: the data lines stay, first, as they were. */
-    static String extraWithNotes(String extra, String notes) {
-        List<String> data = extra == null ? List.of() : extra.lines().filter(ZoteroItems::dataLine).toList();
-        List<String> out = new ArrayList<>(data);
-        if (notes != null && !notes.isBlank()) {
-            out.add(notes);
-        }
-        return String.join("\n", out);
-    }
+    private static final Pattern DATA_LINE = Pattern.compile("^\\s*(?<key>tex\\.[\\w-]+|[A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*(?<value>\\S.*)$");
 
     private ZoteroItems() {}
 
-    static String canonicalType(String itemType) {
-        return CANONICAL.getOrDefault(itemType, "misc");
+    /** The key of an extra line, as Zotero compares them: lower case, spaces as hyphens ("Citation Key" is citation-key); null if not a data line. */
+    private static String lineKey(String line) {
+        Matcher m = DATA_LINE.matcher(line);
+        return m.matches() ? m.group("key").strip().toLowerCase(Locale.ROOT).replace(' ', '-') : null;
     }
 
-    /** The item type a canonical type is created as. */
-    static String itemType(String canonicalType) {
-        return switch (canonicalType == null ? "misc" : canonicalType) {
-            case "article" -> "journalArticle";
-            case "inproceedings" -> "conferencePaper";
-            case "book" -> "book";
-            case "thesis" -> "thesis";
-            case "report" -> "report";
-            case "webpage" -> "webpage";
-            default -> "document";
-        };
+    /** The key Idiom writes a field's extra line under (the CSL variable; Zotero's own spelling for the arXiv id). */
+    private static String extraKey(Field f) {
+        return f == Field.ARXIV ? "arXiv" : ROLES.containsKey(f) ? ROLES.get(f) : f == Field.AUTHORS ? "author" : f.cslName();
+    }
+
+    /** The values of {@code extra}'s data lines by key (the first line of each key). */
+    private static Map<String, String> extraLines(String extra) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (extra != null) {
+            extra.lines().forEach(l -> {
+                Matcher m = DATA_LINE.matcher(l);
+                if (m.matches()) {
+                    out.putIfAbsent(lineKey(l), m.group("value").strip());
+                }
+            });
+        }
+        return out;
+    }
+
+    /** {@code extra} with the lines of {@code key} replaced by {@code values} (none: removed), every other line as it was. */
+    static String withExtraLines(String extra, String key, List<String> values) {
+        List<String> out = new ArrayList<>();
+        String k = key.toLowerCase(Locale.ROOT).replace(' ', '-');
+        boolean placed = false;
+        for (String l : extra == null || extra.isEmpty() ? List.<String>of() : extra.lines().toList()) {
+            if (k.equals(lineKey(l))) {
+                if (!placed) {
+                    values.forEach(v -> out.add(key + ": " + v));
+                    placed = true;
+                }
+            } else {
+                out.add(l);
+            }
+        }
+        if (!placed) {
+            values.forEach(v -> out.add(key + ": " + v));
+        }
+        return String.join("\n", out);
     }
 
     /** Item types that are not works: notes, attachments, annotations (they have no place in a DE's record). */
@@ -120,45 +123,54 @@ final class ZoteroItems {
         return t;
     }
 
-    /** This type's venue field: its form of publicationTitle, else of publisher; null if it has neither. */
-    static String venueField(ItemType t) {
-        String f = t.fieldFor("publicationTitle");
-        return f != null ? f : t.fieldFor("publisher");
+    /** Idiom's type of an item: its CSL type, or the type an extra line names for a {@code document} (a CSL type Zotero has no item type for). */
+    static String cslType(ItemType t, Map<String, String> extra) {
+        String named = extra.get("type");
+        if (named != null && Field.TYPES.contains(named) && CSL.itemType(named) == null) {
+            return named;
+        }
+        String csl = CSL.type(t.name());
+        return csl == null ? "document" : csl;
+    }
+
+    /** The item type Idiom's type is created as ({@code document} for a CSL type Zotero has none for). */
+    static String itemType(String type) {
+        String item = CSL.itemType(type == null ? "document" : type);
+        return item == null ? "document" : item;
     }
 
     static Metadata metadata(JsonNode data) {
         ItemType t = type(data);
-        Metadata m = Metadata.EMPTY.with(Field.TYPE, canonicalType(t.name()));
-        for (Map.Entry<Field, String> f : STRING_FIELDS.entrySet()) {
-            String name = t.fieldFor(f.getValue());
-            if (name != null) {
-                m = set(m, f.getKey(), data.path(name).asText(null));
+        String extraField = t.fieldFor("extra");
+        Map<String, String> extra = extraLines(extraField == null ? null : data.path(extraField).asText(null));
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, cslType(t, extra));
+        for (Field f : Field.values()) {
+            if (APART.contains(f)) {
+                continue;
             }
-        }
-        if (t.fieldFor("extra") != null) {
-            m = set(m, Field.NOTES, notes(data.path(t.fieldFor("extra")).asText(null)));
-        }
-        String venue = venueField(t);
-        if (venue != null) {
-            m = set(m, Field.VENUE, data.path(venue).asText(null));
+            String own = CSL.fieldOf(t, f);
+            String v = own == null ? null : data.path(own).asText(null);
+            if (f == Field.NUMBER && v != null && v.regionMatches(true, 0, "arXiv:", 0, 6)) {
+                v = null; // a preprint's archiveID "arXiv:…" is its arXiv id (below), not a number
+            }
+            m = set(m, f, v == null || v.isBlank() ? extra.get(extraKey(f).toLowerCase(Locale.ROOT)) : v);
         }
         String date = t.fieldFor("date");
-        if (date != null) {
-            Matcher y = YEAR.matcher(data.path(date).asText(""));
-            if (y.find()) {
-                m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
-            }
+        m = date(m, date == null ? extra.get("issued") : data.path(date).asText(""));
+        String accessed = t.fieldFor("accessDate");
+        String accessedText = accessed == null ? null : data.path(accessed).asText("");
+        Matcher iso = accessedText == null ? null : ISO_DATE.matcher(accessedText);
+        if (iso != null && iso.matches()) {
+            m = set(m, Field.ACCESSED, accessedText.strip().split("[ T]")[0]);
         }
-        List<Author> authors = new ArrayList<>();
-        for (JsonNode c : data.path("creators")) {
-            if (c.path("creatorType").asText().equals(t.primaryCreatorType())) {
-                Author a = author(c);
-                if (a != null) {
-                    authors.add(a);
-                }
-            }
+        String archiveId = t.fieldFor("archiveID") == null ? "" : data.path(t.fieldFor("archiveID")).asText("");
+        m = set(m, Field.ARXIV, archiveId.regionMatches(true, 0, "arXiv:", 0, 6) ? archiveId.substring(6).strip() : extra.get("arxiv"));
+        m = m.with(Field.AUTHORS, names(data.path("creators"), t.primaryCreatorType()));
+        for (Map.Entry<Field, String> role : ROLES.entrySet()) {
+            List<Author> names = t.creatorTypes().contains(role.getValue()) ? names(data.path("creators"), role.getValue())
+                    : extraNames(extraField == null ? null : data.path(extraField).asText(null), role.getValue());
+            m = m.with(role.getKey(), names);
         }
-        m = m.with(Field.AUTHORS, authors);
         SortedSet<String> tags = new TreeSet<>();
         for (JsonNode tag : data.path("tags")) {
             if (!tag.path("tag").asText("").isBlank()) {
@@ -168,7 +180,72 @@ final class ZoteroItems {
         return m.with(Field.TAGS, tags);
     }
 
-    /** A creator as an author: a single-field {@code name} creator is a family name alone. */
+    /** The creators of one creator type, in order. */
+    private static List<Author> names(JsonNode creators, String creatorType) {
+        List<Author> out = new ArrayList<>();
+        for (JsonNode c : creators) {
+            if (c.path("creatorType").asText().equals(creatorType)) {
+                Author a = author(c);
+                if (a != null) {
+                    out.add(a);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Names kept in extra lines ({@code editor: Family || Given}), as Zotero writes creators of a role the item type lacks. */
+    private static List<Author> extraNames(String extra, String role) {
+        List<Author> out = new ArrayList<>();
+        if (extra == null) {
+            return out;
+        }
+        extra.lines().forEach(l -> {
+            if (role.equals(lineKey(l))) {
+                String v = l.substring(l.indexOf(':') + 1).strip();
+                int bars = v.indexOf("||");
+                out.add(bars < 0 ? new Author(v, "") : new Author(v.substring(0, bars), v.substring(bars + 2)));
+            }
+        });
+        return out;
+    }
+
+    /** Year, month and day of a Zotero date: ISO ({@code 2019-05-17}, {@code 2019-05}) or words ({@code May 17, 2019}, {@code 17 May 2019}). */
+    static Metadata date(Metadata m, String text) {
+        if (text == null || text.isBlank()) {
+            return m;
+        }
+        Matcher iso = ISO_DATE.matcher(text);
+        if (iso.matches()) {
+            m = m.with(Field.YEAR, Field.YEAR.fromText(iso.group(1)));
+            m = iso.group(2) == null ? m : number(m, Field.MONTH, iso.group(2));
+            return iso.group(3) == null ? m : number(m, Field.DAY, iso.group(3));
+        }
+        Matcher y = YEAR.matcher(text);
+        if (!y.find()) {
+            return m;
+        }
+        m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
+        Matcher month = MONTH_NAME.matcher(text);
+        if (month.find()) {
+            m = m.with(Field.MONTH, MONTHS.indexOf(month.group(1).toLowerCase(Locale.ROOT)) + 1);
+            Matcher day = DAY.matcher(text.substring(0, y.start()) + " " + text.substring(y.end()));
+            if (day.find()) {
+                m = number(m, Field.DAY, day.group(1));
+            }
+        }
+        return m;
+    }
+
+    private static Metadata number(Metadata m, Field f, String v) {
+        try {
+            return m.with(f, f.fromText(v));
+        } catch (RuntimeException outOfRange) {
+            return m;
+        }
+    }
+
+    /** A creator as a name: a single-field {@code name} creator is a family name alone. */
     private static Author author(JsonNode c) {
         String family = c.has("name") ? c.path("name").asText() : c.path("lastName").asText();
         return family.isBlank() ? null : new Author(family, c.has("name") ? "" : c.path("firstName").asText(""));
@@ -178,52 +255,90 @@ final class ZoteroItems {
         return v == null || v.isBlank() ? m : m.with(f, f.fromText(v));
     }
 
-    /** Item data for a new item: the canonical type's item type, holding only fields it has. */
+    /** Item data for a new item: Idiom's type's item type, holding only fields it has (the others in extra lines). */
     static ObjectNode newItem(Metadata m) {
         ObjectNode base = JSON.objectNode().put("itemType", itemType(m.type()));
         base.putArray("creators");
         base.putArray("tags");
-        return withChanges(base, Metadata.EMPTY.with(Field.TYPE, m.type()), m);
+        return withChanges(base, Metadata.EMPTY.with(Field.TYPE, cslType(SCHEMA.type(itemType(m.type())), Map.of())), m);
     }
 
     /**
      * The whole item {@code data} with the fields that differ between {@code before} and
      * {@code after} applied, and nothing else touched. A changed type changes the item type only
-     * when the item's type does not already read as the new canonical type, and carries the values
-     * of base-mapped fields across (a bookTitle becomes a publicationTitle); a field the type
-     * cannot hold is not written.
+     * when the item does not already read as the new type, and carries the values of base-mapped
+     * fields across (a bookTitle becomes a publicationTitle); a field the type cannot hold goes to
+     * an extra line.
      */
     static ObjectNode withChanges(ObjectNode data, Metadata before, Metadata after) {
         ItemType t = type(data);
         ObjectNode out = data.deepCopy();
-        if (!Objects.equals(before.type(), after.type()) && !canonicalType(t.name()).equals(after.type())) {
+        String extraField = t.fieldFor("extra");
+        if (!Objects.equals(before.type(), after.type()) && !cslType(t, extraLines(extraField == null ? null : data.path(extraField).asText(null))).equals(after.type())) {
             ItemType to = SCHEMA.type(itemType(after.type()));
-            out = convert(data, t, to);
-            t = to;
-        }
-        for (Map.Entry<Field, String> f : STRING_FIELDS.entrySet()) {
-            String name = t.fieldFor(f.getValue());
-            if (name != null && changed(before, after, f.getKey())) {
-                out.put(name, text(after.get(f.getKey())));
+            if (!to.name().equals(t.name())) {
+                out = convert(data, t, to);
+                t = to;
+            }
+            extraField = t.fieldFor("extra");
+            if (extraField != null) {
+                boolean named = CSL.itemType(after.type()) == null && after.type() != null && !"document".equals(after.type());
+                out.put(extraField, withExtraLines(out.path(extraField).asText(""), "type", named ? List.of(after.type()) : List.of()));
             }
         }
-        String extra = t.fieldFor("extra");
-        if (extra != null && changed(before, after, Field.NOTES)) {
-            out.put(extra, extraWithNotes(out.path(extra).asText(null), after.notes()));
-        }
-        String venue = venueField(t);
-        if (venue != null && changed(before, after, Field.VENUE)) {
-            out.put(venue, text(after.venue()));
+        for (Field f : Field.values()) {
+            if (APART.contains(f) || !changed(before, after, f)) {
+                continue;
+            }
+            String own = CSL.fieldOf(t, f);
+            if (own != null) {
+                out.put(own, text(after.get(f)));
+            } else {
+                out = extra(out, t, extraKey(f), after.get(f) == null ? List.of() : List.of(text(after.get(f))));
+            }
         }
         String date = t.fieldFor("date");
-        if (date != null && changed(before, after, Field.YEAR)) {
-            out.put(date, date(out.path(date).asText(""), before.year(), after.year()));
+        if (date != null && (changed(before, after, Field.YEAR) || changed(before, after, Field.MONTH) || changed(before, after, Field.DAY))) {
+            out.put(date, date(out.path(date).asText(""), before, after));
+        }
+        String accessed = t.fieldFor("accessDate");
+        if (accessed != null && changed(before, after, Field.ACCESSED)) {
+            out.put(accessed, text(after.accessed()));
+        }
+        if (changed(before, after, Field.ARXIV)) {
+            String archiveId = t.fieldFor("archiveID");
+            if (archiveId != null && (out.path(archiveId).asText("").isEmpty() || out.path(archiveId).asText("").regionMatches(true, 0, "arXiv:", 0, 6))) {
+                out.put(archiveId, after.arxiv() == null ? "" : "arXiv:" + after.arxiv());
+            } else {
+                out = extra(out, t, "arXiv", after.arxiv() == null ? List.of() : List.of(after.arxiv()));
+            }
         }
         if (changed(before, after, Field.AUTHORS)) {
-            out.set("creators", creators(out.path("creators"), t, after.authors()));
+            out.set("creators", creators(out.path("creators"), t.primaryCreatorType(), true, after.authors()));
+        }
+        for (Map.Entry<Field, String> role : ROLES.entrySet()) {
+            if (!changed(before, after, role.getKey())) {
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            List<Author> names = (List<Author>) after.get(role.getKey());
+            if (t.creatorTypes().contains(role.getValue())) {
+                out.set("creators", creators(out.path("creators"), role.getValue(), false, names));
+            } else {
+                out = extra(out, t, role.getValue(), names.stream().map(a -> a.family() + (a.given().isEmpty() ? "" : " || " + a.given())).toList());
+            }
         }
         if (changed(before, after, Field.TAGS)) {
             out.set("tags", tags(out.path("tags"), after.tags()));
+        }
+        return out;
+    }
+
+    /** {@code out} with the extra lines of {@code key} set to {@code values} (every item type but notes has extra). */
+    private static ObjectNode extra(ObjectNode out, ItemType t, String key, List<String> values) {
+        String extraField = t.fieldFor("extra");
+        if (extraField != null) {
+            out.put(extraField, withExtraLines(out.path(extraField).asText(""), key, values));
         }
         return out;
     }
@@ -278,39 +393,69 @@ final class ZoteroItems {
         return out;
     }
 
-    /** The date with its year replaced (keeping month and day), or the year alone if it had none. */
-    private static String date(String current, Integer oldYear, Integer newYear) {
-        if (newYear == null) {
+    /**
+     * The date as {@code after} says: the same text when it already reads so; the year alone
+     * replaced when only the year changed and the text holds the old one (keeping its own form,
+     * "May 17, 2019"); else ISO's {@code YYYY[-MM[-DD]]}.
+     */
+    private static String date(String current, Metadata before, Metadata after) {
+        if (after.year() == null) {
             return "";
         }
-        Matcher y = YEAR.matcher(current);
-        if (oldYear != null && y.find() && y.group(1).equals(oldYear.toString())) {
-            return current.substring(0, y.start(1)) + newYear + current.substring(y.end(1));
+        Metadata reads = date(Metadata.EMPTY, current);
+        if (Objects.equals(reads.year(), after.year()) && Objects.equals(reads.month(), after.month()) && Objects.equals(reads.day(), after.day())) {
+            return current;
         }
-        return newYear.toString();
+        Matcher y = YEAR.matcher(current);
+        if (Objects.equals(before.month(), after.month()) && Objects.equals(before.day(), after.day()) && before.year() != null && y.find()
+                && y.group(1).equals(before.year().toString())) {
+            return current.substring(0, y.start(1)) + after.year() + current.substring(y.end(1));
+        }
+        return after.year() + (after.month() == null ? "" : String.format("-%02d", after.month())
+                + (after.day() == null ? "" : String.format("-%02d", after.day())));
     }
 
     /**
-     * The type's primary creators as {@code authors} say, each kept in its original form when
-     * unchanged (a single-field name stays one field), followed by every other creator as it was.
+     * The creators of {@code creatorType} as {@code names} say, each kept in its original form when
+     * unchanged (a single-field name stays one field), in their place among the other creators, who
+     * stay as they were.
      */
-    private static ArrayNode creators(JsonNode current, ItemType t, List<Author> authors) {
-        List<JsonNode> primary = new ArrayList<>();
-        List<JsonNode> others = new ArrayList<>();
+    private static ArrayNode creators(JsonNode current, String creatorType, boolean primary, List<Author> names) {
+        List<JsonNode> same = new ArrayList<>();
         for (JsonNode c : current) {
-            (c.path("creatorType").asText().equals(t.primaryCreatorType()) ? primary : others).add(c);
-        }
-        ArrayNode out = JSON.arrayNode();
-        for (Author a : authors) {
-            JsonNode same = primary.stream().filter(c -> a.equals(author(c))).findFirst().orElse(null);
-            if (same != null) {
-                primary.remove(same);
-                out.add(same);
-            } else {
-                out.addObject().put("creatorType", t.primaryCreatorType()).put("firstName", a.given()).put("lastName", a.family());
+            if (c.path("creatorType").asText().equals(creatorType)) {
+                same.add(c);
             }
         }
-        others.forEach(out::add);
+        List<JsonNode> wanted = new ArrayList<>();
+        for (Author a : names) {
+            JsonNode kept = same.stream().filter(c -> a.equals(author(c))).findFirst().orElse(null);
+            if (kept != null) {
+                same.remove(kept);
+                wanted.add(kept);
+            } else {
+                wanted.add(JSON.objectNode().put("creatorType", creatorType).put("firstName", a.given()).put("lastName", a.family()));
+            }
+        }
+        ArrayNode out = JSON.arrayNode();
+        boolean placed = false;
+        for (JsonNode c : current) {
+            if (!c.path("creatorType").asText().equals(creatorType)) {
+                out.add(c);
+            } else if (!placed) {
+                wanted.forEach(out::add);
+                placed = true;
+            }
+        }
+        if (!placed && primary) { // the first of a primary creator type lead the list
+            ArrayNode first = JSON.arrayNode();
+            wanted.forEach(first::add);
+            out.forEach(first::add);
+            return first;
+        }
+        if (!placed) {
+            wanted.forEach(out::add);
+        }
         return out;
     }
 

@@ -72,6 +72,12 @@ public final class ZoteroTool implements AnnotationTool {
         }
     }
 
+    /** Zotero holds every field but Idiom's notes (Zotero's notes are child items; {@code extra} is data, see {@link ZoteroItems}). */
+    @Override
+    public java.util.Set<dev.idiom.events.Field> fieldsKept() {
+        return ZoteroItems.KEPT;
+    }
+
     @Override
     public String kind() {
         return "zotero";

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idiom.events.Author;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.wrappers.AnnotationTool;
@@ -129,9 +130,16 @@ class BibSonomyToolTest extends AnnotationToolContract {
         BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
         String hash = stub.postOnSite(RICH_POST);
         RemoteRecord read = b.fetch(hash).orElseThrow();
-        assertEquals("book", read.metadata().type());
-        assertEquals("Replication: Theory and Practice", read.metadata().venue(), "an incollection's venue is its booktitle");
+        assertEquals("chapter", read.metadata().type());
+        assertEquals("Replication: Theory and Practice", read.metadata().venue(), "an incollection's container-title is its booktitle");
         assertEquals("10.1007/978-3-642-11294-2_1", read.metadata().doi());
+        assertEquals("Springer", read.metadata().publisher());
+        assertEquals("LNCS", read.metadata().collectionTitle());
+        assertEquals("5959", read.metadata().collectionNumber(), "an incollection's number is its number in the series");
+        assertEquals(List.of(new Author("Mullender", "Sape")), read.metadata().editors());
+        assertEquals(3, read.metadata().month());
+        assertEquals("978-3-642-11293-5", read.metadata().isbn(), "read from misc");
+        assertEquals("saito2005optimistic", read.metadata().citationKey());
 
         RemoteRecord updated = b.update(read, read.metadata().with(Field.PAGES, "43--82").with(Field.DOI, "10.1007/978-3-642-11294-2_2"));
         String post = stub.post(updated.remoteId());
@@ -152,7 +160,9 @@ class BibSonomyToolTest extends AnnotationToolContract {
         RemoteRecord r = b.create(sample(1));
         String post = stub.post(r.remoteId());
         assertTrue(post.contains("<group name=\"private\"/>"), post);
-        assertTrue(post.contains("bibtexKey=\"saito2005optimistic\""), post);
+        assertTrue(post.contains("bibtexKey=\"saito2005part1\""), "the citation key is the post's key: " + post);
+        assertTrue(b.create(sample(3).with(Field.CITATION_KEY, null)).shadow().contains("bibtexKey=\"saito2005optimistic\""),
+                "without one, BibSonomy's own suggestion");
         ToolException noYear = assertThrows(ToolException.class, () -> b.create(sample(2).with(Field.YEAR, null)));
         assertTrue(noYear.getMessage().contains("year"), noYear.getMessage());
     }

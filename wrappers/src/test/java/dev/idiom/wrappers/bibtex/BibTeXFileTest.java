@@ -59,10 +59,11 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertEquals("ACM Computing Surveys", saito.venue(), "the @string macro is resolved");
         assertEquals(List.of(new Author("Saito", "Yasushi"), new Author("Shapiro", "Marc")), saito.authors());
         assertEquals(new TreeSet<>(Set.of("replication", "survey")), saito.tags());
-        assertEquals("article", saito.type());
+        assertEquals("article-journal", saito.type());
+        assertEquals("saito2005", saito.citationKey(), "the entry's key is the citation key");
         Metadata demers = byKey.get("demers1987");
         assertEquals(new Author("Demers", "Alan"), demers.authors().getFirst());
-        assertEquals("inproceedings", demers.type());
+        assertEquals("paper-conference", demers.type());
         assertEquals(1987, demers.year());
         Metadata muller = byKey.get("muller2010");
         assertEquals("Épidémies et réplication", muller.title(), "LaTeX accents become text");

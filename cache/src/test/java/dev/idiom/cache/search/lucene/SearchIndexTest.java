@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.idiom.events.Author;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
+import dev.idiom.events.Field;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.RecordImported;
@@ -314,8 +315,8 @@ class SearchIndexTest {
     }
 
     private static DigitalEntity de(String title, String venue, int year, String type, String tag, String family) {
-        Metadata m = new Metadata(type, title, List.of(new Author(family, "")), year, venue, null, null, null, null, null,
-                new TreeSet<>(Set.of(tag)), null);
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, type).with(Field.TITLE, title).with(Field.AUTHORS, List.of(new Author(family, "")))
+                .with(Field.YEAR, year).with(Field.VENUE, venue).with(Field.TAGS, new TreeSet<>(Set.of(tag)));
         UUID id = UUID.randomUUID();
         return DigitalEntity.empty(id).apply(new RecordImported(m, "idiom", id.toString()), Instant.now());
     }
