@@ -49,6 +49,7 @@ final class ArchitectureRules {
         VENDORS.put("Lucene", List.of("org.apache.lucene..", "|", "dev.idiom.cache.search.lucene.."));
         VENDORS.put("jbibtex", List.of("org.jbibtex..", "|", "dev.idiom.wrappers.bibtex.."));
         VENDORS.put("jsoup", List.of("org.jsoup..", "|", "dev.idiom.wrappers.bookmarks.."));
+        VENDORS.put("citeproc-java", List.of("de.undercouch.citeproc..", "|", "dev.idiom.services.citations.."));
         VENDORS.put("JDBC", List.of("java.sql..", "javax.sql..", "com.mysql..", "com.zaxxer..", "|", "dev.idiom.db..", "dev.idiom.events.mysql..",
                 "dev.idiom.events.accounts.mysql..",
                 "dev.idiom.events.hibernate..", "dev.idiom.events.sql.."));

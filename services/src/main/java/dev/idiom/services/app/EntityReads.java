@@ -1,5 +1,7 @@
 package dev.idiom.services.app;
 
+import dev.idiom.services.citations.CitationFormat;
+import dev.idiom.services.citations.Citations;
 import dev.idiom.cache.EntityCache;
 import dev.idiom.cache.search.SearchFeed;
 import dev.idiom.events.DigitalEntity;
@@ -27,11 +29,23 @@ public final class EntityReads {
     private final SearchFeed search;
     private final EventCodec codec;
 
+    private final Citations citations = new Citations();
+
     public EntityReads(EventStore store, EntityCache cache, SearchFeed search, EventCodec codec) {
         this.store = store;
         this.cache = cache;
         this.search = search;
         this.codec = codec;
+    }
+
+    /**
+     * DEs the caller was shown (by {@link #describe}, {@link #asOf} or {@link #search}) as citations
+     * in {@code format}; {@code single}: the answer about one DE.
+     *
+     * @param style and {@code locale}: a CSL style and locale for a bibliography (null: apa, en-US)
+     */
+    public String cite(List<DigitalEntity> shown, boolean single, CitationFormat format, String style, String locale) {
+        return citations.render(format, shown, single, style, locale);
     }
 
     /**

@@ -28,6 +28,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -66,23 +67,36 @@ public final class EntitiesResource {
                 .tag(etag(created.version())).entity(created.json()).build();
     }
 
+    /**
+     * MoreInfo; with {@code Accept} naming a citation format (CSL-JSON, BibTeX, RIS, or
+     * {@code text/x-bibliography; style=…; locale=…}), the DE as that citation, as DOI content negotiation answers.
+     */
     @GET
     @Path("{id}")
+    @Produces({MediaType.APPLICATION_JSON, CitationNegotiation.CSL_JSON, CitationNegotiation.BIBTEX, CitationNegotiation.RIS,
+            CitationNegotiation.BIBLIOGRAPHY})
     public Response describe(@PathParam("id") String id, @QueryParam("source") String path, @QueryParam("version") String versionParam,
                              @QueryParam("asOf") String asOf, @HeaderParam("If-None-Match") String ifNoneMatch,
-                             @Context HttpServletRequest request) {
+                             @Context HttpHeaders headers, @Context HttpServletRequest request) {
         UUID entityId = entityId(id);
         Integer version = versionParam == null ? null : (int) QueryParams.whole("version", versionParam, 0, 1, Integer.MAX_VALUE);
         Caller caller = RoleCheck.caller(request);
+        var citation = CitationNegotiation.chosen(headers);
         if (version != null || asOf != null) {
             DigitalEntity past = reads.asOf(entityId, version, version != null ? null : instant(asOf), caller);
-            return Response.ok(json.entity(past)).tag(etag(past.version())).build();
+            if (citation.isPresent()) {
+                return citation.get().answer(reads, List.of(past), true);
+            }
+            return Response.ok(json.entity(past)).tag(etag(past.version())).header("Vary", "Accept").build();
         }
         EntitySnapshot snapshot = reads.describe(entityId, ReadPath.parse(path), caller);
-        if (ifNoneMatch != null && Etags.matches(ifNoneMatch, snapshot.version())) {
-            return Response.notModified(etag(snapshot.version())).build();
+        if (citation.isPresent()) {
+            return citation.get().answer(reads, List.of(snapshot.entity()), true);
         }
-        return Response.ok(snapshot.json()).tag(etag(snapshot.version())).build();
+        if (ifNoneMatch != null && Etags.matches(ifNoneMatch, snapshot.version())) {
+            return Response.notModified(etag(snapshot.version())).header("Vary", "Accept").build();
+        }
+        return Response.ok(snapshot.json()).tag(etag(snapshot.version())).header("Vary", "Accept").build();
     }
 
     @Needs(Role.CURATOR)
@@ -139,13 +153,24 @@ public final class EntitiesResource {
         return n.toString();
     }
 
+    /** Search; with {@code Accept} naming a citation format, the page's DEs as citations (CSL-JSON: an array). */
     @GET
-    public String search(@QueryParam("q") String text, @QueryParam("tag") String tag, @QueryParam("author") String author,
+    @Produces({MediaType.APPLICATION_JSON, CitationNegotiation.CSL_JSON, CitationNegotiation.BIBTEX, CitationNegotiation.RIS,
+            CitationNegotiation.BIBLIOGRAPHY})
+    public Response search(@QueryParam("q") String text, @QueryParam("tag") String tag, @QueryParam("author") String author,
                          @QueryParam("yearFrom") String yearFrom, @QueryParam("yearTo") String yearTo, @QueryParam("type") String type,
                          @QueryParam("venue") String venue, @QueryParam("tool") String tool, @QueryParam("cursor") String cursor,
-                         @QueryParam("limit") String limit, @Context HttpServletRequest request) {
+                         @QueryParam("limit") String limit, @Context HttpHeaders headers, @Context HttpServletRequest request) {
+        var citation = CitationNegotiation.chosen(headers);
         SearchPage page = reads.search(new SearchQuery(text, tag, author, QueryParams.year("yearFrom", yearFrom), QueryParams.year("yearTo", yearTo),
                 type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)), RoleCheck.caller(request));
+        if (citation.isPresent()) {
+            return citation.get().answer(reads, page.entities(), false);
+        }
+        return Response.ok(searchJson(page), MediaType.APPLICATION_JSON).header("Vary", "Accept").build();
+    }
+
+    private String searchJson(SearchPage page) {
         StringBuilder b = new StringBuilder("{\"entities\":[");
         for (int i = 0; i < page.entities().size(); i++) {
             b.append(i == 0 ? "" : ",").append(json.entity(page.entities().get(i)));

@@ -1,5 +1,6 @@
 package dev.idiom.services.soap;
 
+import dev.idiom.services.citations.CitationFormat;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.List;
 import javax.xml.namespace.QName;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.soap.SOAPEnvelope;
@@ -101,7 +103,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     /** The role each operation needs; an operation not listed here needs an admin (fail closed). */
     static Role needs(String operation) {
         return switch (operation) {
-            case "empty", "moreInfo", "history", "search" -> Role.READER;
+            case "empty", "moreInfo", "cite", "history", "search" -> Role.READER;
             case "createDE", "updateDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts" -> Role.CURATOR;
             default -> Role.ADMIN;
         };
@@ -119,6 +121,13 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             case "createDE" -> xml.entity(response, writes.create(xml.metadata(firstChild(request, "entity"), writes.limits()), source).entity());
             case "moreInfo" -> xml.entity(response,
                     reads.describe(id(request), ReadPath.parse(SoapXml.text(request, "source")), caller).entity());
+            case "cite" -> {
+                CitationFormat format = CitationFormat.named(SoapXml.required(request, "format"));
+                String text = reads.cite(List.of(reads.describe(id(request), ReadPath.CACHE, caller).entity()), true, format,
+                        SoapXml.text(request, "style"), SoapXml.text(request, "locale"));
+                xml.child(response, "mediaType", format.mediaType());
+                xml.child(response, "citation", text);
+            }
             case "updateDE" -> {
                 Integer expected = SoapXml.integer(request, "expectedVersion");
                 if (expected == null) {

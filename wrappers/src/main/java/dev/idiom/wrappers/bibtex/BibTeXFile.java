@@ -433,6 +433,27 @@ public final class BibTeXFile implements AnnotationTool {
     }
 
     /**
+     * One record as a BibTeX entry, formatted as this adapter writes a new entry to a file (the
+     * entry type and fields of {@link BibTeXMapping}, LaTeX's special characters escaped): what a
+     * citation export answers. Its key is the record's citation key, else JabRef's style.
+     */
+    public static String entry(Metadata m) {
+        Parsed none = new Parsed(new ArrayList<>(), Map.of(), List.of(), "", null);
+        BibTeXEntry e = BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(m.type())), new Key(newKey(none, m))), Metadata.EMPTY, m);
+        BibTeXDatabase db = new BibTeXDatabase();
+        db.addObject(e);
+        StringWriter out = new StringWriter();
+        BibTeXFormatter formatter = new BibTeXFormatter();
+        formatter.setIndent("  ");
+        try {
+            formatter.format(db, out);
+        } catch (IOException e2) {
+            throw new java.io.UncheckedIOException(e2); // a StringWriter does not fail
+        }
+        return out.toString().strip() + "\n";
+    }
+
+    /**
      * Writes every stretch Idiom did not change as it was read, byte for byte, and formats only the
      * changed ones with jbibtex (keeping what followed the entry in its stretch: comments, blank
      * lines); in the file's own charset, with its byte-order mark if it had one.
