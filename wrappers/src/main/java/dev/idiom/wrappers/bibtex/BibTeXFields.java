@@ -204,6 +204,20 @@ final class BibTeXFields {
         }
     }
 
+    /** A value as Idiom writes it into a file ({@code {…}}, {@code "…"}, a macro or a number), or null for another form. */
+    static String written(Value v) {
+        if (v instanceof StringValue s) {
+            return s.getStyle() == StringValue.Style.QUOTED ? "\"" + s.getString() + "\"" : "{" + s.getString() + "}";
+        }
+        if (v instanceof org.jbibtex.KeyValue k) {
+            return k.getString();
+        }
+        if (v instanceof org.jbibtex.DigitStringValue d) {
+            return d.getString();
+        }
+        return null;
+    }
+
     private static final java.util.regex.Pattern MONTH_MACRO = java.util.regex.Pattern.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec");
 
     /** Fields BibLaTeX and hyperref read verbatim: LaTeX's special characters are not escaped in them. */

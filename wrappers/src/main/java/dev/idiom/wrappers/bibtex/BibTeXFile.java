@@ -75,6 +75,8 @@ public final class BibTeXFile implements AnnotationTool {
         final String raw;
         final List<BibTeXObject> objects;
         boolean changed;
+        /** The stretch's new text when a change was written into its own text ({@link EntrySplice}); null: format the objects. */
+        String rewritten;
 
         Segment(String raw, List<BibTeXObject> objects) {
             this.raw = raw;
@@ -316,7 +318,7 @@ public final class BibTeXFile implements AnnotationTool {
         BibTeXEntry entry = BibTeXFields.withChanges(blank, Metadata.EMPTY, metadata);
         p.segments().add(new Segment(null, new ArrayList<>(List.of(entry))));
         write(p);
-        return record(p, entry);
+        return written(entry.getKey().getValue());
     }
 
     @Override
@@ -332,6 +334,7 @@ public final class BibTeXFile implements AnnotationTool {
             throw new RemoteChangedException("entry " + remoteId + " in " + file.getFileName() + " was edited since version " + knownVersion);
         }
         String before = version(entry);
+        Map<Key, Value> fieldsBefore = new java.util.LinkedHashMap<>(entry.getFields()); // withChanges writes into the entry itself
         BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted);
         if (changed == entry && version(changed).equals(before)) {
             return record(p, remoteId, changed); // nothing to write: the file is left as it is, not even touched
@@ -341,14 +344,50 @@ public final class BibTeXFile implements AnnotationTool {
             changed = BibTeXFields.rekeyed(changed, newKey(p, wanted));
         }
         BibTeXEntry replacement = changed;
+        String newKey = changed.getKey().equals(entry.getKey()) ? null : changed.getKey().getValue();
         p.segments().forEach(seg -> {
             if (seg.objects() != null && seg.objects().indexOf(entry) >= 0) {
                 seg.objects().set(seg.objects().indexOf(entry), replacement);
                 seg.changed = true;
+                seg.rewritten = spliced(seg, fieldsBefore, entry.getType(), replacement, newKey);
             }
         });
         write(p);
-        return record(p, changed);
+        return written(changed.getKey().getValue());
+    }
+
+    /** The entry as the file now holds it, read back: its version is the one the next read will see. */
+    private RemoteRecord written(String key) {
+        Parsed again = read();
+        BibTeXEntry e = again.entry(key);
+        if (e == null) {
+            throw new ToolException("entry " + key + " is not in " + file.getFileName() + " after writing it");
+        }
+        return record(again, key, e);
+    }
+
+    /**
+     * The stretch with only the changed fields rewritten in the entry's own text, or null when the
+     * change cannot be written in place (a new entry type, a value jbibtex holds in a form not
+     * written back as such, an entry the splice cannot read): then the entry is formatted anew.
+     */
+    private static String spliced(Segment seg, Map<Key, Value> before, Key typeBefore, BibTeXEntry after, String newKey) {
+        if (seg.raw() == null || seg.objects().size() != 1 || !typeBefore.equals(after.getType())) {
+            return null;
+        }
+        Map<String, String> changes = new java.util.LinkedHashMap<>();
+        for (Map.Entry<Key, Value> f : after.getFields().entrySet()) {
+            if (before.get(f.getKey()) != f.getValue()) {
+                String written = BibTeXFields.written(f.getValue());
+                if (written == null) {
+                    return null;
+                }
+                changes.put(f.getKey().getValue(), written);
+            }
+        }
+        before.keySet().stream().filter(k -> after.getField(k) == null).forEach(k -> changes.put(k.getValue(), null));
+        EntrySplice splice = EntrySplice.of(seg.raw());
+        return splice == null ? null : splice.with(changes, newKey);
     }
 
     @Override
@@ -466,6 +505,8 @@ public final class BibTeXFile implements AnnotationTool {
             for (Segment seg : p.segments()) {
                 if (seg.objects() == null || !seg.changed) {
                     out.write(seg.raw());
+                } else if (seg.rewritten != null) {
+                    out.write(seg.rewritten);
                 } else {
                     if (!seg.objects().isEmpty()) {
                         BibTeXDatabase db = new BibTeXDatabase();

@@ -124,6 +124,72 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertEquals("Epidemic algorithms", bib.fetch("demers87").orElseThrow().metadata().title());
     }
 
+    private static List<String> changedLines(String before, String after) {
+        List<String> a = before.lines().toList();
+        List<String> b = after.lines().toList();
+        List<String> out = new java.util.ArrayList<>();
+        int i = 0;
+        while (i < Math.min(a.size(), b.size()) && a.get(i).equals(b.get(i))) {
+            i++;
+        }
+        int j = 0;
+        while (j < Math.min(a.size(), b.size()) - i && a.get(a.size() - 1 - j).equals(b.get(b.size() - 1 - j))) {
+            j++;
+        }
+        a.subList(i, a.size() - j).forEach(l -> out.add("- " + l));
+        b.subList(i, b.size() - j).forEach(l -> out.add("+ " + l));
+        return out;
+    }
+
+    @Test
+    void aOneFieldChangeRewritesOnlyThatFieldsLineInTheEntrysOwnLayout() throws IOException {
+        Path file = Files.writeString(dir.resolve("kept.bib"), HAND_LAID_OUT);
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord demers = bib.fetch("demers87").orElseThrow();
+        bib.update(demers, demers.metadata().with(Field.YEAR, 1988));
+        String changed = Files.readString(file);
+        assertEquals(List.of("-   year      = {1987},", "+   year      = {1988},"), changedLines(HAND_LAID_OUT, changed));
+
+        RemoteRecord again = bib.fetch("demers87").orElseThrow();
+        bib.update(again, again.metadata().with(Field.PAGES, "1--12"));
+        String added = Files.readString(file);
+        assertEquals(List.of("+   pages     = {1--12},"), changedLines(changed, added), "a new field joins after the last, aligned as the others");
+
+        RemoteRecord third = bib.fetch("demers87").orElseThrow();
+        bib.update(third, third.metadata().with(Field.AUTHORS, List.of()));
+        assertEquals(List.of("-   author    = {Demers, Alan and Greene, Dan},"), changedLines(added, Files.readString(file)),
+                "a cleared field's line goes, nothing else");
+        assertEquals("Proc. PODC", bib.fetch("demers87").orElseThrow().metadata().venue(), "the @string reference is untouched");
+
+        RemoteRecord saito = bib.fetch("saito05").orElseThrow();
+        String before = Files.readString(file);
+        bib.update(saito, saito.metadata().with(Field.TITLE, "Optimistic replication, revised"));
+        assertEquals(List.of("- title={Optimistic replication},year=2005,", "+ title={Optimistic replication, revised},year=2005,"),
+                changedLines(before, Files.readString(file)), "a one-line entry stays on one line");
+    }
+
+    @Test
+    void jabRefsOwnTestFilesTakeAOneFieldChangeAsAOneLineDiff() throws IOException {
+        for (String name : List.of("utf8-bom.bib", "bibWithMixedContent.bib")) {
+            Path file = dir.resolve(name);
+            try (var in = getClass().getResourceAsStream("/jabref/" + name)) {
+                Files.write(file, in.readAllBytes());
+            }
+            BibTeXFile bib = new BibTeXFile(file);
+            for (RemoteRecord r : bib.changedSince(null).records()) {
+                String before = Files.readString(file);
+                RemoteRecord fresh = bib.fetch(r.remoteId()).orElseThrow();
+                bib.update(fresh, fresh.metadata().with(Field.TITLE, fresh.metadata().title() + " (2nd ed.)"));
+                List<String> diff = changedLines(before, Files.readString(file));
+                // the title line replaced; or, for a collection named by its booktitle alone, a title line added after the
+                // last field, which (having no trailing comma) gains one
+                boolean replaced = diff.size() == 2 && diff.get(1).contains("(2nd ed.)");
+                boolean added = diff.size() == 3 && diff.get(1).equals(diff.get(0).replaceFirst("^- ", "+ ") + ",") && diff.get(2).contains("(2nd ed.)");
+                assertTrue(replaced || added, name + " " + r.remoteId() + ": " + diff);
+            }
+        }
+    }
+
     @Test
     void aJabRefFileInItsDeclaredEncodingIsReadAndWrittenInIt() throws IOException {
         String text = "% Encoding: ISO8859_1\n\n@Article{cafe01,\n  title = {Caf\u00e9 society},\n  year = {2001},\n}\n";
