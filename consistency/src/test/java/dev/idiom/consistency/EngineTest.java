@@ -39,7 +39,7 @@ class EngineTest {
     }
 
     private static Metadata paper(String title) {
-        return Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, title).with(Field.AUTHORS, List.of(new Author("Demers", "Alan")))
+        return Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, title).with(Field.AUTHORS, List.of(new Author("Demers", "Alan")))
                 .with(Field.YEAR, 1987).with(Field.VENUE, "PODC").with(Field.TAGS, new TreeSet<>(Set.of("gossip")));
     }
 

@@ -190,7 +190,7 @@ public final class ClosedLoad {
 
     private Created create(int n) throws Exception {
         String body = send(HttpRequest.newBuilder(URI.create(base + "/api/entities")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"type\":\"article\",\"title\":\"Load client " + n + " "
+                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Load client " + n + " "
                         + System.nanoTime() + "\",\"year\":2005,\"venue\":\"ACM Computing Surveys\",\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"}],"
                         + "\"tags\":[\"replication\",\"survey\"]}}"))).body();
         return new Created(LatencyProbe.first(LatencyProbe.ID_JSON, body), Integer.parseInt(LatencyProbe.first(LatencyProbe.VERSION_JSON, body)));

@@ -150,7 +150,7 @@ public final class KeepUp {
                     try {
                         HttpResponse<String> r = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(url + "/api/entities")))
                                 .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"type\":\"article\",\"title\":\"Keep-up " + at + "\"}}")).build(),
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Keep-up " + at + "\"}}")).build(),
                                 HttpResponse.BodyHandlers.ofString());
                         Matcher m = ID.matcher(r.body());
                         if (r.statusCode() != 201 || !m.find()) {

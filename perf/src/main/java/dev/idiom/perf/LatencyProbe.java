@@ -46,7 +46,7 @@ public final class LatencyProbe {
 
     private void run(int calls, int warmup) throws Exception {
         String created = send(post("/api/entities", "application/json",
-                "{\"metadata\":{\"type\":\"article\",\"title\":\"Optimistic replication\",\"year\":2005,\"venue\":\"ACM Computing Surveys\","
+                "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Optimistic replication\",\"year\":2005,\"venue\":\"ACM Computing Surveys\","
                         + "\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"},{\"family\":\"Shapiro\",\"given\":\"Marc\"}],"
                         + "\"doi\":\"10.1145/1057977.1057980\",\"tags\":[\"replication\",\"survey\"]}}")).body();
         String id = first(ID_JSON, created);

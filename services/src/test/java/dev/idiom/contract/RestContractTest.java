@@ -109,7 +109,7 @@ class RestContractTest {
         problems.clear();
         assertEquals(204, exchange("GET", "/api/ping", null, null).statusCode());
         HttpResponse<String> created = exchange("POST", "/api/entities", "application/json",
-                "{\"metadata\":{\"type\":\"article\",\"title\":\"Contract\",\"year\":2005,\"authors\":[{\"family\":\"Saito\",\"given\":\"Y\"}],\"tags\":[\"t\"]}}");
+                "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Contract\",\"year\":2005,\"authors\":[{\"family\":\"Saito\",\"given\":\"Y\"}],\"tags\":[\"t\"]}}");
         assertEquals(201, created.statusCode(), created.body());
         JsonNode de = JSON.readTree(created.body());
         String id = de.get("id").asText();

@@ -80,7 +80,7 @@ class SoapContractTest {
     private static Entity create(String title) throws IdiomFault {
         Metadata m = new Metadata();
         m.setTitle(title);
-        m.setType("article");
+        m.setType("article-journal");
         m.setYear(2005);
         Authors authors = new Authors();
         Author a = new Author();

@@ -18,7 +18,7 @@ class ConsistencyEndpointsTest {
             assertEquals(200, idiom.put("/api/tools/zot", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + ZoteroStub.LIBRARY
                     + "\",\"secret\":\"" + ZoteroStub.KEY + "\"}").statusCode());
             HttpResponse<String> created = idiom.post("/api/entities", "application/json",
-                    "{\"type\":\"article\",\"title\":\"Sync over HTTP\",\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"}],\"year\":2005}");
+                    "{\"type\":\"article-journal\",\"title\":\"Sync over HTTP\",\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"}],\"year\":2005}");
             String id = RunningIdiom.json(created).path("id").asText();
             assertEquals(201, idiom.post("/api/entities/" + id + "/replicas", "application/json", "{\"tool\":\"zot\"}").statusCode());
             JsonNode first = RunningIdiom.json(idiom.post("/api/tools/zot/sync", "application/json", ""));

@@ -33,7 +33,7 @@ class EndToEndTest {
 
     private static String createOverRest(String title) {
         HttpResponse<String> r = idiom.post("/api/entities", "application/json",
-                "{\"metadata\":{\"type\":\"article\",\"title\":\"" + title + "\",\"year\":2005,"
+                "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"" + title + "\",\"year\":2005,"
                         + "\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"}],\"tags\":[\"replication\"]}}");
         assertEquals(201, r.statusCode(), r.body());
         return RunningIdiom.json(r).get("id").asText();

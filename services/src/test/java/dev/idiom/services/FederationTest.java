@@ -28,7 +28,7 @@ import org.w3c.dom.Document;
 /** Federation over the real service: tool accounts, upload and download round trips, imports over REST and SOAP. */
 @Tag("slow") // two whole Idiom instances and every tool stub: left out of ./mvnw -Pquick verify, run by ./mvnw verify
 class FederationTest {
-    private static final String FULL = "{\"metadata\":{\"type\":\"article\",\"title\":\"Optimistic replication\",\"year\":2005,"
+    private static final String FULL = "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Optimistic replication\",\"year\":2005,"
             + "\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"},{\"family\":\"Shapiro\",\"given\":\"Marc\"}],"
             + "\"venue\":\"ACM Computing Surveys\",\"volume\":\"37\",\"pages\":\"42--81\",\"doi\":\"10.1145/1057977.1057980\","
             + "\"url\":\"https://example.org/saito\",\"abstract\":\"Data replication is a key technology.\",\"tags\":[\"replication\",\"survey\"],"

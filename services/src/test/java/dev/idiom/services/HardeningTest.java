@@ -133,7 +133,7 @@ class HardeningTest {
         try (ZoteroStub zotero = new ZoteroStub(); RunningIdiom idiom = new RunningIdiom(Map.of("sync-interval-ms", "0"))) {
             assertEquals(200, idiom.put("/api/tools/zot", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + ZoteroStub.LIBRARY
                     + "\",\"secret\":\"" + ZoteroStub.KEY + "\"}").statusCode());
-            String id = RunningIdiom.json(idiom.post("/api/entities", "application/json", "{\"metadata\":{\"type\":\"article\",\"title\":\"Refused\"}}"))
+            String id = RunningIdiom.json(idiom.post("/api/entities", "application/json", "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Refused\"}}"))
                     .get("id").asText();
             zotero.failNext(StubServer.Reply.of(400, "INTERNAL-DETAIL: db=10.0.0.3 user=zotero_rw"));
             HttpResponse<String> up = idiom.post("/api/entities/" + id + "/replicas", "application/json", "{\"tool\":\"zot\"}");
@@ -157,7 +157,7 @@ class HardeningTest {
                 assertTrue(r.body().contains("files-dir"), r.body());
             }
             assertEquals(200, idiom.put("/api/tools/f", "{\"kind\":\"bibtex\",\"baseUrl\":\"refs.bib\"}").statusCode(), "relative: inside files-dir");
-            HttpResponse<String> written = idiom.post("/api/entities", "application/json", "{\"metadata\":{\"type\":\"article\",\"title\":\"Filed\","
+            HttpResponse<String> written = idiom.post("/api/entities", "application/json", "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Filed\","
                     + "\"year\":2020,\"authors\":[{\"family\":\"Doe\"}]}}");
             String id = RunningIdiom.json(written).get("id").asText();
             assertEquals(201, idiom.post("/api/entities/" + id + "/replicas", "application/json", "{\"tool\":\"f\"}").statusCode());

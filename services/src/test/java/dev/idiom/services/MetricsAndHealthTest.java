@@ -149,7 +149,7 @@ class MetricsAndHealthTest {
         try (BibSonomyStub bibsonomy = new BibSonomyStub()) {
             Application app = idiom.server.idiom().application();
             app.tools().accounts().put("bib-health", "bibsonomy", bibsonomy.uri().toString(), BibSonomyStub.USER, BibSonomyStub.KEY);
-            UUID id = app.writes().create(Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, "Health")
+            UUID id = app.writes().create(Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Health")
                     .with(Field.AUTHORS, List.of(new Author("Lamport", "Leslie"))).with(Field.YEAR, 2001).with(Field.VENUE, "PODC"), "test").entity().id();
             app.replicas().upload(id, "bib-health");
             assertEquals(200, idiom.get("/admin/health").statusCode(), "in sync");

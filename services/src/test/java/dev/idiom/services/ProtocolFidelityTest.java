@@ -29,7 +29,7 @@ class ProtocolFidelityTest {
 
     private static JsonNode created() {
         HttpResponse<String> r = idiom.post("/api/entities", "application/json",
-                "{\"metadata\":{\"title\":\"Fidelity\",\"year\":2005,\"venue\":\"CSUR\",\"doi\":\"10.1/f\",\"notes\":\"n\",\"type\":\"article\"}}");
+                "{\"metadata\":{\"title\":\"Fidelity\",\"year\":2005,\"venue\":\"CSUR\",\"doi\":\"10.1/f\",\"notes\":\"n\",\"type\":\"article-journal\"}}");
         assertEquals(201, r.statusCode(), r.body());
         return RunningIdiom.json(r);
     }

@@ -46,7 +46,7 @@ class PushSurvivesKillTest {
                     k -> null))) {
                 Application app = setup.application();
                 app.tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY);
-                Metadata paper = Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, "Crash consistency")
+                Metadata paper = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Crash consistency")
                         .with(Field.AUTHORS, List.of(new Author("Lamport", "Leslie"))).with(Field.YEAR, 1978);
                 id = app.writes().create(paper, "test").entity().id();
                 app.replicas().upload(id, "zot");

@@ -47,7 +47,7 @@ class ReplicaSyncTest {
         return idiom;
     }
 
-    private static final Metadata PAPER = Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, "Epidemic algorithms")
+    private static final Metadata PAPER = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Epidemic algorithms")
             .with(Field.AUTHORS, List.of(new Author("Demers", "Alan"))).with(Field.YEAR, 1987).with(Field.VENUE, "PODC")
             .with(Field.ABSTRACT, "Anti-entropy and rumor mongering.").with(Field.TAGS, new TreeSet<>(Set.of("gossip")));
 

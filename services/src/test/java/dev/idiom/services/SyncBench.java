@@ -56,7 +56,7 @@ public final class SyncBench {
             List<UUID> ids = new ArrayList<>();
             System.out.printf("lag: uploading %d DEs to Zotero and BibSonomy stubs…%n", entities);
             for (int i = 0; i < entities; i++) {
-                Metadata m = Metadata.EMPTY.with(Field.TYPE, "article").with(Field.TITLE, "Replicated paper " + i)
+                Metadata m = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Replicated paper " + i)
                         .with(Field.AUTHORS, List.of(new Author("Author" + i, "A."))).with(Field.YEAR, 1990 + i % 30)
                         .with(Field.TAGS, new TreeSet<>(Set.of("bench")));
                 UUID id = app.writes().create(m, "bench").entity().id();

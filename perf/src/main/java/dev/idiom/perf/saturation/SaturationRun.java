@@ -505,7 +505,7 @@ public final class SaturationRun {
                 for (int i = 0; i < missing; i++) {
                     HttpResponse<String> r = http.send(ApiKey.signed(HttpRequest.newBuilder(URI.create(target.url + "/api/entities"))
                             .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
-                                    "{\"metadata\":{\"type\":\"article\",\"title\":\"Optimistic replication survey " + i + "\",\"year\":2005,"
+                                    "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Optimistic replication survey " + i + "\",\"year\":2005,"
                                             + "\"venue\":\"ACM Computing Surveys\",\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"}],"
                                             + "\"tags\":[\"replication\"]}}"))).build(), HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() != 201) {
@@ -539,7 +539,7 @@ public final class SaturationRun {
             List<java.util.concurrent.CompletableFuture<String>> created = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 inFlight.acquire();
-                String body = "{\"metadata\":{\"type\":\"article\",\"title\":\"Replica convergence in practice, upload " + run + "-" + i + "\","
+                String body = "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Replica convergence in practice, upload " + run + "-" + i + "\","
                         + "\"year\":" + (1990 + i % 35) + ",\"venue\":\"Journal of Federated Annotation\",\"authors\":[{\"family\":\"Saito\","
                         + "\"given\":\"Yasushi\"}],\"tags\":[\"perf\"]}}";
                 created.add(target.http().sendAsync(ApiKey.signed(HttpRequest.newBuilder(URI.create(target.url + "/api/entities"))

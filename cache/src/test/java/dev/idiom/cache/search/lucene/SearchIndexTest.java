@@ -46,9 +46,9 @@ class SearchIndexTest {
 
     @Test
     void anExactTitleRanksAboveAScatteredMatch() {
-        DigitalEntity scattered = put(de("Consistency of replicated data", "Optimistic methods", 2001, "article", "replication", "Saito"));
-        DigitalEntity exact = put(de("Optimistic Replication", null, 2005, "article", "survey", "Shapiro"));
-        DigitalEntity longer = put(de("Optimistic replication for mobile replication systems", null, 2003, "article", "mobile", "Terry"));
+        DigitalEntity scattered = put(de("Consistency of replicated data", "Optimistic methods", 2001, "article-journal", "replication", "Saito"));
+        DigitalEntity exact = put(de("Optimistic Replication", null, 2005, "article-journal", "survey", "Shapiro"));
+        DigitalEntity longer = put(de("Optimistic replication for mobile replication systems", null, 2003, "article-journal", "mobile", "Terry"));
 
         List<UUID> order = ids(search(SearchQuery.text("optimistic replication", 10)));
 
@@ -60,8 +60,8 @@ class SearchIndexTest {
     @Test
     void theWordsInOrderInATitleRankAboveTheSameWordsApart() {
         // the shorter title would win on the words alone (BM25 favours short fields)
-        DigitalEntity apart = put(de("Replication, optimistic", null, 2001, "article", "x", "Saito"));
-        DigitalEntity inOrder = put(de("Optimistic replication in mobile systems today", null, 2003, "article", "x", "Terry"));
+        DigitalEntity apart = put(de("Replication, optimistic", null, 2001, "article-journal", "x", "Saito"));
+        DigitalEntity inOrder = put(de("Optimistic replication in mobile systems today", null, 2003, "article-journal", "x", "Terry"));
 
         assertEquals(List.of(inOrder.id(), apart.id()), ids(search(SearchQuery.text("optimistic replication", 10))));
         assertEquals(List.of(apart.id(), inOrder.id()), ids(search(SearchQuery.text("replication optimistic", 10))), "and the other way round");
@@ -69,9 +69,9 @@ class SearchIndexTest {
 
     @Test
     void anAuthorQueryFindsMullerFromMuller() {
-        DigitalEntity muller = put(de("Caches", null, 2010, "article", "cache", "Müller"));
-        DigitalEntity miller = put(de("Other", null, 2010, "article", "cache", "Miller"));
-        put(de("Third", null, 2010, "article", "cache", "Smith"));
+        DigitalEntity muller = put(de("Caches", null, 2010, "article-journal", "cache", "Müller"));
+        DigitalEntity miller = put(de("Other", null, 2010, "article-journal", "cache", "Miller"));
+        put(de("Third", null, 2010, "article-journal", "cache", "Smith"));
 
         assertEquals(List.of(muller.id(), miller.id()), ids(search(SearchQuery.text("muller", 10))),
                 "Müller first; Miller is one letter off, so a typo match, ranked below");
@@ -81,8 +81,8 @@ class SearchIndexTest {
 
     @Test
     void aOneLetterTypoStillFindsTheWork() {
-        DigitalEntity paxos = put(de("Paxos made simple", null, 2001, "article", "consensus", "Lamport"));
-        put(de("Raft in search of an understandable consensus algorithm", null, 2014, "inproceedings", "consensus", "Ongaro"));
+        DigitalEntity paxos = put(de("Paxos made simple", null, 2001, "article-journal", "consensus", "Lamport"));
+        put(de("Raft in search of an understandable consensus algorithm", null, 2014, "paper-conference", "consensus", "Ongaro"));
 
         assertEquals(List.of(paxos.id()), ids(search(SearchQuery.text("paxso", 10))), "transposed letters");
         assertEquals(List.of(paxos.id()), ids(search(SearchQuery.text("lamprt made", 10))), "a letter missing in the author");
@@ -91,8 +91,8 @@ class SearchIndexTest {
 
     @Test
     void aQuotedPhraseMatchesOnlyItsWordsInOrder() {
-        DigitalEntity inOrder = put(de("Eventual consistency today", null, 2013, "article", "x", "Bailis"));
-        put(de("Consistency, eventual and otherwise", null, 2013, "article", "x", "Vogels"));
+        DigitalEntity inOrder = put(de("Eventual consistency today", null, 2013, "article-journal", "x", "Bailis"));
+        put(de("Consistency, eventual and otherwise", null, 2013, "article-journal", "x", "Vogels"));
 
         assertEquals(List.of(inOrder.id()), ids(search(SearchQuery.text("\"eventual consistency\"", 10))));
         assertEquals(2, search(SearchQuery.text("eventual consistency", 10)).total());
@@ -105,7 +105,7 @@ class SearchIndexTest {
         for (int i = 0; i < RankedQuery.MAX_WORDS; i++) {
             words.add("word" + (char) ('a' + i % 26) + (char) ('a' + i / 26));
         }
-        DigitalEntity de = put(de(String.join(" ", words), null, 2001, "article", "x", "Long"));
+        DigitalEntity de = put(de(String.join(" ", words), null, 2001, "article-journal", "x", "Long"));
         StringBuilder phrase = new StringBuilder("\"" + String.join(" ", words));
         for (int i = 0; phrase.length() < SearchQuery.MAX_CRITERION - 12; i++) {
             phrase.append(" absent").append(i); // as many as the longest criterion holds (~90 words)
@@ -116,9 +116,9 @@ class SearchIndexTest {
 
     @Test
     void filtersNarrowByYearTypeVenueToolTagAndKeepTheirExactMeaning() {
-        DigitalEntity a = put(imported(de("Alpha", "Réseaux", 1999, "article", "Net", "A"), "zotero"));
+        DigitalEntity a = put(imported(de("Alpha", "Réseaux", 1999, "article-journal", "Net", "A"), "zotero"));
         DigitalEntity b = put(de("Beta", "Reseaux", 2004, "book", "net", "B"));
-        put(de("Gamma", "Other", 2010, "article", "networks", "C"));
+        put(de("Gamma", "Other", 2010, "article-journal", "networks", "C"));
 
         assertEquals(List.of(a.id()), ids(search(query(null, null, 1990, 2000, null, null, null))));
         assertEquals(List.of(b.id()), ids(search(query(null, null, null, null, "BOOK", null, null))));
@@ -132,13 +132,13 @@ class SearchIndexTest {
     @Test
     void facetsCountEveryMatchByTagYearTypeAndVenue() {
         for (int i = 0; i < 30; i++) {
-            put(de("Work " + i, i % 3 == 0 ? "SOSP" : "OSDI", 2000 + i % 2, i % 5 == 0 ? "book" : "article", "t" + i % 4, "Author"));
+            put(de("Work " + i, i % 3 == 0 ? "SOSP" : "OSDI", 2000 + i % 2, i % 5 == 0 ? "book" : "article-journal", "t" + i % 4, "Author"));
         }
         SearchPage all = search(SearchQuery.text("work", 5));
 
         assertEquals(30, all.total());
         assertEquals(List.of(new FacetCount("2000", 15), new FacetCount("2001", 15)), all.facets().get("year"));
-        assertEquals(List.of(new FacetCount("article", 24), new FacetCount("book", 6)), all.facets().get("type"));
+        assertEquals(List.of(new FacetCount("article-journal", 24), new FacetCount("book", 6)), all.facets().get("type"));
         assertEquals(List.of(new FacetCount("OSDI", 20), new FacetCount("SOSP", 10)), all.facets().get("venue"));
         assertEquals(List.of(new FacetCount("t0", 8), new FacetCount("t1", 8), new FacetCount("t2", 7), new FacetCount("t3", 7)),
                 all.facets().get("tag"));
@@ -153,7 +153,7 @@ class SearchIndexTest {
         int n = 3 * LuceneSearchIndex.EXACT_UP_TO;
         for (int i = 0; i < n; i++) { // years 50 / 30 / 20 %, a quarter books
             int year = i % 10 < 5 ? 2000 : i % 10 < 8 ? 2001 : 2002;
-            batch.add(de("common work " + i, null, year, i % 4 == 0 ? "book" : "article", "t", "A"));
+            batch.add(de("common work " + i, null, year, i % 4 == 0 ? "book" : "article-journal", "t", "A"));
         }
         index.put(batch, ++position);
         index.refresh();
@@ -166,7 +166,7 @@ class SearchIndexTest {
         assertWithin(n * 0.5, years.get(0).count());
         assertWithin(n * 0.3, years.get(1).count());
         assertWithin(n * 0.2, years.get(2).count());
-        assertWithin(n * 0.75, counts(byTag.facets().get("type")).get("article"));
+        assertWithin(n * 0.75, counts(byTag.facets().get("type")).get("article-journal"));
 
         SearchPage text = search(SearchQuery.text("common", 50));
         assertTrue(text.estimated());
@@ -189,7 +189,7 @@ class SearchIndexTest {
         List<DigitalEntity> batch = new ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
             // a few title lengths, so scores differ and many tie
-            batch.add(de("common " + "word ".repeat(i % 7) + i, null, 2000, "article", "t", "A"));
+            batch.add(de("common " + "word ".repeat(i % 7) + i, null, 2000, "article-journal", "t", "A"));
         }
         index.put(batch, ++position);
         index.refresh();
@@ -216,11 +216,11 @@ class SearchIndexTest {
     @Test
     void aCursorKeepsItsViewWhileWritesGoOn() {
         for (int i = 0; i < 100; i++) {
-            put(de("stable " + i, null, 2000, "article", "t", "A"));
+            put(de("stable " + i, null, 2000, "article-journal", "t", "A"));
         }
         SearchPage first = search(SearchQuery.text("stable", 60));
         for (int i = 0; i < 50; i++) {
-            put(de("stable newcomer " + i, null, 2000, "article", "t", "A")); // changes scores and the set
+            put(de("stable newcomer " + i, null, 2000, "article-journal", "t", "A")); // changes scores and the set
         }
         SearchPage second = search(SearchQuery.text("stable", 60).after(first.nextCursor()));
 
@@ -236,14 +236,14 @@ class SearchIndexTest {
         DigitalEntity typo = put(de("Paxes", null, 2001, "book", "t", "A")); // one letter from paxos
         List<DigitalEntity> batch = new ArrayList<>();
         for (int i = 0; i < RankedQuery.TAKEN_AS_TYPED - 1; i++) {
-            batch.add(de("Paxos " + i, null, 2001, "article", "t", "A"));
+            batch.add(de("Paxos " + i, null, 2001, "article-journal", "t", "A"));
         }
         index.put(batch, ++position);
         index.refresh();
         SearchQuery books = query("paxos", null, null, null, "book", null, null);
         assertEquals(List.of(typo.id()), ids(search(books)), "a word in fewer DEs also matches its typos");
 
-        put(de("Paxos once more", null, 2001, "article", "t", "A"));
+        put(de("Paxos once more", null, 2001, "article-journal", "t", "A"));
         assertEquals(0, search(books).total(), "a word in a thousand DEs matches as typed");
         assertEquals(RankedQuery.TAKEN_AS_TYPED, search(SearchQuery.text("paxos", 10)).total());
     }
@@ -255,7 +255,7 @@ class SearchIndexTest {
         // documents as shape 1 wrote them: no numeric id key, the year a point only; no shape in the commit
         try (IndexWriter old = new IndexWriter(FSDirectory.open(dir), new IndexWriterConfig(new FoldingAnalyzer()))) {
             for (int i = 0; i < 120; i++) {
-                DigitalEntity de = de("old " + i, null, 1990 + i % 20, "article", "t", "A");
+                DigitalEntity de = de("old " + i, null, 1990 + i % 20, "article-journal", "t", "A");
                 ids.add(de.id());
                 Document d = SearchDocument.of(de, codec).getFirst();
                 d.removeField(SearchDocument.AUDIENCE);
@@ -283,7 +283,7 @@ class SearchIndexTest {
             assertEquals(60, seen.size(), "the years 2000-2009 found by their points");
         }
         try (LuceneSearchIndex fresh = LuceneSearchIndex.open(dir.resolve("next"), codec)) {
-            fresh.put(List.of(de("new", null, 2000, "article", "t", "A")), 1);
+            fresh.put(List.of(de("new", null, 2000, "article-journal", "t", "A")), 1);
             assertFalse(fresh.outdated());
         }
         try (LuceneSearchIndex reopened = LuceneSearchIndex.open(dir.resolve("next"), codec)) {
@@ -294,7 +294,7 @@ class SearchIndexTest {
 
     @Test
     void aForeignCursorIsRefusedAndAnEmptyRangeMatchesNothing() {
-        put(de("Anything", null, 2005, "article", "t", "A"));
+        put(de("Anything", null, 2005, "article-journal", "t", "A"));
         assertThrows(InvalidValueException.class, () -> SearchQuery.text("x", 10).after("zz"));
         assertEquals(0, search(query(null, null, 2010, 2000, null, null, null)).total());
         assertEquals(0, search(SearchQuery.text("nothingmatchesthis", 10)).total());
