@@ -334,6 +334,9 @@ public final class BibSonomyTool implements AnnotationTool {
     @Override
     public Metadata writable(Metadata wanted, Metadata known) {
         Metadata out = "webpage".equals(wanted.type()) ? wanted : BibTeXMapping.holdable(wanted);
+        if (wanted.citationKey() == null && known != null) {
+            out = out.with(Field.CITATION_KEY, known.citationKey()); // a post always has a key: without one of Idiom's, it keeps its own
+        }
         for (String tag : wanted.tags()) {
             if (SystemTags.acts(tag) && (known == null || !known.tags().contains(tag))) {
                 out = out.withoutTag(tag);
