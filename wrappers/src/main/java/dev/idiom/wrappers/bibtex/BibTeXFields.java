@@ -269,7 +269,7 @@ final class BibTeXFields {
             // plain text stays as written: "42--81" is not LaTeX's en dash to us
             plain = raw;
         } else try {
-            List<LaTeXObject> parsed = new LaTeXParser().parse(raw);
+            List<LaTeXObject> parsed = new LaTeXParser().parse(LatexAccents.decoded(raw));
             plain = new LaTeXPrinter().print(parsed);
         } catch (Exception | Error unparsable) {
             plain = raw.replace("{", "").replace("}", "");

@@ -121,7 +121,7 @@ public final class BibTeXFile implements AnnotationTool {
         }
 
         byte[] encode(String text) {
-            byte[] body = text.getBytes(charset);
+            byte[] body = LatexAccents.encodable(text, charset).getBytes(charset);
             if (!bom) {
                 return body;
             }

@@ -206,6 +206,21 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aCharacterTheFilesCharsetCannotHoldIsWrittenAsLatexAndReadBack() throws IOException {
+        String text = "% Encoding: ISO8859_1\n\n@Article{luk01,\n  title = {Logic},\n  year = {1920},\n}\n";
+        Path file = Files.write(dir.resolve("latin1.bib"), text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord luk = bib.fetch("luk01").orElseThrow();
+        bib.update(luk, luk.metadata().with(Field.AUTHORS, List.of(new Author("Łukasiewicz", "Jan"), new Author("Dvořák", "Zdeněk"),
+                new Author("Müller", "Jörg"))));
+        String back = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(back.contains("{{\\L}ukasiewicz, Jan and Dvo{\\v{r}}\u00e1k, Zden{\\v{e}}k"), back);
+        assertTrue(back.contains("M\u00fcller, J\u00f6rg"), "what Latin-1 holds stays a Latin-1 letter: " + back);
+        assertEquals(List.of(new Author("Łukasiewicz", "Jan"), new Author("Dvořák", "Zdeněk"), new Author("Müller", "Jörg")),
+                bib.fetch("luk01").orElseThrow().metadata().authors(), "read back as the same names");
+    }
+
+    @Test
     void aByteOrderMarkHidesNoEntryAndIsKept() throws IOException {
         byte[] body = "@Article{first,\n  title = {First entry},\n}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] withBom = new byte[body.length + 3];
