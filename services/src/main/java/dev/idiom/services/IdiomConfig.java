@@ -82,7 +82,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("mass-delete-percent", Kind.WHOLE_NUMBER, "10", "a pull that would unlink more than this share of an account's replicas is held for a curator"),
             key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
             key("max-tags", Kind.WHOLE_NUMBER, "200", "most tags a DE may have (a create or update with more gets 400 / fault `Invalid`)"),
-            key("max-authors", Kind.WHOLE_NUMBER, "500", "most authors a DE may have"),
+            key("max-authors", Kind.WHOLE_NUMBER, "500", "most names in each list a DE has (authors, editors, translators)"),
             key("max-json-depth", Kind.WHOLE_NUMBER, "32", "deepest nesting of a JSON request body (arrays and objects)"),
             key("max-in-flight", Kind.WHOLE_NUMBER, "256", "requests served at once; past it a request waits at most `admission-wait-ms` for a place, then is refused with 503 `Busy` and `Retry-After` (reads served from the cache may use a quarter more; `0`: no limit)"),
             new Key("files-dir", Kind.TEXT, "", "`<data>/files`", "the folder BibTeX and bookmark file accounts live in: their paths resolve inside it; a path outside (absolute, `..`, a symbolic link out) is refused"),

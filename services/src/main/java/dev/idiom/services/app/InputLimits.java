@@ -8,15 +8,16 @@ import java.util.Map;
 
 /**
  * The configurable caps on what a caller may send (config keys {@code max-tags},
- * {@code max-authors}, {@code max-json-depth}); field lengths are the domain's own
+ * {@code max-authors} — for every list of names: authors, editors, translators — {@code max-json-depth}); field lengths are the domain's own
  * ({@link Field}). A write over a cap is refused whole, naming the cap.
  */
 public record InputLimits(int maxTags, int maxAuthors, int maxJsonDepth) {
     public static final InputLimits DEFAULTS = new InputLimits(200, 500, 32);
 
     public void check(Metadata m) {
-        check(Field.TAGS, m.get(Field.TAGS));
-        check(Field.AUTHORS, m.get(Field.AUTHORS));
+        for (Field f : Field.values()) {
+            check(f, m.get(f));
+        }
     }
 
     public void check(Map<Field, Object> values) {
@@ -32,9 +33,10 @@ public record InputLimits(int maxTags, int maxAuthors, int maxJsonDepth) {
     }
 
     private void check(Field f, Object value) {
-        int cap = f == Field.TAGS ? maxTags : f == Field.AUTHORS ? maxAuthors : Integer.MAX_VALUE;
+        int cap = f == Field.TAGS ? maxTags : f.names() ? maxAuthors : Integer.MAX_VALUE; // max-authors caps every list of names
         if (value instanceof Collection<?> c && c.size() > cap) {
-            throw new InvalidValueException(f.jsonName() + " has " + c.size() + " entries; at most " + cap + " are accepted (max-" + f.jsonName() + ")");
+            throw new InvalidValueException(f.jsonName() + " has " + c.size() + " entries; at most " + cap + " are accepted (max-"
+                    + (f == Field.TAGS ? "tags" : "authors") + ")");
         }
     }
 }
