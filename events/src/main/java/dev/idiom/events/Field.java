@@ -215,6 +215,18 @@ public enum Field {
         }
     }
 
+    /**
+     * A value as a tool holds it: {@link #fromText}, except that a date in another form than ISO's
+     * ({@code 2020/01/05}, {@code 5 Jan 2020}) reads as absent rather than making the record unreadable;
+     * the tool's own text stays in the replica's shadow.
+     */
+    public Object fromToolText(String text) {
+        if (kind == Kind.DATE && text != null && !ISO_DATE.matcher(text.strip()).matches()) {
+            return null;
+        }
+        return fromText(text);
+    }
+
     /** The JSON form of a value of this field. */
     public JsonNode toJson(Object value) {
         if (value == null) {

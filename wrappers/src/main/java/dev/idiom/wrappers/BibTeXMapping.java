@@ -220,7 +220,7 @@ public final class BibTeXMapping {
     }
 
     private static Metadata set(Metadata m, Field f, String v) {
-        return v == null || v.isBlank() ? m : m.with(f, f.fromText(v));
+        return v == null || v.isBlank() ? m : m.with(f, f.fromToolText(v));
     }
 
     /**

@@ -252,7 +252,7 @@ final class ZoteroItems {
     }
 
     private static Metadata set(Metadata m, Field f, String v) {
-        return v == null || v.isBlank() ? m : m.with(f, f.fromText(v));
+        return v == null || v.isBlank() ? m : m.with(f, f.fromToolText(v));
     }
 
     /** Item data for a new item: Idiom's type's item type, holding only fields it has (the others in extra lines). */

@@ -221,6 +221,17 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aUrldateInAnotherFormThanIsoIsLeftInTheFileNotAReasonToSkipTheEntry() throws IOException {
+        Path file = Files.writeString(dir.resolve("dates.bib"), "@Online{site,\n  title = {A site},\n  urldate = {5 Jan 2020},\n}\n"
+                + "@Online{iso,\n  title = {Another},\n  urldate = {2020-01-05},\n}\n");
+        ChangePage page = new BibTeXFile(file).changedSince(null);
+        assertEquals(List.of(), page.skipped());
+        Map<String, Metadata> byKey = page.records().stream().collect(Collectors.toMap(RemoteRecord::remoteId, RemoteRecord::metadata));
+        assertEquals(null, byKey.get("site").accessed());
+        assertEquals("2020-01-05", byKey.get("iso").accessed());
+    }
+
+    @Test
     void aByteOrderMarkHidesNoEntryAndIsKept() throws IOException {
         byte[] body = "@Article{first,\n  title = {First entry},\n}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] withBom = new byte[body.length + 3];
