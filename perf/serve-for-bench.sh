@@ -17,6 +17,8 @@ if [ -z "$url" ]; then
   echo "perf: server up at $url (log: $data/serve.log)" >&2
   # a fresh data directory: the first start wrote its admin key there; the probes present it
   [ -f "$data/admin.key" ] && IDIOM_KEY="$(cat "$data/admin.key")" && export IDIOM_KEY
+  # file accounts are confined to the server's files-dir (SECURITY.md): probes that write files put them there
+  export IDIOM_BENCH_FILES="$data/files"
 fi
 [ -n "${IDIOM_KEY:-}${IDIOM_ADMIN_TOKEN:-}" ] || echo "perf: warning: no IDIOM_KEY set; a server with keys will answer 401" >&2
 export IDIOM_KEY="${IDIOM_KEY:-${IDIOM_ADMIN_TOKEN:-}}"

@@ -47,7 +47,8 @@ public final class CslJson {
                     item.set(f.cslName(), dateParts(Integer.valueOf(parts[0]), parts.length > 1 ? Integer.valueOf(parts[1]) : null,
                             parts.length > 2 ? Integer.valueOf(parts[2]) : null));
                 }
-                default -> item.put(f.cslName(), v.toString());
+                // a page range in CSL is "42-81" (the processor sets the dash); BibTeX's "42--81" would print two
+                default -> item.put(f.cslName(), f == Field.PAGES ? v.toString().replaceAll("\\s*-{2,3}\\s*", "-") : v.toString());
             }
         }
         if (m.arxiv() != null && m.number() == null) {

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * over REST, several rounds with fresh keys so each round creates 1,800 new DEs; the server's own
  * summary gives records/s. Later rounds run on a warm JVM.
  *
- * <pre>perf/import-rate.sh [--rounds 4] [--entries 2000]</pre>
+ * <pre>perf/import-rate.sh [--rounds 4] [--entries 2000] [--url URL --files-dir DIR]</pre>
  */
 public final class ImportRate {
     private static final String[] FAMILIES = {"Saito", "Shapiro", "Müller", "Ødegård", "Nguyen", "García", "Kowalski", "O'Brien", "Łukasz", "Chen"};
@@ -39,7 +39,12 @@ public final class ImportRate {
         int rounds = Integer.parseInt(opts.get("rounds"));
         int entries = Integer.parseInt(opts.get("entries"));
         HttpClient http = HttpClient.newHttpClient();
-        Path dir = Files.createTempDirectory("idiom-import-rate");
+        // a file account must name a file inside the server's files-dir: perf/serve-for-bench.sh says where it is
+        String filesDir = opts.getOrDefault("files-dir", System.getenv("IDIOM_BENCH_FILES"));
+        if (filesDir == null) {
+            throw new IllegalArgumentException("say where the server's files-dir is: --files-dir DIR (perf/import-rate.sh sets it for the server it starts)");
+        }
+        Path dir = Files.createDirectories(Path.of(filesDir).resolve("import-rate-" + System.nanoTime()));
         System.out.printf("BibTeX import over REST at %s: %d entries (%d duplicates planted), %d rounds%n", base, entries, entries / 10, rounds);
         for (int round = 1; round <= rounds; round++) {
             Path bib = dir.resolve("round" + round + ".bib");

@@ -26,7 +26,7 @@ class CitationsOutTest {
               "editors": [{"family": "Charron-Bost", "given": "Bernadette"}, {"family": "Pedone", "given": "Fernando"}],
               "year": 2010, "month": 2, "day": 17, "venue": "Replication: Theory and Practice", "publisher": "Springer",
               "publisherPlace": "Berlin, Heidelberg", "collectionTitle": "Lecture Notes in Computer Science", "collectionNumber": "5959",
-              "pages": "19-40", "isbn": "978-3-642-11293-5", "doi": "10.1007/978-3-642-11294-2_2", "citationKey": "vanrenesse2010",
+              "pages": "19--40", "isbn": "978-3-642-11293-5", "doi": "10.1007/978-3-642-11294-2_2", "citationKey": "vanrenesse2010",
               "tags": ["replication", "C++"]}}
             """;
 
@@ -80,6 +80,7 @@ class CitationsOutTest {
         assertEquals("[[2010,2,17]]", item.get("issued").get("date-parts").toString());
         assertEquals("Pedone", item.get("editor").get(1).get("family").asText());
         assertEquals("978-3-642-11293-5", item.get("ISBN").asText());
+        assertEquals("19-40", item.get("page").asText());
         assertEquals("vanrenesse2010", item.get("citation-key").asText());
     }
 
