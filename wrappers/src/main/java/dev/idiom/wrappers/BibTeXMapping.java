@@ -121,15 +121,15 @@ public final class BibTeXMapping {
 
     /** The entrysubtype that completes {@link #entryType} for a CSL type, or null. */
     static String entrySubtype(String cslType) {
-        if (cslType == null || ENTRY_TYPE.containsKey(cslType) && !cslType.startsWith("article-")) {
+        if (cslType == null) {
             return null;
         }
-        return switch (cslType) {
-            case "article-journal" -> null;
-            case "article-magazine" -> "magazine";
-            case "article-newspaper" -> "newspaper";
-            default -> cslType;
-        };
+        for (Map.Entry<String, String> article : ARTICLE_SUBTYPE.entrySet()) {
+            if (article.getValue().equals(cslType)) {
+                return article.getKey();
+            }
+        }
+        return ENTRY_TYPE.containsKey(cslType) ? null : cslType;
     }
 
     /**

@@ -67,11 +67,6 @@ final class ZoteroItems {
         return m.matches() ? m.group("key").strip().toLowerCase(Locale.ROOT).replace(' ', '-') : null;
     }
 
-    /** The key Idiom writes a field's extra line under (the CSL variable; Zotero's own spelling for the arXiv id). */
-    private static String extraKey(Field f) {
-        return f == Field.ARXIV ? "arXiv" : ROLES.containsKey(f) ? ROLES.get(f) : f == Field.AUTHORS ? "author" : f.cslName();
-    }
-
     /** The values of {@code extra}'s data lines by key (the first line of each key). */
     private static Map<String, String> extraLines(String extra) {
         Map<String, String> out = new java.util.LinkedHashMap<>();
@@ -153,7 +148,7 @@ final class ZoteroItems {
             if (f == Field.NUMBER && v != null && v.regionMatches(true, 0, "arXiv:", 0, 6)) {
                 v = null; // a preprint's archiveID "arXiv:…" is its arXiv id (below), not a number
             }
-            m = set(m, f, v == null || v.isBlank() ? extra.get(extraKey(f).toLowerCase(Locale.ROOT)) : v);
+            m = set(m, f, v == null || v.isBlank() ? extra.get(f.cslName().toLowerCase(Locale.ROOT)) : v);
         }
         String date = t.fieldFor("date");
         m = date(m, date == null ? extra.get("issued") : data.path(date).asText(""));
@@ -294,7 +289,7 @@ final class ZoteroItems {
             if (own != null) {
                 out.put(own, text(after.get(f)));
             } else {
-                out = extra(out, t, extraKey(f), after.get(f) == null ? List.of() : List.of(text(after.get(f))));
+                out = extra(out, t, f.cslName(), after.get(f) == null ? List.of() : List.of(text(after.get(f))));
             }
         }
         String date = t.fieldFor("date");

@@ -190,16 +190,23 @@ class BibTeXFileTest extends AnnotationToolContract {
         }
     }
 
+    /** A file JabRef keeps in ISO 8859-1, saying so in its header, holding {@code entries}. */
+    private Path latin1File(String entries) throws IOException {
+        return Files.write(dir.resolve("latin1.bib"), ("% Encoding: ISO8859_1\n\n" + entries).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    }
+
+    private static String latin1(Path file) throws IOException {
+        return new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
     @Test
     void aJabRefFileInItsDeclaredEncodingIsReadAndWrittenInIt() throws IOException {
-        String text = "% Encoding: ISO8859_1\n\n@Article{cafe01,\n  title = {Caf\u00e9 society},\n  year = {2001},\n}\n";
-        Path file = Files.write(dir.resolve("latin1.bib"), text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Path file = latin1File("@Article{cafe01,\n  title = {Caf\u00e9 society},\n  year = {2001},\n}\n");
         BibTeXFile bib = new BibTeXFile(file);
         RemoteRecord cafe = bib.fetch("cafe01").orElseThrow();
         assertEquals("Caf\u00e9 society", cafe.metadata().title());
         bib.update(cafe, cafe.metadata().with(Field.TITLE, "Caf\u00e9 soci\u00e9t\u00e9"));
-        byte[] bytes = Files.readAllBytes(file);
-        String back = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+        String back = latin1(file);
         assertTrue(back.startsWith("% Encoding: ISO8859_1\n"), back);
         assertTrue(back.contains("Caf\u00e9 soci\u00e9t\u00e9"), "written in Latin-1, one byte per accented letter: " + back);
         assertEquals("Caf\u00e9 soci\u00e9t\u00e9", bib.fetch("cafe01").orElseThrow().metadata().title());
@@ -207,13 +214,12 @@ class BibTeXFileTest extends AnnotationToolContract {
 
     @Test
     void aCharacterTheFilesCharsetCannotHoldIsWrittenAsLatexAndReadBack() throws IOException {
-        String text = "% Encoding: ISO8859_1\n\n@Article{luk01,\n  title = {Logic},\n  year = {1920},\n}\n";
-        Path file = Files.write(dir.resolve("latin1.bib"), text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Path file = latin1File("@Article{luk01,\n  title = {Logic},\n  year = {1920},\n}\n");
         BibTeXFile bib = new BibTeXFile(file);
         RemoteRecord luk = bib.fetch("luk01").orElseThrow();
         bib.update(luk, luk.metadata().with(Field.AUTHORS, List.of(new Author("Łukasiewicz", "Jan"), new Author("Dvořák", "Zdeněk"),
                 new Author("Müller", "Jörg"))));
-        String back = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String back = latin1(file);
         assertTrue(back.contains("{{\\L}ukasiewicz, Jan and Dvo{\\v{r}}\u00e1k, Zden{\\v{e}}k"), back);
         assertTrue(back.contains("M\u00fcller, J\u00f6rg"), "what Latin-1 holds stays a Latin-1 letter: " + back);
         assertEquals(List.of(new Author("Łukasiewicz", "Jan"), new Author("Dvořák", "Zdeněk"), new Author("Müller", "Jörg")),
