@@ -82,7 +82,7 @@ public final class Database implements AutoCloseable {
         for (String kv : new String[] {
                 "cachePrepStmts=true", "prepStmtCacheSize=250", "useServerPrepStmts=false",
                 "rewriteBatchedStatements=true", "characterEncoding=UTF-8", "connectionTimeZone=UTC",
-                "forceConnectionTimeZoneToSession=true", "useSSL=false", "allowPublicKeyRetrieval=true", "failOverReadOnly=false", "allowMultiQueries=true", "prepStmtCacheSqlLimit=65536"}) {
+                "forceConnectionTimeZoneToSession=true", "useSSL=false", "allowPublicKeyRetrieval=true", "failOverReadOnly=false", "allowMultiQueries=true", "prepStmtCacheSqlLimit=65536", "useLocalSessionState=true"}) {
             String key = kv.substring(0, kv.indexOf('='));
             if (!url.contains(key + "=")) {
                 b.append(sep).append(kv);

@@ -142,6 +142,16 @@ public final class AppendBatch {
         return out;
     }
 
+    /** Whether any append is refused (stale, or not valid on the state it was decided on). */
+    public boolean refusesAny() {
+        for (Object d : decided) {
+            if (d instanceof RuntimeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The appends refused as stale. A retry of an append that was recorded is always stale by
      * then (its own events moved the stream), so only these need their ids looked up.

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.db.Database;
-import dev.idiom.db.Intercept;
 import dev.idiom.db.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -21,7 +20,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
@@ -96,6 +94,35 @@ public abstract class EventStoreContract {
         assertEquals(before, eventCount());
         assertEquals("ACM Computing Surveys", store.load(id).orElseThrow().metadata().venue());
         assertThrows(StaleVersionException.class, () -> store.append(UUID.randomUUID(), 3, List.of(set(Field.VENUE, "x"))));
+    }
+
+    @Test
+    void twoNodesOnOneDatabaseDecideOnWhatIsStoredNotOnWhatTheyLastWrote() throws Exception {
+        EventStore other = open(db.dataSource()); // a second node: its own store over the same database
+        UUID id = create("Two nodes");
+        UUID quiet = create("Untouched by the other node");
+        other.append(id, 1, List.of(set(Field.VENUE, "from the other node"))); // version 2, written where this node cannot see
+        long before = eventCount();
+
+        // a caller that read version 1 here is stale, although this node last wrote version 1
+        StaleVersionException stale = assertThrows(StaleVersionException.class, () -> store.append(id, 1, List.of(set(Field.VENUE, "stale"))));
+        assertEquals(2, stale.actual());
+        assertEquals(before, eventCount());
+
+        // a caller that read version 2 on the other node is not, also batched with an append this node knows all about
+        other.append(id, 2, List.of(set(Field.VOLUME, "7"))); // version 3
+        List<AppendOutcome> out = store.appendAll(List.of(new Append(id, 3, List.of(set(Field.YEAR, 1999))), new Append(quiet, 1,
+                List.of(set(Field.YEAR, 2001)))));
+        assertEquals(4, out.get(0).get().entity().version());
+        assertEquals("from the other node", out.get(0).get().entity().metadata().venue());
+        assertEquals("7", out.get(0).get().entity().metadata().volume());
+        assertEquals(2001, out.get(1).get().entity().metadata().year());
+
+        // and the other node, whose last write was version 3, accepts a caller that read version 4
+        assertEquals(5, other.append(id, 4, List.of(set(Field.PAGES, "1-9"))).entity().version());
+        assertEquals(other.load(id), store.load(id));
+        assertEquals(before + 4, eventCount());
+        assertTrue(store.verifyProjections().clean());
     }
 
     @Test
@@ -203,37 +230,29 @@ public abstract class EventStoreContract {
         UUID b = create("B");
         long seen = store.after(0, 100).getLast().position();
 
-        // T1 takes its position and then stalls before commit; T2 starts after it.
-        CountDownLatch t1Inside = new CountDownLatch(1);
-        CountDownLatch releaseT1 = new CountDownLatch(1);
-        EventStore stalling = open(commitStalling(db.dataSource(), t1Inside, releaseT1));
-        CompletableFuture<AppendResult> t1 = CompletableFuture.supplyAsync(() -> stalling.append(a, 1, List.of(set(Field.NOTES, "t1"))));
-        assertTrue(t1Inside.await(10, TimeUnit.SECONDS));
-        CompletableFuture<AppendResult> t2 = CompletableFuture.supplyAsync(() -> store.append(b, 1, List.of(set(Field.NOTES, "t2"))));
+        long p1;
+        long p2;
+        // T1 takes its position and then stalls before commit (in the server, on a user lock this test holds); T2 starts after it.
+        try (Connection holder = db.dataSource().getConnection(); Statement hold = holder.createStatement()) {
+            hold.execute("DO GET_LOCK('idiom-stall-commit', 10)");
+            EventStore stalling = open(Commits.stalledOn(db.dataSource(), "idiom-stall-commit"));
+            CompletableFuture<AppendResult> t1 = CompletableFuture.supplyAsync(() -> stalling.append(a, 1, List.of(set(Field.NOTES, "t1"))));
+            for (long until = System.nanoTime() + 10_000_000_000L; Commits.waitingOn(holder) == 0; Thread.sleep(5)) {
+                assertTrue(System.nanoTime() < until, "T1 never reached its commit");
+            }
+            CompletableFuture<AppendResult> t2 = CompletableFuture.supplyAsync(() -> store.append(b, 1, List.of(set(Field.NOTES, "t2"))));
 
-        // While T1 is open, a reader sees neither: T2 cannot commit a higher position first.
-        assertThrows(TimeoutException.class, () -> t2.get(500, TimeUnit.MILLISECONDS));
-        assertTrue(store.after(seen, 100).isEmpty());
+            // While T1 is open, a reader sees neither: T2 cannot commit a higher position first.
+            assertThrows(TimeoutException.class, () -> t2.get(500, TimeUnit.MILLISECONDS));
+            assertTrue(store.after(seen, 100).isEmpty());
 
-        releaseT1.countDown();
-        long p1 = t1.get(10, TimeUnit.SECONDS).lastPosition();
-        long p2 = t2.get(10, TimeUnit.SECONDS).lastPosition();
-        assertTrue(p1 < p2, "the late committer got the lower position");
-
+            hold.execute("DO RELEASE_LOCK('idiom-stall-commit')");
+            p1 = t1.get(10, TimeUnit.SECONDS).lastPosition();
+            p2 = t2.get(10, TimeUnit.SECONDS).lastPosition();
+            assertTrue(p1 < p2, "the late committer got the lower position");
+        }
         List<RecordedEvent> feed = store.after(seen, 100);
         assertEquals(List.of(p1, p2), feed.stream().map(RecordedEvent::position).toList());
-    }
-
-    /** Wraps connections so that commits wait for a latch (simulating a slow transaction). */
-    private static DataSource commitStalling(DataSource real, CountDownLatch inside, CountDownLatch release) {
-        return Intercept.around(DataSource.class, real, (m, args, proceed) -> !m.getName().equals("getConnection") ? proceed.call()
-                : Intercept.around(Connection.class, (Connection) proceed.call(), (cm, cargs, cproceed) -> {
-                    if (cm.getName().equals("commit")) {
-                        inside.countDown();
-                        release.await(30, TimeUnit.SECONDS);
-                    }
-                    return cproceed.call();
-                }));
     }
 
     @Test

@@ -16,10 +16,12 @@ import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.sql.SqlOutbox;
 import dev.idiom.events.sql.SqlProjection;
+import dev.idiom.events.sql.SqlScript;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -55,6 +57,7 @@ public final class MySqlEventStore implements EventStore {
     private final SqlProjection projection;
     private final TransientFailures retries;
     private final AtomicLong retried = new AtomicLong();
+    private final RecentStates recent = new RecentStates(20_000);
 
     public MySqlEventStore(DataSource db, EventCodec codec, Clock clock) {
         this(db, codec, clock, TransientFailures.DEFAULT);
@@ -91,15 +94,18 @@ public final class MySqlEventStore implements EventStore {
         return retried.get();
     }
 
+    /**
+     * One transaction in two round trips: it is opened with the read that locks the entities and
+     * committed by the last statement of the batch's writes, so the connection's autocommit is
+     * never switched (each switch was a round trip of its own).
+     */
     private List<AppendOutcome> inOneTransaction(List<Append> appends) throws SQLException {
         try (Connection c = db.getConnection()) {
-            c.setAutoCommit(false);
             try {
-                List<AppendOutcome> out = write(c, appends);
-                c.commit();
-                return out;
+                return write(c, appends);
             } catch (SQLException e) {
                 rollbackQuietly(c);
+                recent.forget(AppendBatch.entityIds(appends)); // the outcome is unknown, or a remembered state was old
                 if (!violatesAUniqueKey(e)) {
                     throw e;
                 }
@@ -116,31 +122,27 @@ public final class MySqlEventStore implements EventStore {
                 try {
                     replay = replayed(c, a);
                 } catch (InvalidValueException reused) {
-                    rollbackQuietly(c);
                     return List.of(AppendOutcome.refused(reused));
                 }
-                rollbackQuietly(c);
                 if (replay.isPresent()) {
                     return List.of(AppendOutcome.of(replay.get()));
                 }
                 return List.of(AppendOutcome.refused(new StaleVersionException(a.entityId(), a.expectedVersion(), currentVersion(c, a.entityId()))));
             } catch (RuntimeException e) {
                 rollbackQuietly(c);
+                recent.forget(AppendBatch.entityIds(appends));
                 throw e;
-            } finally {
-                try {
-                    c.setAutoCommit(true);
-                } catch (SQLException lost) {
-                    // the connection is gone; the pool drops it
-                }
             }
         }
     }
 
-    /** Rolls back; on a connection that is already lost there is nothing to roll back, and the first failure is the one to report. */
+    /**
+     * Ends a transaction a failed statement left open. On a connection that is already lost there is
+     * nothing to roll back (the server does), and the first failure is the one to report.
+     */
     private static void rollbackQuietly(Connection c) {
-        try {
-            c.rollback();
+        try (Statement s = c.createStatement()) {
+            s.execute("ROLLBACK");
         } catch (SQLException lost) {
             // the server rolls back what it did not commit when the connection goes
         }
@@ -156,11 +158,31 @@ public final class MySqlEventStore implements EventStore {
         return false;
     }
 
-    /** One transaction: lock and read the entities, find retried ids, decide, write. */
+    /** One transaction: lock and read the entities, find retried ids, decide, write and commit. */
+    /**
+     * One transaction: the entities' states (those not remembered read under lock), retried ids found
+     * for stale appends, decisions, writes and the commit.
+     */
     private List<AppendOutcome> write(Connection c, List<Append> appends) throws SQLException {
-        Map<UUID, DigitalEntity> states = lockedStates(c, AppendBatch.entityIds(appends));
+        Set<UUID> ids = AppendBatch.entityIds(appends);
+        Map<UUID, DigitalEntity> states = recent.of(ids);
+        boolean remembered = !states.isEmpty();
+        boolean open = states.size() < ids.size();
+        if (open) {
+            Set<UUID> unknown = new TreeSet<>(ids);
+            unknown.removeAll(states.keySet());
+            states.putAll(lockedStates(c, unknown));
+        }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         AppendBatch batch = new AppendBatch(appends, states, Map.of(), now, codec);
+        if (remembered && batch.refusesAny()) {
+            // a refusal decided on a remembered state is checked against the stored one
+            if (open) {
+                rollbackQuietly(c);
+            }
+            recent.forget(ids);
+            return write(c, appends);
+        }
         // only a stale append can be a retry of a recorded one: look ids up for those alone (one round trip less per append);
         // ids reused by an accepted append hit the unique key and the batch is retried one append at a time
         List<Append> stale = batch.refusedAsStale();
@@ -170,13 +192,13 @@ public final class MySqlEventStore implements EventStore {
                 batch = new AppendBatch(appends, states, recorded, now, codec);
             }
         }
-        List<AppendBatch.Row> rows = batch.rows();
         long first = 0;
-        if (!rows.isEmpty()) {
-            first = reserveAndWrite(c, rows, batch.changes(), batch.recordedAt());
-            projection.writeKeys(c, batch.changes());
-            SqlOutbox.enqueue(c, batch.changes(), now); // in the same transaction: no acknowledged change can miss its push
+        if (!batch.rows().isEmpty()) {
+            first = writeAndCommit(c, batch, open);
+        } else if (open) {
+            commit(c); // every append refused or a replay: the locks go
         }
+        batch.changes().forEach(ch -> recent.remember(ch.after()));
         Map<Integer, AppendResult> replays = new HashMap<>();
         for (Map.Entry<Integer, AppendBatch.Recorded> r : batch.retriesOfRecorded().entrySet()) {
             replays.put(r.getKey(), replay(c, r.getValue().entityId(), r.getValue().position()));
@@ -184,61 +206,63 @@ public final class MySqlEventStore implements EventStore {
         return batch.outcomes(first, replays);
     }
 
-    /**
-     * Takes positions for the batch's events, inserts them and upserts the projection rows, in one
-     * round trip (a multi-statement): the sequence row's lock, taken by the UPDATE, is held until
-     * the transaction ends, so positions follow commit order; {@code LAST_INSERT_ID(expr)} hands
-     * the last position to the INSERT beside it (MySQL and MariaDB alike). Returns the first position.
-     */
-    private long reserveAndWrite(Connection c, List<AppendBatch.Row> rows, List<AppendBatch.Change> changes, Instant recordedAt) throws SQLException {
-        int n = rows.size();
-        String sql = "UPDATE event_sequence SET last_position = LAST_INSERT_ID(last_position + ?) WHERE name = 'global';"
-                + "INSERT INTO event (" + EVENT_COLUMNS + ") VALUES " + String.join(", ", Collections.nCopies(n, "(LAST_INSERT_ID() - ?, ?, ?, ?, ?, ?, ?, ?)"))
-                + ";" + SqlProjection.rowUpsert(changes.size()) + ";SELECT LAST_INSERT_ID()";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            int k = 1;
-            ps.setInt(k++, n);
-            LocalDateTime at = SqlProjection.utc(recordedAt);
-            for (int i = 0; i < n; i++) {
-                AppendBatch.Row r = rows.get(i);
-                ps.setInt(k++, n - 1 - i);
-                ps.setString(k++, r.event().eventId().toString());
-                ps.setString(k++, r.entityId().toString());
-                ps.setInt(k++, r.version());
-                ps.setString(k++, r.event().event().type());
-                ps.setString(k++, r.event().source());
-                ps.setString(k++, codec.payload(r.event().event()));
-                ps.setObject(k++, at);
-            }
-            for (AppendBatch.Change ch : changes) {
-                k = SqlProjection.bindRow(ps, k, ch);
-            }
-            ps.execute(); // the UPDATE's count comes first
-            if (ps.getUpdateCount() != 1) {
-                throw new SQLException("the sequence row 'global' is missing from event_sequence");
-            }
-            while (!ps.getMoreResults()) {
-                if (ps.getUpdateCount() == -1) {
-                    throw new SQLException("the append's statements gave no position back");
-                }
-            }
-            try (ResultSet last = ps.getResultSet()) {
-                last.next();
-                return last.getLong(1) - n + 1;
-            }
+    private static void commit(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("COMMIT");
         }
     }
 
-    /** The stored states of these entities, their rows locked until the transaction ends (in id order: no deadlock between batches). */
+    /**
+     * Upserts the projection rows, writes the changed match keys and the outbox rows, takes
+     * positions for the batch's events, inserts them, and commits, in one round trip (a
+     * multi-statement; it opens the transaction too when no locking read did):
+     * the sequence row's lock, taken by the UPDATE, is held until the COMMIT, so positions follow
+     * commit order; {@code LAST_INSERT_ID(expr)} hands the last position to the INSERT beside it
+     * (MySQL and MariaDB alike). The outbox rows are in the same transaction: no acknowledged change
+     * can miss its push. Returns the first position.
+     */
+    private long writeAndCommit(Connection c, AppendBatch batch, boolean open) throws SQLException {
+        List<AppendBatch.Row> rows = batch.rows();
+        int n = rows.size();
+        SqlScript script = open ? new SqlScript() : new SqlScript().add("START TRANSACTION");
+        // what needs no position first: the sequence row is locked only for the event rows and the commit
+        SqlProjection.upsertRows(script, batch.changes());
+        SqlProjection.addKeys(script, batch.changes());
+        SqlOutbox.enqueue(script, batch.changes(), batch.recordedAt());
+        int sequence = script.size();
+        script.add("UPDATE event_sequence SET last_position = LAST_INSERT_ID(last_position + ?) WHERE name = 'global'", n)
+                .add("INSERT INTO event (" + EVENT_COLUMNS + ") VALUES " + SqlScript.rows(n, "(LAST_INSERT_ID() - ?, ?, ?, ?, ?, ?, ?, ?)"));
+        LocalDateTime at = SqlProjection.utc(batch.recordedAt());
+        for (int i = 0; i < n; i++) {
+            AppendBatch.Row r = rows.get(i);
+            script.bind(n - 1 - i, r.event().eventId().toString(), r.entityId().toString(), r.version(), r.event().event().type(), r.event().source(),
+                    codec.payload(r.event().event()), at);
+        }
+        script.addResult("SELECT LAST_INSERT_ID()").add("COMMIT");
+        long last = script.run(c);
+        if (script.updateCount(sequence) != 1) {
+            throw new SQLException("the sequence row 'global' is missing from event_sequence");
+        }
+        return last - n + 1;
+    }
+
+    /**
+     * Opens the transaction and reads the stored states of these entities, their rows locked until
+     * it ends (in id order: no deadlock between batches), in one round trip.
+     */
     private Map<UUID, DigitalEntity> lockedStates(Connection c, Set<UUID> ids) throws SQLException {
         Map<UUID, DigitalEntity> states = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT state FROM entity WHERE entity_id IN (" + marks(ids.size())
+        try (PreparedStatement ps = c.prepareStatement("START TRANSACTION;SELECT state FROM entity WHERE entity_id IN (" + marks(ids.size())
                 + ") ORDER BY entity_id FOR UPDATE")) {
             int i = 1;
             for (UUID id : new TreeSet<>(ids)) {
                 ps.setString(i++, id.toString());
             }
-            try (ResultSet rs = ps.executeQuery()) {
+            ps.execute(); // START TRANSACTION's count, then the rows
+            if (!ps.getMoreResults()) {
+                throw new SQLException("the locking read gave no rows back");
+            }
+            try (ResultSet rs = ps.getResultSet()) {
                 while (rs.next()) {
                     DigitalEntity de = codec.entity(rs.getString(1));
                     states.put(de.id(), de);

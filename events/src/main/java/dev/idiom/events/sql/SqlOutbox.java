@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -47,31 +48,30 @@ public final class SqlOutbox implements Outbox {
      * due again, since the new change may be what the tool wanted.
      */
     public static void enqueue(Connection c, List<AppendBatch.Change> changes, Instant now) throws SQLException {
-        List<AppendBatch.Change> owing = changes.stream().filter(ch -> !OutboxRule.replicasToPush(ch.before(), ch.after()).isEmpty()).toList();
-        if (owing.isEmpty()) {
+        SqlScript script = new SqlScript();
+        enqueue(script, changes, now);
+        script.run(c);
+    }
+
+    /** Adds the statement of {@link #enqueue(Connection, List, Instant)} to a batch's script: one multi-row upsert, or nothing. */
+    public static void enqueue(SqlScript script, List<AppendBatch.Change> changes, Instant now) {
+        List<Object> rows = new ArrayList<>();
+        LocalDateTime at = SqlProjection.utc(now);
+        for (AppendBatch.Change ch : changes) {
+            for (Replica r : OutboxRule.replicasToPush(ch.before(), ch.after())) {
+                String account = r.account() == null ? "" : r.account();
+                Collections.addAll(rows, ch.after().id().toString(), replicaKey(r.tool(), account, r.remoteId()), r.tool(), account, r.remoteId(),
+                        ch.after().version(), at, at);
+            }
+        }
+        if (rows.isEmpty()) {
             return; // the common append (a DE without replicas, or an acknowledgement): no statement at all
         }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (entity_id, replica_key, tool, account, remote_id, entity_version, "
-                + "enqueued_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
+        script.add("INSERT INTO outbox (entity_id, replica_key, tool, account, remote_id, entity_version, enqueued_at, due_at) VALUES "
+                + SqlScript.rows(rows.size() / 8, "(?, ?, ?, ?, ?, ?, ?, ?)") + " ON DUPLICATE KEY UPDATE "
                 // assignments run left to right: read parked before clearing it
                 + "due_at = IF(parked, VALUES(due_at), due_at), attempts = IF(parked, 0, attempts), last_error = IF(parked, NULL, last_error), "
-                + "parked = FALSE, entity_version = VALUES(entity_version)")) {
-            for (AppendBatch.Change ch : owing) {
-                for (Replica r : OutboxRule.replicasToPush(ch.before(), ch.after())) {
-                    String account = r.account() == null ? "" : r.account();
-                    ps.setString(1, ch.after().id().toString());
-                    ps.setString(2, replicaKey(r.tool(), account, r.remoteId()));
-                    ps.setString(3, r.tool());
-                    ps.setString(4, account);
-                    ps.setString(5, r.remoteId());
-                    ps.setInt(6, ch.after().version());
-                    ps.setObject(7, SqlProjection.utc(now));
-                    ps.setObject(8, SqlProjection.utc(now));
-                    ps.addBatch();
-                }
-            }
-            ps.executeBatch();
-        }
+                + "parked = FALSE, entity_version = VALUES(entity_version)", rows.toArray());
     }
 
     @Override

@@ -38,96 +38,55 @@ public final class SqlProjection {
         this.codec = codec;
     }
 
-    /** The projection row upsert for {@code n} states (bound by {@link #bindRow}), one statement for a whole batch. */
-    public static String rowUpsert(int n) {
-        return "INSERT INTO entity (entity_id, version, state, created_at, updated_at) VALUES " + String.join(", ", java.util.Collections.nCopies(n,
-                "(?, ?, ?, ?, ?)")) + " ON DUPLICATE KEY UPDATE version = VALUES(version), state = VALUES(state), updated_at = VALUES(updated_at)";
-    }
-
-    /** Binds one change's row of {@link #rowUpsert} from parameter {@code k}; returns the next parameter's index. */
-    public static int bindRow(PreparedStatement ps, int k, AppendBatch.Change ch) throws SQLException {
-        DigitalEntity state = ch.after();
-        ps.setString(k++, state.id().toString());
-        ps.setInt(k++, state.version());
-        ps.setString(k++, ch.json());
-        ps.setObject(k++, utc(state.createdAt()));
-        ps.setObject(k++, utc(state.updatedAt()));
-        return k;
-    }
-
-    /** The match keys the changes added or removed. */
-    public void writeKeys(Connection c, List<AppendBatch.Change> changes) throws SQLException {
-        for (KeyTable table : KeyTable.values()) {
-            table.write(c, changes);
+    /** Adds the upsert of the changed entities' projection rows: one statement for a whole batch. */
+    public static void upsertRows(SqlScript script, List<AppendBatch.Change> changes) {
+        script.add("INSERT INTO entity (entity_id, version, state, created_at, updated_at) VALUES " + SqlScript.rows(changes.size(), "(?, ?, ?, ?, ?)")
+                + " ON DUPLICATE KEY UPDATE version = VALUES(version), state = VALUES(state), updated_at = VALUES(updated_at)");
+        for (AppendBatch.Change ch : changes) {
+            DigitalEntity state = ch.after();
+            script.bind(state.id().toString(), state.version(), ch.json(), utc(state.createdAt()), utc(state.updatedAt()));
         }
+    }
+
+    /** The match keys the changes added or removed, written on {@code c}. */
+    public void writeKeys(Connection c, List<AppendBatch.Change> changes) throws SQLException {
+        SqlScript script = new SqlScript();
+        addKeys(script, changes);
+        script.run(c);
     }
 
     /**
-     * The match keys of a DE (DOI, URL, title+year+author, replicas). Only the keys a change added or removed
-     * are written, so the cost of an append follows the change, not the size of the record.
+     * Adds the statements that write the match keys the changes added or removed (none for most
+     * minor events). Only those keys are written, so the cost of an append follows the change, not
+     * the size of the record.
      */
-    private enum KeyTable {
-        MATCH("entity_match", "kind", "match_key") {
-            @Override
-            Set<List<String>> keys(DigitalEntity de) {
-                Set<List<String>> out = new LinkedHashSet<>();
-                MatchKeys.of(de).forEach(k -> out.add(List.of(k.kind(), k.value())));
-                return out;
+    public static void addKeys(SqlScript script, List<AppendBatch.Change> changes) {
+        List<String> gone = new ArrayList<>();
+        List<String> added = new ArrayList<>();
+        for (AppendBatch.Change ch : changes) {
+            Set<MatchKeys.Key> was = MatchKeys.of(ch.before());
+            Set<MatchKeys.Key> is = MatchKeys.of(ch.after());
+            if (was.equals(is)) {
+                continue; // most minor events touch no key
             }
-        };
-
-        private final String table;
-        private final List<String> columns;
-
-        KeyTable(String table, String... columns) {
-            this.table = table;
-            this.columns = List.of(columns);
-        }
-
-        abstract Set<List<String>> keys(DigitalEntity de);
-
-        void write(Connection c, List<AppendBatch.Change> changes) throws SQLException {
-            String where = String.join(" = ? AND ", columns) + " = ?";
-            try (PreparedStatement del = c.prepareStatement("DELETE FROM " + table + " WHERE entity_id = ? AND " + where);
-                 PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (entity_id, " + String.join(", ", columns)
-                         + ") VALUES (?" + ", ?".repeat(columns.size()) + ")")) {
-                int deletes = 0;
-                int inserts = 0;
-                for (AppendBatch.Change ch : changes) {
-                    Set<List<String>> was = keys(ch.before());
-                    Set<List<String>> is = keys(ch.after());
-                    if (was.equals(is)) {
-                        continue; // most minor events touch no key
-                    }
-                    String id = ch.after().id().toString();
-                    for (List<String> k : was) {
-                        if (!is.contains(k)) {
-                            bind(del, id, k);
-                            deletes++;
-                        }
-                    }
-                    for (List<String> k : is) {
-                        if (!was.contains(k)) {
-                            bind(ins, id, k);
-                            inserts++;
-                        }
-                    }
+            String id = ch.after().id().toString();
+            for (MatchKeys.Key k : was) {
+                if (!is.contains(k)) {
+                    Collections.addAll(gone, id, k.kind(), k.value());
                 }
-                if (deletes > 0) {
-                    del.executeBatch();
-                }
-                if (inserts > 0) {
-                    ins.executeBatch();
+            }
+            for (MatchKeys.Key k : is) {
+                if (!was.contains(k)) {
+                    Collections.addAll(added, id, k.kind(), k.value());
                 }
             }
         }
-
-        private static void bind(PreparedStatement ps, String id, List<String> key) throws SQLException {
-            ps.setString(1, id);
-            for (int i = 0; i < key.size(); i++) {
-                ps.setString(i + 2, key.get(i));
-            }
-            ps.addBatch();
+        for (int i = 0; i < gone.size(); i += 3) {
+            script.add("DELETE FROM entity_match WHERE entity_id = ? AND kind = ? AND match_key = ?", gone.get(i), gone.get(i + 1), gone.get(i + 2));
+        }
+        if (!added.isEmpty()) {
+            script.add("INSERT INTO entity_match (entity_id, kind, match_key) VALUES " + SqlScript.rows(added.size() / 3, "(?, ?, ?)"),
+                    added.toArray());
         }
     }
 

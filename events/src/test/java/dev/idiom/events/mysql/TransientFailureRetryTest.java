@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.db.Database;
-import dev.idiom.db.Intercept;
 import dev.idiom.db.TestDatabase;
 import dev.idiom.events.AppendResult;
 import dev.idiom.events.Changes;
+import dev.idiom.events.Commits;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStoreException;
 import dev.idiom.events.Field;
@@ -56,14 +56,7 @@ class TransientFailureRetryTest {
     }
 
     private DataSource failingCommits(AtCommit atCommit) {
-        AtomicInteger commits = new AtomicInteger();
-        return Intercept.around(DataSource.class, db.dataSource(), (m, args, proceed) -> !m.getName().equals("getConnection") ? proceed.call()
-                : Intercept.around(Connection.class, (Connection) proceed.call(), (cm, cargs, cproceed) -> {
-                    if (cm.getName().equals("commit")) {
-                        atCommit.run(commits.getAndIncrement()); // may refuse the commit before it reaches the server
-                    }
-                    return cproceed.call();
-                }));
+        return Commits.around(db.dataSource(), (c, before) -> atCommit.run(before), null); // may refuse the commit before it reaches the server
     }
 
     private static NewEvent created(UUID id) {
@@ -98,16 +91,12 @@ class TransientFailureRetryTest {
 
     @Test
     void aConnectionLostAfterTheCommitIsRetriedAndReturnsTheFirstResultWritingNothingTwice() throws Exception {
-        AtomicInteger commits = new AtomicInteger();
         // the commit reaches the server, then the answer is lost: the client cannot know it committed
-        DataSource ds = Intercept.around(DataSource.class, db.dataSource(), (m, args, proceed) -> !m.getName().equals("getConnection") ? proceed.call()
-                : Intercept.around(Connection.class, (Connection) proceed.call(), (cm, cargs, cproceed) -> {
-                    Object result = cproceed.call();
-                    if (cm.getName().equals("commit") && commits.getAndIncrement() == 1) {
-                        throw new SQLException("Communications link failure: the last packet was not received", "08S01");
-                    }
-                    return result;
-                }));
+        DataSource ds = Commits.around(db.dataSource(), (c, before) -> { }, (c, before) -> {
+            if (before == 1) {
+                throw new SQLException("Communications link failure: the last packet was not received", "08S01");
+            }
+        });
         MySqlEventStore store = new MySqlEventStore(ds, new EventCodec(), Clock.systemUTC(), FAST);
         UUID id = UUID.randomUUID();
         store.append(id, 0, List.of(created(id))); // commit 0 goes through untouched
