@@ -122,6 +122,18 @@ public abstract class EventStoreContract {
         assertEquals(5, other.append(id, 4, List.of(set(Field.PAGES, "1-9"))).entity().version());
         assertEquals(other.load(id), store.load(id));
         assertEquals(before + 4, eventCount());
+
+        // a creation of an entity the other node created is stale, alone: its batch-mate is created
+        UUID theirs = UUID.randomUUID();
+        other.append(theirs, 0, List.of(new NewEvent(UUID.randomUUID(), "test", new RecordImported(paper("Theirs"), "idiom", theirs.toString()))));
+        UUID mine = UUID.randomUUID();
+        List<AppendOutcome> creations = store.appendAll(List.of(
+                new Append(theirs, 0, List.of(new NewEvent(UUID.randomUUID(), "test", new RecordImported(paper("Mine too"), "idiom", "x")))),
+                new Append(mine, 0, List.of(new NewEvent(UUID.randomUUID(), "test", new RecordImported(paper("Mine"), "idiom", "y"))))));
+        assertEquals(1, ((StaleVersionException) creations.get(0).failure()).actual());
+        assertEquals("Mine", creations.get(1).get().entity().metadata().title());
+        assertEquals("Theirs", store.load(theirs).orElseThrow().metadata().title());
+        assertEquals(before + 6, eventCount());
         assertTrue(store.verifyProjections().clean());
     }
 

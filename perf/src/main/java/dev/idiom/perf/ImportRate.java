@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
  * summary gives records/s. Later rounds run on a warm JVM.
  *
  * <pre>perf/import-rate.sh [--rounds 4] [--entries 2000] [--url URL --files-dir DIR]</pre>
+ * With {@code --write FILE --entries N} it only writes such a file (for {@code perf/import-file.sh}).
  */
 public final class ImportRate {
     private static final String[] FAMILIES = {"Saito", "Shapiro", "Müller", "Ødegård", "Nguyen", "García", "Kowalski", "O'Brien", "Łukasz", "Chen"};
@@ -34,6 +35,11 @@ public final class ImportRate {
         Map<String, String> opts = new LinkedHashMap<>(Map.of("url", "http://127.0.0.1:8080", "rounds", "4", "entries", "2000"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        if (opts.containsKey("write")) { // perf/import-file.sh: only the file, for ./idiom import
+            int n = Integer.parseInt(opts.get("entries"));
+            Files.writeString(Path.of(opts.get("write")), file(opts.getOrDefault("prefix", "f"), n));
+            return;
         }
         String base = opts.get("url");
         int rounds = Integer.parseInt(opts.get("rounds"));

@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,11 +43,13 @@ import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
- * The event store on MySQL/MariaDB. One batch of appends is one transaction: the entities'
- * projection rows locked and read, retried event ids found, each append decided
- * ({@link AppendBatch}), positions taken from the sequence row (whose lock is held to commit, so
- * positions follow commit order), events inserted in one batch, projections and changed match
- * keys written.
+ * The event store on MySQL/MariaDB. One batch of appends is one transaction: the entities' states
+ * (remembered from this store's last commit, or their projection rows locked and read), retried
+ * event ids found, each append decided ({@link AppendBatch}), then in one multi-statement the
+ * projections, changed match keys and outbox rows written, positions taken from the sequence row
+ * (whose lock is held to commit, so positions follow commit order), the events inserted, and the
+ * commit. The event table's unique (entity, version) key is what makes a decision on a remembered
+ * state safe: a stale one cannot insert.
  */
 public final class MySqlEventStore implements EventStore {
     private static final String EVENT_COLUMNS = "position, event_id, entity_id, version, type, source, payload, recorded_at";
@@ -95,14 +98,15 @@ public final class MySqlEventStore implements EventStore {
     }
 
     /**
-     * One transaction in two round trips: it is opened with the read that locks the entities and
-     * committed by the last statement of the batch's writes, so the connection's autocommit is
-     * never switched (each switch was a round trip of its own).
+     * One transaction in two round trips, or one when no state needs reading: it is opened with the
+     * read that locks the entities (or by the first statement of the writes) and committed by the
+     * last statement of the writes, so the connection's autocommit is never switched (each switch
+     * was a round trip of its own).
      */
     private List<AppendOutcome> inOneTransaction(List<Append> appends) throws SQLException {
         try (Connection c = db.getConnection()) {
             try {
-                return write(c, appends);
+                return write(c, appends, true);
             } catch (SQLException e) {
                 rollbackQuietly(c);
                 recent.forget(AppendBatch.entityIds(appends)); // the outcome is unknown, or a remembered state was old
@@ -158,30 +162,36 @@ public final class MySqlEventStore implements EventStore {
         return false;
     }
 
-    /** One transaction: lock and read the entities, find retried ids, decide, write and commit. */
     /**
-     * One transaction: the entities' states (those not remembered read under lock), retried ids found
-     * for stale appends, decisions, writes and the commit.
+     * One transaction: the entities' states, retried ids found for stale appends, decisions, writes
+     * and the commit. A state is read under lock only when it is neither remembered nor a creation's
+     * (an append that expects version 0 to an entity this store has not seen is taken to create it:
+     * if it exists, the event table's key refuses the batch as it refuses an old remembered state).
      */
-    private List<AppendOutcome> write(Connection c, List<Append> appends) throws SQLException {
+    private List<AppendOutcome> write(Connection c, List<Append> appends, boolean guess) throws SQLException {
         Set<UUID> ids = AppendBatch.entityIds(appends);
-        Map<UUID, DigitalEntity> states = recent.of(ids);
-        boolean remembered = !states.isEmpty();
-        boolean open = states.size() < ids.size();
+        Map<UUID, DigitalEntity> states = guess ? recent.of(ids) : new HashMap<>();
+        Set<UUID> unknown = new TreeSet<>();
+        Set<UUID> seen = new HashSet<>(states.keySet());
+        for (Append a : appends) {
+            if (seen.add(a.entityId()) && (a.expectedVersion() > 0 || !guess)) {
+                unknown.add(a.entityId());
+            }
+        }
+        boolean guessed = unknown.size() < ids.size();
+        boolean open = !unknown.isEmpty();
         if (open) {
-            Set<UUID> unknown = new TreeSet<>(ids);
-            unknown.removeAll(states.keySet());
             states.putAll(lockedStates(c, unknown));
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         AppendBatch batch = new AppendBatch(appends, states, Map.of(), now, codec);
-        if (remembered && batch.refusesAny()) {
-            // a refusal decided on a remembered state is checked against the stored one
+        if (guessed && batch.refusesAny()) {
+            // a refusal decided on a remembered or assumed state is checked against the stored one
             if (open) {
                 rollbackQuietly(c);
             }
             recent.forget(ids);
-            return write(c, appends);
+            return write(c, appends, false);
         }
         // only a stale append can be a retry of a recorded one: look ids up for those alone (one round trip less per append);
         // ids reused by an accepted append hit the unique key and the batch is retried one append at a time
