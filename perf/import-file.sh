@@ -3,16 +3,17 @@
 # URLs) into a fresh data directory, timed from outside; the process's fixed cost (JVM, MariaDB,
 # migrations, shutdown) is measured by importing a one-entry file the same way and subtracted.
 # Prints records/s beyond the start, and the import process's peak memory (RSS of the JVM).
-#   perf/import-file.sh [--entries 20000] [--times 1]
+#   perf/import-file.sh [--entries 20000] [--times 1] [--launcher ./idiom]   (--launcher: another tree's ./idiom, for before/after)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-entries=20000; times=1
+entries=20000; times=1; launcher=./idiom
 while [ $# -gt 0 ]; do
   case "$1" in
     --entries) entries="$2"; shift 2 ;;
     --times) times="$2"; shift 2 ;;
-    *) echo "import-file: unknown option $1; options: --entries N --times N" >&2; exit 2 ;;
+    --launcher) launcher="$2"; shift 2 ;;
+    *) echo "import-file: unknown option $1; options: --entries N --times N --launcher PATH" >&2; exit 2 ;;
   esac
 done
 . "$root/.mvn/find-jdk.sh"
@@ -28,7 +29,7 @@ gen() { "$JAVA_HOME/bin/java" -cp "perf/target/idiom-perf-0.1.0-SNAPSHOT.jar:per
 # one import in a fresh data directory: prints "seconds maxRSS-KiB", the import's own line to stderr
 run() {
   local data="$work/data-$RANDOM$RANDOM"
-  /usr/bin/time -f '%e %M' -o "$work/time" ./idiom import --tool bibtex --file "$1" --data "$data" > "$work/out" 2> "$work/err" \
+  /usr/bin/time -f '%e %M' -o "$work/time" "$launcher" import --tool bibtex --file "$1" --data "$data" > "$work/out" 2> "$work/err" \
     || { cat "$work/out" "$work/err" >&2; exit 1; }
   grep 'import finished' "$work/out" >&2 || true
   rm -rf "$data"
@@ -36,7 +37,7 @@ run() {
 }
 gen "$work/one.bib" 1 one
 gen "$work/big.bib" "$entries" big
-./idiom import --tool bibtex --file "$work/one.bib" --data "$work/warm" > /dev/null 2>&1 # extracts MariaDB's binaries once
+"$launcher" import --tool bibtex --file "$work/one.bib" --data "$work/warm" > /dev/null 2>&1 # builds if needed, extracts MariaDB's binaries once
 rm -rf "$work/warm"
 echo "./idiom import of $entries BibTeX entries ($((entries / 10)) duplicates planted), fresh data directory each time"
 for t in $(seq 1 "$times"); do
