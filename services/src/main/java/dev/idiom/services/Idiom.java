@@ -14,6 +14,7 @@ import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.GroupCommit;
 import dev.idiom.events.mysql.MySqlEventStore;
+import dev.idiom.events.accounts.mysql.MySqlCallTurns;
 import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
 import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
@@ -110,7 +111,8 @@ public final class Idiom implements AutoCloseable {
                     config.search().feedPoll(), config.search().freshWait());
             EntityIds ids = new EntityIds(clock);
             EntityWrites writes = new EntityWrites(store, cache, search::written, codec, ids, config.limits());
-            Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()));
+            Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()),
+                    new MySqlCallTurns(database.dataSource()));
             IdiomConfig.SyncSettings sync = config.sync();
             ConsistencyEngine engine = new ConsistencyEngine(store, writes, new SqlOutbox(database.dataSource(), clock), tools, toolAccounts, ids, clock,
                     new SecureRandom(), new ConsistencyEngine.Settings(sync.pushInterval(), sync.lease(), sync.pullInterval(), sync.checkInterval(),

@@ -3,6 +3,7 @@ package dev.idiom.services.tools;
 import dev.idiom.consistency.ConflictPolicy;
 import dev.idiom.consistency.ToolDirectory;
 import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.accounts.mysql.MySqlCallTurns;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.PrivateLibrary;
 import dev.idiom.wrappers.ToolLimits;
@@ -10,6 +11,7 @@ import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
 import dev.idiom.wrappers.bibtex.BibTeXFile;
 import dev.idiom.wrappers.bookmarks.BookmarkFile;
 import dev.idiom.wrappers.http.CallBounds;
+import dev.idiom.wrappers.http.CallGate;
 import dev.idiom.wrappers.http.Pacing;
 import dev.idiom.wrappers.http.ToolHosts;
 import dev.idiom.wrappers.http.ToolHttp;
@@ -19,6 +21,8 @@ import dev.idiom.wrappers.zotero.ZoteroTool;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +33,7 @@ public final class Tools implements ToolDirectory {
     private final Clock clock;
     private final Pacing pacing;
     private final Map<String, ToolHttp> http = new ConcurrentHashMap<>();
+    private final MySqlCallTurns turns;
     /**
      * Tries of one call before the caller hears of the failure: short, because the consistency
      * engine retries a failed push from the outbox with its own backoff (and an import resumes from its cursor).
@@ -47,6 +52,12 @@ public final class Tools implements ToolDirectory {
      * @param bounds the largest answer and the longest call
      */
     public Tools(ToolAccounts accounts, Clock clock, Pacing pacing, ToolHosts hosts, CallBounds bounds) {
+        this(accounts, clock, pacing, hosts, bounds, null);
+    }
+
+    /** @param turns the database's turns at the calls a tool limits on its own, shared by every node (null: this process's own) */
+    public Tools(ToolAccounts accounts, Clock clock, Pacing pacing, ToolHosts hosts, CallBounds bounds, MySqlCallTurns turns) {
+        this.turns = turns;
         this.accounts = accounts;
         this.clock = clock;
         this.pacing = pacing;
@@ -118,6 +129,27 @@ public final class Tools implements ToolDirectory {
      * asked for) must hold across every adapter opened on the account, not per call.
      */
     private ToolHttp http(ToolAccounts.Opened a, String toolName, ToolLimits limits) {
-        return http.computeIfAbsent(a.account().name() + "\n" + a.account().baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS, hosts, bounds));
+        return http.computeIfAbsent(a.account().name() + "\n" + a.account().baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS, hosts,
+                bounds, gate(a.account().kind(), a.account().account() == null ? "" : a.account().account())));
+    }
+
+    /** The account's turns at the calls its tool limits on its own: the database's when there is one, so every node's calls count. */
+    private CallGate gate(String kind, String account) {
+        return turns == null ? CallGate.inMemory() : new CallGate() {
+            @Override
+            public Optional<Instant> take(String call, Instant now, Duration interval) {
+                return turns.take(kind, account, call, now, interval);
+            }
+
+            @Override
+            public void answered(String call, Instant at, Duration interval) {
+                turns.answered(kind, account, call, at, interval);
+            }
+
+            @Override
+            public void refused(String call, Instant at, Duration interval) {
+                turns.refused(kind, account, call, at, interval);
+            }
+        };
     }
 }

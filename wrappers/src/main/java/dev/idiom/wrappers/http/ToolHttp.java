@@ -38,8 +38,8 @@ public final class ToolHttp {
     private Instant nextAllowed = Instant.EPOCH;
     private final ToolHosts hosts;
     private final CallBounds bounds;
-    /** When this client last made each call the tool limits apart from the rest (Pinboard's posts/all), for every adapter opened on the account. */
-    private final java.util.Map<String, java.time.Instant> lastCalls = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Turns at the calls the tool limits apart from the rest (Pinboard's posts/all), for every adapter opened on the account. */
+    private final CallGate gate;
 
     public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts) {
         this(tool, limits, clock, pacing, maxAttempts, ToolHosts.ANY, CallBounds.DEFAULTS);
@@ -50,6 +50,12 @@ public final class ToolHttp {
      * @param bounds the largest answer read and the longest a call may take, whole
      */
     public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts, ToolHosts hosts, CallBounds bounds) {
+        this(tool, limits, clock, pacing, maxAttempts, hosts, bounds, CallGate.inMemory());
+    }
+
+    /** @param gate turns at the calls the tool limits on their own, shared with other nodes when it is the database's */
+    public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts, ToolHosts hosts, CallBounds bounds, CallGate gate) {
+        this.gate = gate;
         this.tool = tool;
         this.limits = limits;
         this.clock = clock;
@@ -66,6 +72,23 @@ public final class ToolHttp {
 
     /** Sends, retrying what is worth retrying; any other status is returned for the adapter to read. */
     public HttpResponse<String> send(HttpRequest request) {
+        return send(request, maxAttempts, true);
+    }
+
+    /**
+     * Sends once, whatever the answer (a 429 or 5xx is returned, not retried): for a call the tool
+     * limits on its own, whose retry is the gate's next turn, not seconds later.
+     */
+    public HttpResponse<String> sendOnce(HttpRequest request) {
+        return send(request, 1, false);
+    }
+
+    public CallGate gate() {
+        return gate;
+    }
+
+    /** @param retry whether a 429 or 5xx is retried (else it is the caller's to read) */
+    private HttpResponse<String> send(HttpRequest request, int maxAttempts, boolean retry) {
         Duration backoff = FIRST_BACKOFF;
         for (int attempt = 1; ; attempt++) {
             HttpResponse<String> response;
@@ -102,7 +125,7 @@ public final class ToolHttp {
                 throw new ToolAuthException(tool + " refused " + (status == 401 ? "the credentials (401)" : "access (403)") + " for "
                         + request.method() + " " + request.uri().getPath() + "; check the account's key and its permissions");
             }
-            if (status != 429 && status < 500) {
+            if (status != 429 && status < 500 || !retry) {
                 return response;
             }
             if (attempt >= maxAttempts) {
@@ -217,15 +240,5 @@ public final class ToolHttp {
      */
     public static String segment(String s) {
         return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
-    /** When this client last made the call {@code name} that the tool limits on its own (never: the epoch). */
-    public java.time.Instant lastCall(String name) {
-        return lastCalls.getOrDefault(name, java.time.Instant.EPOCH);
-    }
-
-    /** Records that the call {@code name} was made at {@code at}; other adapters on this account wait from then. */
-    public void called(String name, java.time.Instant at) {
-        lastCalls.merge(name, at, (a, b) -> a.isAfter(b) ? a : b);
     }
 }

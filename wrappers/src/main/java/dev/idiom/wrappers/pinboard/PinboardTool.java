@@ -12,6 +12,7 @@ import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import dev.idiom.wrappers.ToolException;
 import dev.idiom.wrappers.ToolLimits;
+import dev.idiom.wrappers.http.CallGate;
 import dev.idiom.wrappers.http.Pacing;
 import dev.idiom.wrappers.http.ToolHttp;
 import java.io.IOException;
@@ -35,8 +36,10 @@ import java.util.TreeSet;
 /**
  * Pinboard API v1. Bookmarks are keyed by URL and carry a {@code meta} change signature (our
  * version). Sync asks {@code posts/update} first and reads {@code posts/all} only when it moved,
- * never more than once per five minutes (the time of the last posts/all travels in the cursor, so
- * the gate survives restarts); posts/all is a full snapshot, so a bookmark Idiom knows that it no
+ * never more than once per five minutes, on a turn taken at the account's {@link CallGate} (the
+ * database's in the service: every node's calls count) and from the answer, never retried inside
+ * the call; after a 429 the next turn is twice the last wait away, as Pinboard asks (the time of
+ * the last posts/all also travels in the cursor); posts/all is a full snapshot, so a bookmark Idiom knows that it no
  * longer lists was deleted ({@link ChangePage#complete()}). Every call is at least three seconds
  * after the last.
  *
@@ -53,6 +56,8 @@ import java.util.TreeSet;
 public final class PinboardTool implements AnnotationTool {
     public static final ToolLimits LIMITS = new ToolLimits(1, Duration.ofSeconds(3), 1);
     public static final Duration POSTS_ALL_INTERVAL = Duration.ofMinutes(5);
+    /** A snapshot of 20,000 bookmarks is ~10 MB, which Pinboard may take minutes to send. */
+    static final Duration POSTS_ALL_TIMEOUT = Duration.ofMinutes(5);
     static final int MAX_TAGS = 100;
     static final int MAX_TAG = 255;
     static final int MAX_TITLE = 255;
@@ -107,9 +112,16 @@ public final class PinboardTool implements AnnotationTool {
     }
 
     private JsonNode call(String method, Map<String, String> params) {
+        return read(method, http.send(request(method, params, Duration.ofSeconds(60))));
+    }
+
+    private HttpRequest request(String method, Map<String, String> params, Duration timeout) {
         StringBuilder q = new StringBuilder(method).append("?format=json&auth_token=").append(enc(authToken));
         params.forEach((k, v) -> q.append('&').append(k).append('=').append(enc(v)));
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(q.toString())).timeout(Duration.ofSeconds(60)).GET().build());
+        return HttpRequest.newBuilder(base.resolve(q.toString())).timeout(timeout).GET().build();
+    }
+
+    private static JsonNode read(String method, HttpResponse<String> r) {
         if (r.statusCode() != 200) {
             throw new ToolException("Pinboard " + method + " answered HTTP " + r.statusCode());
         }
@@ -125,33 +137,20 @@ public final class PinboardTool implements AnnotationTool {
     public ChangePage changedSince(String cursor) {
         String lastUpdate = cursor == null ? null : cursor.split("\\|", 2)[0];
         Instant lastAll = cursor == null || !cursor.contains("|") ? Instant.EPOCH : Instant.ofEpochMilli(Long.parseLong(cursor.split("\\|", 2)[1]));
-        Instant known = http.lastCall(POSTS_ALL);
-        if (known.isAfter(lastAll)) {
-            lastAll = known;
-        }
         String updated = call("posts/update", Map.of()).path("update_time").asText();
         if (updated.equals(lastUpdate)) {
             return new ChangePage(List.of(), List.of(), List.of(), cursor, false);
         }
-        Instant allowed = lastAll.plus(POSTS_ALL_INTERVAL);
-        if (clock.instant().isBefore(allowed)) {
-            try {
-                pacing.pause(Duration.between(clock.instant(), allowed));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ToolException("interrupted while waiting to call Pinboard posts/all", e);
-            }
+        takeTurnAtPostsAll(lastAll);
+        // never retried inside the call: Pinboard's answer to a second posts/all within its limits is 429 and a longer wait
+        HttpResponse<String> answer = http.sendOnce(request(POSTS_ALL, Map.of("meta", "yes"), POSTS_ALL_TIMEOUT));
+        Instant calledAt = clock.instant(); // the gate runs from when Pinboard answered: the call itself may take minutes
+        if (answer.statusCode() == 429) {
+            http.gate().refused(POSTS_ALL, calledAt, POSTS_ALL_INTERVAL);
+            throw new ToolException("Pinboard refused posts/all as too frequent (429); the next call waits twice as long as the last");
         }
-        http.called(POSTS_ALL, clock.instant()); // another adapter on this account waits from now already
-        JsonNode all;
-        Instant calledAt;
-        try {
-            all = call("posts/all", Map.of("meta", "yes"));
-        } finally {
-            // the gate runs from when Pinboard saw the call, which is after the call's own spacing: from its answer
-            calledAt = clock.instant();
-            http.called(POSTS_ALL, calledAt);
-        }
+        JsonNode all = read(POSTS_ALL, answer); // a 5xx keeps the turn it took: the next is a whole wait away
+        http.gate().answered(POSTS_ALL, calledAt, POSTS_ALL_INTERVAL);
         List<RemoteRecord> records = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         for (JsonNode post : all) {
@@ -163,6 +162,33 @@ public final class PinboardTool implements AnnotationTool {
         }
         // a snapshot with unreadable posts is not complete: their copies must not be taken for deleted
         return new ChangePage(records, List.of(), skipped, updated + "|" + calledAt.toEpochMilli(), false, skipped.isEmpty());
+    }
+
+    /**
+     * Waits for this node's turn at posts/all: five minutes after the last call (of any node, and the
+     * one the cursor remembers). A longer wait (Pinboard answered 429, so the wait doubled) is not
+     * slept through inside a sync: the call fails saying when the next turn is.
+     */
+    private void takeTurnAtPostsAll(Instant lastAll) {
+        try {
+            for (;;) {
+                Instant now = clock.instant();
+                Instant floor = lastAll.plus(POSTS_ALL_INTERVAL);
+                Instant due = now.isBefore(floor) ? floor : http.gate().take(POSTS_ALL, now, POSTS_ALL_INTERVAL).orElse(null);
+                if (due == null) {
+                    return;
+                }
+                Duration wait = Duration.between(now, due);
+                if (wait.compareTo(POSTS_ALL_INTERVAL) > 0) {
+                    throw new ToolException("Pinboard's posts/all may be called again at " + due + " (it answered 429 before, so the wait doubled)",
+                            null, wait);
+                }
+                pacing.pause(wait);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException("interrupted while waiting to call Pinboard posts/all", e);
+        }
     }
 
     /** The shadow is the post exactly as Pinboard returned it. */

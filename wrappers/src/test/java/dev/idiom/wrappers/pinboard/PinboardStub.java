@@ -27,7 +27,8 @@ import java.util.Set;
  * to now) — and a replace sets every one of them from the request, not from the old bookmark.
  * Limits: title (description) ≤ 255, extended ≤ 65,536, ≤ 100 tags each ≤ 255 characters without
  * commas, URLs of the schemes http, https, javascript, mailto, ftp, file (and feed). posts/all at
- * most once per five minutes, else 429. The {@code hash} of a post is the MD5 of its URL. The
+ * most once per five minutes, else 429; after a 429 the wait doubles, counted from the refused
+ * call, until a call keeps it (then it is five minutes again). The {@code hash} of a post is the MD5 of its URL. The
  * result_code wording for refused limits is inferred (the docs name the limits, not the messages).
  */
 public final class PinboardStub extends StubServer {
@@ -39,10 +40,31 @@ public final class PinboardStub extends StubServer {
     private final Clock clock;
     private Instant updated = Instant.parse("2026-01-01T00:00:00Z");
     private Instant lastPostsAll;
+    private Duration postsAllWait = Duration.ofMinutes(5);
+    private Duration postsAllTakes = Duration.ZERO;
+    private final java.util.List<String> postsAllCalls = new java.util.ArrayList<>();
     private int edits;
 
     public PinboardStub() {
         this(Clock.systemUTC());
+    }
+
+    /** Every posts/all call, in order: its time and the status answered. */
+    public synchronized java.util.List<String> postsAllCalls() {
+        return java.util.List.copyOf(postsAllCalls);
+    }
+
+    /** posts/all takes this long to answer (a large snapshot). */
+    public void postsAllTakes(Duration d) {
+        postsAllTakes = d;
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** @param clock the service's clock (a test's fake time, so five minutes need not pass) */
@@ -63,10 +85,16 @@ public final class PinboardStub extends StubServer {
             case "/v1/posts/update" -> json(JSON.createObjectNode().put("update_time", updated.toString()));
             case "/v1/posts/all" -> {
                 Instant now = clock.instant();
-                if (lastPostsAll != null && now.isBefore(lastPostsAll.plus(Duration.ofMinutes(5)))) {
+                if (lastPostsAll != null && now.isBefore(lastPostsAll.plus(postsAllWait))) {
+                    postsAllCalls.add(now + " 429");
+                    postsAllWait = postsAllWait.multipliedBy(2);
+                    lastPostsAll = now;
                     yield Reply.of(429, "Too Many Requests");
                 }
+                postsAllCalls.add(now + " 200");
+                postsAllWait = Duration.ofMinutes(5);
                 lastPostsAll = now;
+                sleep(postsAllTakes);
                 ArrayNode all = JSON.createArrayNode();
                 posts.values().forEach(all::add);
                 yield json(all);

@@ -15,6 +15,9 @@ import dev.idiom.wrappers.StubServer.Reply;
 import dev.idiom.wrappers.ToolAuthException;
 import dev.idiom.wrappers.ToolException;
 import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.http.CallBounds;
+import dev.idiom.wrappers.http.CallGate;
+import dev.idiom.wrappers.http.ToolHosts;
 import dev.idiom.wrappers.http.ToolHttp;
 import java.time.Instant;
 import java.util.TreeSet;
@@ -191,6 +194,61 @@ class PinboardToolTest extends AnnotationToolContract {
         waits.clear();
         pinboard(PinboardStub.TOKEN).changedSince(cursor); // a new client, as after a restart: only the cursor knows
         assertTrue(waits.stream().anyMatch(w -> w.toSeconds() > 200), "the gate was kept: " + waits);
+    }
+
+    /** A node of the service: its own HTTP client (its own spacing), the gate it shares with the other nodes (the database's, in the service). */
+    private PinboardTool node(CallGate shared) {
+        return new PinboardTool(stub.uri().resolve("/v1/"), PinboardStub.TOKEN, new ToolHttp("Pinboard", PinboardTool.LIMITS, time, time, 4,
+                ToolHosts.ANY, CallBounds.DEFAULTS, shared), time, time);
+    }
+
+    @Test
+    void twoNodesSyncingOneAccountCallASlowPostsAllNoMoreOftenThanPinboardAllowsAndNeverRetryIt() {
+        CallGate database = CallGate.inMemory();
+        PinboardTool a = node(database);
+        PinboardTool b = node(database);
+        stub.postsAllTakes(Duration.ofMillis(300));
+        String cursorA = null;
+        String cursorB = null;
+        for (int round = 0; round < 3; round++) {
+            a.create(sample(10 + round)); // the bookmarks move, so each sync wants a snapshot
+            cursorA = a.changedSince(cursorA).cursor();
+            cursorB = b.changedSince(cursorB).cursor();
+        }
+        List<String> calls = stub.postsAllCalls();
+        assertEquals(6, calls.size(), "one snapshot per sync: " + calls);
+        assertTrue(calls.stream().allMatch(c -> c.endsWith(" 200")), "never refused: " + calls);
+        for (int i = 1; i < calls.size(); i++) {
+            Duration apart = Duration.between(Instant.parse(calls.get(i - 1).split(" ")[0]), Instant.parse(calls.get(i).split(" ")[0]));
+            assertTrue(apart.compareTo(Duration.ofMinutes(5)) >= 0, "five minutes apart: " + calls);
+        }
+    }
+
+    @Test
+    void afterA429ThePostsAllWaitDoublesForEveryNodeAndNoCallIsMadeBeforeIt() throws Exception {
+        CallGate database = CallGate.inMemory();
+        PinboardTool a = node(database);
+        PinboardTool b = node(database);
+        a.create(sample(1));
+        a.changedSince(null);
+        time.pause(Duration.ofMinutes(6));
+        // someone else (the curator's own script) reads posts/all outside Idiom: Pinboard's window restarts there
+        var http = java.net.http.HttpClient.newHttpClient();
+        http.send(java.net.http.HttpRequest.newBuilder(stub.uri().resolve("/v1/posts/all?format=json&meta=yes&auth_token=" + PinboardStub.TOKEN))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        a.create(sample(2));
+
+        ToolException refused = assertThrows(ToolException.class, () -> a.changedSince("x|0"));
+        assertTrue(refused.getMessage().contains("429"), refused.getMessage());
+        int calls = stub.postsAllCalls().size();
+        ToolException waiting = assertThrows(ToolException.class, () -> b.changedSince("x|0")); // the other node, at once
+        assertTrue(waiting.getMessage().contains("may be called again at"), waiting.getMessage());
+        assertEquals(calls, stub.postsAllCalls().size(), "the other node did not call: " + stub.postsAllCalls());
+
+        time.pause(Duration.ofMinutes(10)); // twice five minutes after the refusal
+        assertEquals(2, b.changedSince("x|0").records().size());
+        List<String> all = stub.postsAllCalls();
+        assertEquals(1, all.stream().filter(c -> c.endsWith(" 429")).count(), "one refusal, never retried: " + all);
     }
 
     @Test
