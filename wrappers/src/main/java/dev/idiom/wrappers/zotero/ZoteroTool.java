@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,13 +32,17 @@ import java.util.Optional;
  * library version. An item moved to the trash is reported as deleted. Standalone notes,
  * attachments and annotations describe no work: they are left alone (neither records nor
  * unreadable), so a listing that holds them is still complete. Writes carry
- * {@code If-Unmodified-Since-Version} (412 → {@link RemoteChangedException}) and creations a
- * {@code Zotero-Write-Token}, so a retried POST cannot create twice. An update is a PATCH of the
+ * {@code If-Unmodified-Since-Version} (412 → {@link RemoteChangedException}); a creation carries
+ * an item key made here and {@code "version": 0} ("must not exist yet"), so a POST retried after
+ * its answer was lost cannot create twice: Zotero refuses the second (412 for that object) and the
+ * item the first made, under that key, is the copy. (A {@code Zotero-Write-Token} would make the
+ * retry a 412 for the whole request and leave the outcome unknown.) An update is a PATCH of the
  * changed properties only (a PUT replaces the whole item: collections, relations and the trash
  * flag would be lost); only a change of item type is a PUT, of the whole item as Zotero returned it.
  */
 public final class ZoteroTool implements AnnotationTool {
     public static final ToolLimits LIMITS = new ToolLimits(50, Duration.ZERO, 4);
+    private static final String KEY_ALPHABET = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final URI base;
@@ -173,15 +176,17 @@ public final class ZoteroTool implements AnnotationTool {
 
     @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate) {
-        ArrayNode body = JSON.createArrayNode().add(ZoteroItems.newItem(metadata));
-        byte[] token = new byte[16];
-        random.nextBytes(token);
+        String key = newKey();
+        ArrayNode body = JSON.createArrayNode().add(ZoteroItems.newItem(metadata).put("key", key).put("version", 0));
         HttpResponse<String> r = http.send(request("items").header("Content-Type", "application/json")
-                .header("Zotero-Write-Token", HexFormat.of().formatHex(token))
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
         expect(r, 200, "create an item");
         JsonNode result = json(r);
         JsonNode failed = result.path("failed").path("0");
+        if (failed.path("code").asInt() == 412) {
+            // an item with this key exists: only this create made one (the key is ours, made just now), and its answer was lost
+            return fetch(key).orElseThrow(() -> new ToolException("Zotero refused item " + key + " as existing but does not have it"));
+        }
         if (!failed.isMissingNode()) {
             throw new RecordRefusedException("Zotero refused the item: " + failed.path("message").asText(failed.toString()));
         }
@@ -190,6 +195,15 @@ public final class ZoteroTool implements AnnotationTool {
             throw new ToolException("Zotero did not report the created item: " + result);
         }
         return record(created);
+    }
+
+    /** An item key as Zotero makes them: 8 characters of its alphabet (no 0, 1, O), random enough never to meet another. */
+    private String newKey() {
+        StringBuilder k = new StringBuilder(8);
+        for (int i = 0; i < 8; i++) {
+            k.append(KEY_ALPHABET.charAt(random.nextInt(KEY_ALPHABET.length())));
+        }
+        return k.toString();
     }
 
     @Override

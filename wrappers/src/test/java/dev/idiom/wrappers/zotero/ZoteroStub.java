@@ -166,8 +166,16 @@ public final class ZoteroStub extends StubServer {
                 failed.putObject(Integer.toString(i)).put("key", "").put("code", 400).put("message", invalid);
                 continue;
             }
-            // Zotero keys are 8 random characters from its alphabet, unique across libraries
-            String key = randomKey();
+            // Zotero keys are 8 random characters from its alphabet, unique across libraries; a client may make one
+            String key = data.hasNonNull("key") ? data.path("key").asText() : randomKey();
+            if (data.hasNonNull("key")) {
+                String refused = clientKeyRefused(key, data, iusv != null);
+                if (refused != null) {
+                    int code = Integer.parseInt(refused.substring(0, 3));
+                    failed.putObject(Integer.toString(i)).put("key", key).put("code", code).put("message", refused.substring(4));
+                    continue;
+                }
+            }
             ObjectNode created = (ObjectNode) data.deepCopy();
             // Zotero answers (and later returns) a new item with every property present
             for (String array : List.of("creators", "tags", "collections")) {
@@ -187,6 +195,28 @@ public final class ZoteroStub extends StubServer {
     }
 
     private final java.util.Random random = new java.security.SecureRandom();
+
+    /**
+     * Why a new object with a client-made key is refused ("CODE message"), or null: the key must be
+     * 8 characters of Zotero's alphabet; an object that exists is refused with 412 when the client
+     * says it must not ({@code "version": 0}) or names another version (this stub takes no updates
+     * through POST); one that does not exist needs {@code "version": 0} (404 for any other, 428
+     * without a version or the library's precondition header), as the dataserver's tests state.
+     */
+    private String clientKeyRefused(String key, JsonNode data, boolean libraryPrecondition) {
+        if (!key.matches("[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}")) {
+            return "400 '" + key + "' is not a valid item key";
+        }
+        JsonNode version = data.get("version");
+        if (items.containsKey(key)) {
+            return "412 Item has been modified since specified version (expected " + (version == null ? "none" : version.asText()) + ", found "
+                    + items.get(key).path("version").asLong() + ")";
+        }
+        if (version == null) {
+            return libraryPrecondition ? null : "428 Item version not provided";
+        }
+        return version.asLong() == 0 ? null : "404 Item doesn't exist (expected version " + version.asText() + "; use 0 instead)";
+    }
 
     private String randomKey() {
         String alphabet = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";

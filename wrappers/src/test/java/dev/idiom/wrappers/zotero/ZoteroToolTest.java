@@ -56,6 +56,42 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void aCreateWhoseAnswerWasLostIsRetriedUnderItsOwnKeyAndLeavesOneItem() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        java.util.concurrent.atomic.AtomicBoolean lose = new java.util.concurrent.atomic.AtomicBoolean(true);
+        stub.beforeReply(line -> {
+            if (line.startsWith("POST ") && lose.getAndSet(false)) {
+                throw new IllegalStateException("the answer is lost on its way"); // the item was created; the connection drops
+            }
+        });
+        RemoteRecord r = z.create(sample(7));
+
+        assertEquals(List.of("POST /users/475425/items 200", "POST /users/475425/items 200"), stub.writes(), "sent twice, as the answer was lost");
+        ChangePage all = z.changedSince(null);
+        assertEquals(List.of(r.remoteId()), all.records().stream().map(RemoteRecord::remoteId).toList(), "one item, the one returned");
+        assertEquals(sample(7).title(), all.records().getFirst().metadata().title());
+    }
+
+    @Test
+    void theStubRefusesWhatZoteroRefusesOfClientMadeKeys() throws Exception {
+        var http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.Function<String, String> post = body -> {
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(stub.uri().resolve("/users/475425/items")).header("Zotero-API-Key", ZoteroStub.KEY)
+                        .header("Zotero-API-Version", "3").header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        assertTrue(post.apply("[{\"itemType\":\"book\",\"title\":\"T\",\"key\":\"ABCD2345\",\"version\":0}]").contains("\"0\":\"ABCD2345\""));
+        assertTrue(post.apply("[{\"itemType\":\"book\",\"title\":\"T\",\"key\":\"ABCD2345\",\"version\":0}]").contains("\"code\":412"));
+        assertTrue(post.apply("[{\"itemType\":\"book\",\"title\":\"T\",\"key\":\"ZZZZ2345\",\"version\":5}]").contains("\"code\":404"));
+        assertTrue(post.apply("[{\"itemType\":\"book\",\"title\":\"T\",\"key\":\"ZZZZ2345\"}]").contains("\"code\":428"));
+        assertTrue(post.apply("[{\"itemType\":\"book\",\"title\":\"T\",\"key\":\"abc\",\"version\":0}]").contains("\"code\":400"));
+    }
+
+    @Test
     void moreThanFiftyChangedItemsAreFetchedInBatchesAndDeletionsAreListed() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         List<RemoteRecord> made = new ArrayList<>();
