@@ -78,8 +78,22 @@ public final class Idiom implements AutoCloseable {
         return start(config, Clock.systemUTC(), Pacing.SLEEP);
     }
 
+    /**
+     * For a command that writes many DEs and answers no searches ({@code ./idiom import}): the search
+     * index is not kept up with the command's writes; the server indexes them from the change feed
+     * when it next runs (an empty index is built from events in the background, answering
+     * meanwhile). {@code seed} keeps following: benchmarks search what it wrote at once.
+     */
+    public static Idiom startForCommand(IdiomConfig config) {
+        return start(config, Clock.systemUTC(), Pacing.SLEEP, false);
+    }
+
     /** As above, on this clock, with tool calls paced by {@code pacing} (tests: a fake time that records waits instead of sleeping). */
     public static Idiom start(IdiomConfig config, Clock clock, Pacing pacing) {
+        return start(config, clock, pacing, true);
+    }
+
+    private static Idiom start(IdiomConfig config, Clock clock, Pacing pacing, boolean followSearch) {
         long t0 = System.nanoTime();
         EmbeddedMariaDb embedded = null;
         String url = config.dbUrl();
@@ -108,7 +122,7 @@ public final class Idiom implements AutoCloseable {
             EntityCache cache = config.cache().enabled() ? new EhcacheEntityCache(config.cache()) : new NoEntityCache();
             ChangeFeedInvalidation feed = config.cache().enabled() ? ChangeFeedInvalidation.start(store, cache, clock, config.feedPoll()) : null;
             search = SearchFeed.start(store, new LuceneIndexHome(searchIndexDirectory(config), codec), clock,
-                    config.search().feedPoll(), config.search().freshWait());
+                    config.search().feedPoll(), config.search().freshWait(), followSearch);
             EntityIds ids = new EntityIds(clock);
             EntityWrites writes = new EntityWrites(store, cache, search::written, codec, ids, config.limits());
             Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()),

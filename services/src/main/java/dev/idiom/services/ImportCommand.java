@@ -23,7 +23,7 @@ final class ImportCommand {
 
     int run(IdiomConfig config, Map<String, String> flags) {
         boolean fromStart = Boolean.parseBoolean(flags.getOrDefault("from-start", "false"));
-        try (Idiom idiom = Idiom.start(config)) {
+        try (Idiom idiom = Idiom.startForCommand(config)) {
             ImportSummary s;
             if (flags.containsKey("account")) {
                 out.println("idiom: importing from tool account " + flags.get("account") + "…");

@@ -104,6 +104,16 @@ public final class SearchFeed implements AutoCloseable {
      * store (another database), is rebuilt from events in the background.
      */
     public static SearchFeed start(EventStore store, SearchIndex.Home home, Clock clock, Duration interval, Duration freshWait) {
+        return start(store, home, clock, interval, freshWait, true);
+    }
+
+    /**
+     * @param follow false for a batch command (an import) that answers no searches: the index
+     *     is opened but not kept up with its writes, which the server indexes from the feed when it
+     *     next runs (from the index's position), so the command's cores go to its own work; a search
+     *     made anyway indexes what it needs first
+     */
+    public static SearchFeed start(EventStore store, SearchIndex.Home home, Clock clock, Duration interval, Duration freshWait, boolean follow) {
         SearchFeed f = new SearchFeed(store, home, clock, freshWait);
         f.current = home.openCurrent();
         long head = store.headPosition();
@@ -115,6 +125,9 @@ public final class SearchFeed implements AutoCloseable {
             home.promote(f.current);
         }
         f.searchable = f.current.position();
+        if (!follow) {
+            return f;
+        }
         if (f.current.position() == 0 && head > 0) {
             LOG.info("search index empty, event store at position " + head + ": building it from events in the background");
             f.rebuild();
