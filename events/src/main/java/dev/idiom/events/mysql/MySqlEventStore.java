@@ -10,7 +10,6 @@ import dev.idiom.events.EventStore;
 import dev.idiom.events.EventStoreException;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.MatchKeys;
-import dev.idiom.events.Metadata;
 import dev.idiom.events.RebuildReport;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.StaleVersionException;

@@ -43,10 +43,6 @@ public final class SqlScript {
         return this;
     }
 
-    public boolean isEmpty() {
-        return statements == 0;
-    }
-
     /** How many statements were added. */
     public int size() {
         return statements;

@@ -72,7 +72,7 @@ public final class ToolHttp {
 
     /** Sends, retrying what is worth retrying; any other status is returned for the adapter to read. */
     public HttpResponse<String> send(HttpRequest request) {
-        return send(request, maxAttempts, true);
+        return send(request, true);
     }
 
     /**
@@ -80,15 +80,16 @@ public final class ToolHttp {
      * limits on its own, whose retry is the gate's next turn, not seconds later.
      */
     public HttpResponse<String> sendOnce(HttpRequest request) {
-        return send(request, 1, false);
+        return send(request, false);
     }
 
     public CallGate gate() {
         return gate;
     }
 
-    /** @param retry whether a 429 or 5xx is retried (else it is the caller's to read) */
-    private HttpResponse<String> send(HttpRequest request, int maxAttempts, boolean retry) {
+    /** @param retry whether a failure is tried again (else one attempt, and a 429 or 5xx is the caller's to read) */
+    private HttpResponse<String> send(HttpRequest request, boolean retry) {
+        int maxAttempts = retry ? this.maxAttempts : 1;
         Duration backoff = FIRST_BACKOFF;
         for (int attempt = 1; ; attempt++) {
             HttpResponse<String> response;
