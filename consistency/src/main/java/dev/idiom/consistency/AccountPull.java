@@ -13,7 +13,7 @@ import java.util.logging.Logger;
 /**
  * A pull of one account: what changed there since its cursor comes in ({@link Pull}), then the
  * deletions it reports go through the deletion rules ({@link Deletions}). A tool that now answers
- * for another user holds the account.
+ * for another user holds the account. A send-only account is not pulled.
  */
 final class AccountPull {
     private static final Logger LOG = Logger.getLogger(AccountPull.class.getName());
@@ -25,8 +25,10 @@ final class AccountPull {
     private final Deletions deletions;
     private final ToolAccountRepository states;
     private final Clock clock;
+    private final ToolDirectory tools;
 
-    AccountPull(Pull pull, Deletions deletions, ToolAccountRepository states, Clock clock) {
+    AccountPull(Pull pull, Deletions deletions, ToolAccountRepository states, ToolDirectory tools, Clock clock) {
+        this.tools = tools;
         this.pull = pull;
         this.deletions = deletions;
         this.states = states;
@@ -34,6 +36,9 @@ final class AccountPull {
     }
 
     Pulled run(AnnotationTool tool, boolean allowDeletions, Progress progress) {
+        if (!MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().direction().read()) {
+            return new Pulled(new ImportSummary(), 0, null); // send-only: Idiom never takes the account's changes
+        }
         ImportSummary summary;
         try {
             summary = pull.importAll(tool, false, progress);

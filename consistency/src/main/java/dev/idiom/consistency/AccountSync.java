@@ -14,7 +14,8 @@ import java.util.UUID;
 
 /**
  * A curator's sync of one account: pull (deletions held past the account's share unless the
- * curator allows them), then push until nothing is due; the report says what came in, what went
+ * curator allows them; none from a send-only account), plan what the replication rules owe, then
+ * push until nothing is due; the report says what came in, what went
  * out, what is still owed and which tags the account's copies do not get.
  */
 public final class AccountSync {
@@ -27,8 +28,11 @@ public final class AccountSync {
     private final AccountHold holds;
     private final SyncEngine engine;
     private final AccountReplicas replicas;
+    private final Mirrors mirrors;
 
-    AccountSync(ToolDirectory tools, ToolAccountRepository states, AccountPull pull, AccountHold holds, SyncEngine engine, AccountReplicas replicas) {
+    AccountSync(ToolDirectory tools, ToolAccountRepository states, AccountPull pull, AccountHold holds, SyncEngine engine, AccountReplicas replicas,
+            Mirrors mirrors) {
+        this.mirrors = mirrors;
         this.tools = tools;
         this.states = states;
         this.pull = pull;
@@ -48,6 +52,7 @@ public final class AccountSync {
             holds.resume(name, true);
         }
         AccountPull.Pulled p = pull.run(tool, allowDeletions, progress);
+        mirrors.planAll(); // what came in may be owed to the accounts whose rules select it (and this account's rule to it)
         Map<PushOutcome, Integer> pushed = engine.drain(1000);
         return new SyncReport(name, p.summary(), p.unlinked(), p.held(), pushed, engine.outbox().list(tool.kind(), tool.account(), 1000),
                 withheldTags(tool));

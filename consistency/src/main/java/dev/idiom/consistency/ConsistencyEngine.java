@@ -38,6 +38,7 @@ public final class ConsistencyEngine implements AutoCloseable {
     private final ConsistencyReport report;
     private final ToolDirectory tools;
     private final PullSchedule schedule;
+    private final Mirrors mirrors;
 
     public ConsistencyEngine(EventStore store, EntityAppends appends, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
             Clock clock, RandomGenerator random, Settings settings) {
@@ -45,17 +46,34 @@ public final class ConsistencyEngine implements AutoCloseable {
         AccountReplicas replicas = new AccountReplicas(store);
         PropagationLag lag = new PropagationLag(clock);
         this.pull = new Pull(store, appends, replicas, tools, states, ids, settings.retry(), clock);
-        this.upload = new Upload(store, appends, settings.retry());
+        this.upload = new Upload(store, appends, settings.retry(), tools);
         Deletions deletions = new Deletions(store, appends, replicas, states, settings.hold(), settings.retry(), clock);
-        this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag),
+        this.mirrors = new Mirrors(store, outbox, tools, states, clock);
+        this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
                 settings.pushInterval(), settings.lease(), states, clock);
         this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, clock);
-        AccountPull accountPull = new AccountPull(pull, deletions, states, clock);
+        AccountPull accountPull = new AccountPull(pull, deletions, states, tools, clock);
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, clock);
-        this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas);
+        this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
         this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);
-        pushes.pulls(schedule);
+        pushes.pulls(() -> {
+            try {
+                mirrors.planAll(); // what the rules owe first: the pushes of the next round make it
+            } finally {
+                schedule.runDue();
+            }
+        });
+    }
+
+    /** The names of the configured tool accounts. */
+    public java.util.List<String> accountNames() {
+        return tools.names();
+    }
+
+    /** The replication rules' planner: what each account's rule owes it. */
+    public Mirrors mirrors() {
+        return mirrors;
     }
 
     /** The scheduled pulls and checks that are due, now (the background loop runs them after each push round). */

@@ -23,6 +23,11 @@ final class EventSources {
         return cut("upload:" + kind);
     }
 
+    /** A copy made, or removed, because an account's replication rule asked for it. */
+    static String mirror(String kind) {
+        return cut("mirror:" + kind);
+    }
+
     private static String cut(String s) {
         return s.length() > MAX ? s.substring(0, MAX) : s;
     }

@@ -52,14 +52,16 @@ public final class ReplicaPush {
     private final Clock clock;
     private final RandomGenerator random;
     private final PropagationLag lag;
+    private final Mirrors mirrors;
 
     /**
      * @param appends the one write door (acknowledgements reach this node's read models at once)
      * @param pull where a remote change met by a push comes in (the one decision of imports and pulls)
      */
     public ReplicaPush(EventStore store, EntityAppends appends, Pull pull, OptimisticRetry retry, Outbox outbox, ToolDirectory tools, Clock clock,
-            RandomGenerator random, PropagationLag lag) {
+            RandomGenerator random, PropagationLag lag, Mirrors mirrors) {
         this.lag = lag;
+        this.mirrors = mirrors;
         this.store = store;
         this.appends = appends;
         this.pull = pull;
@@ -72,6 +74,10 @@ public final class ReplicaPush {
 
     public PushOutcome push(Outbox.Entry owed) {
         Optional<DigitalEntity> found = store.load(owed.entityId());
+        MirrorRules.Selection rule = MirrorRules.of(tools).of(owed.tool(), emptyToNull(owed.account()) == null ? "" : owed.account());
+        if (Outbox.NEW_COPY.equals(owed.remoteId())) {
+            return copy(owed, found, rule);
+        }
         Optional<Replica> replica = found.flatMap(de -> de.replica(owed.tool(), emptyToNull(owed.account()), owed.remoteId())
                 .or(() -> de.replica(owed.tool(), owed.account(), owed.remoteId())));
         if (replica.isEmpty()) {
@@ -86,6 +92,13 @@ public final class ReplicaPush {
             return PushOutcome.PARKED;
         }
         AnnotationTool tool = opened.get();
+        if (!rule.rule().direction().written()) { // the account feeds Idiom and is never written
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.NOT_SENT;
+        }
+        if (rule.rule().mirrors() && !rule.selects(de) && mirrors.madeByRule(de, r)) {
+            return remove(owed, de, r, tool);
+        }
         Set<Field> kept = tool.fieldsKept();
         Metadata wanted = ReplicaContent.wanted(de, tool, r.synced());
         if (CanonicalForm.agree(r.synced(), wanted, kept)) {
@@ -125,6 +138,69 @@ public final class ReplicaPush {
         return PushOutcome.PUSHED;
     }
 
+    /**
+     * A copy the account's rule asks for: made unless the rule no longer selects the DE, the account
+     * holds one already, or a curator deleted this DE's copy in the tool (a rule does not put back what
+     * a curator took out; an upload does). The copy carries an identity made from the DE where the
+     * tool takes one (Zotero's item key), so making it again after a lost answer or a crash finds the
+     * first instead of doubling it.
+     */
+    private PushOutcome copy(Outbox.Entry owed, Optional<DigitalEntity> found, MirrorRules.Selection rule) {
+        if (found.isEmpty() || !found.get().exists()) {
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.GONE;
+        }
+        DigitalEntity de = found.get();
+        Optional<AnnotationTool> opened = tools.open(owed.tool(), emptyToNull(owed.account()) == null ? "" : owed.account());
+        if (opened.isEmpty()) {
+            outbox.park(owed, "no tool account of kind " + owed.tool() + " for " + owed.account() + " is configured");
+            return PushOutcome.PARKED;
+        }
+        AnnotationTool tool = opened.get();
+        if (de.replicas().stream().anyMatch(rule::holds)) {
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.ALREADY_IN_SYNC;
+        }
+        if (!rule.rule().direction().written() || !rule.selects(de) || mirrors.deletedThere(de, tool)) {
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.NOT_SENT;
+        }
+        Metadata wanted = ReplicaContent.wanted(de, tool, null);
+        RemoteRecord created;
+        try {
+            created = tool.create(wanted, ReplicaContent.keepPrivate(de), de.id());
+        } catch (RecordRefusedException refused) {
+            outbox.park(owed, refused.getMessage());
+            return PushOutcome.PARKED;
+        } catch (ToolException failed) {
+            retryLater(owed, failed);
+            return PushOutcome.RETRY_LATER;
+        }
+        Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(created.metadata(), wanted), tool.fieldsKept());
+        record(de, new ReplicaLinked(tool.kind(), tool.account(), created.remoteId(), created.version(), held, created.shadow(), null,
+                created.privateCopy()), EventSources.mirror(tool.kind()));
+        outbox.acknowledged(owed, Integer.MAX_VALUE);
+        lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), owed.enqueuedAt());
+        return PushOutcome.COPIED;
+    }
+
+    /** The rule no longer selects the DE: its copy there is deleted (a tool with a trash keeps it there) and unlinked. */
+    private PushOutcome remove(Outbox.Entry owed, DigitalEntity de, Replica r, AnnotationTool tool) {
+        try {
+            tool.delete(r.remoteId(), r.remoteVersion());
+        } catch (RemoteChangedException moved) {
+            return pullAndMerge(owed, de, r, tool, moved); // changed there: merged first; the removal is decided again on the next round
+        } catch (ToolException failed) {
+            retryLater(owed, failed);
+            return PushOutcome.RETRY_LATER;
+        }
+        record(de, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "removed from " + r.tool() + " " + r.account()
+                + ": its replication rule no longer selects this record"), EventSources.mirror(r.tool()));
+        outbox.acknowledged(owed, Integer.MAX_VALUE);
+        lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
+        return PushOutcome.REMOVED;
+    }
+
     /** The replica moved remotely: its changes come in through the one merge, and the replica is re-synced to what it holds. */
     private PushOutcome pullAndMerge(Outbox.Entry owed, DigitalEntity de, Replica r, AnnotationTool tool, RemoteChangedException moved) {
         Optional<RemoteRecord> current;
@@ -140,6 +216,9 @@ public final class ReplicaPush {
                     + moved.getMessage() + ")"), EventSources.push(r.tool()));
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.GONE;
+        }
+        if (!MirrorRules.of(tools).of(r.tool(), r.account()).rule().direction().read()) {
+            return overwrite(owed, de, r, tool, current.get());
         }
         // the one decision of imports and pulls: merge through the account's policy, re-key a copy under a new id
         ImportOutcome merged = pull.one(tool, current.get());
@@ -157,6 +236,34 @@ public final class ReplicaPush {
                 return PushOutcome.MERGED_REMOTE_CHANGES;
             }
         }
+    }
+
+    /**
+     * A send-only account's copy changed there: Idiom does not take the change, it writes its own
+     * content over the copy as it now is (the copy's current version as the precondition).
+     */
+    private PushOutcome overwrite(Outbox.Entry owed, DigitalEntity de, Replica r, AnnotationTool tool, RemoteRecord current) {
+        Metadata wanted = ReplicaContent.wanted(de, tool, r.synced());
+        RemoteRecord written;
+        try {
+            written = tool.update(current, wanted);
+        } catch (RemoteChangedException again) { // changed once more meanwhile: the next round tries again
+            outbox.retryAt(owed, clock.instant(), again.getMessage());
+            return PushOutcome.RETRY_LATER;
+        } catch (RecordRefusedException refused) {
+            outbox.park(owed, refused.getMessage());
+            return PushOutcome.PARKED;
+        } catch (ToolException failed) {
+            retryLater(owed, failed);
+            return PushOutcome.RETRY_LATER;
+        }
+        Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(written.metadata(), wanted), tool.fieldsKept());
+        String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
+        record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version(),
+                r.privateCopy() || written.privateCopy()), EventSources.push(r.tool()));
+        outbox.acknowledged(owed, replaces == null ? de.version() : Integer.MAX_VALUE);
+        lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
+        return PushOutcome.PUSHED;
     }
 
     /** Records the acknowledgement; if the DE moved meanwhile, on its newer version (the newer change is owed its own push). */

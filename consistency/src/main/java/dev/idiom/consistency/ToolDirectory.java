@@ -16,4 +16,12 @@ public interface ToolDirectory {
     Optional<AnnotationTool> open(String kind, String account);
 
     ConflictPolicy policy(String kind, String account);
+
+    /** A configured account as its replicas name it (kind, account), with its replication rule. */
+    record Account(String name, String kind, String account, MirrorRule rule) {}
+
+    /** Every configured account with its rule (default: none, each holding only what it brings in or is given). */
+    default List<Account> configured() {
+        return List.of();
+    }
 }

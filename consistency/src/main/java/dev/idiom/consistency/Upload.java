@@ -22,8 +22,10 @@ public final class Upload {
     private final EventStore store;
     private final EntityAppends appends;
     private final OptimisticRetry retry;
+    private final ToolDirectory tools;
 
-    public Upload(EventStore store, EntityAppends appends, OptimisticRetry retry) {
+    public Upload(EventStore store, EntityAppends appends, OptimisticRetry retry, ToolDirectory tools) {
+        this.tools = tools;
         this.store = store;
         this.appends = appends;
         this.retry = retry;
@@ -32,6 +34,9 @@ public final class Upload {
     /** Creates the copy; refused if the DE has one in this account already. */
     public Replica upload(UUID id, AnnotationTool tool) {
         DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+        if (!MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().direction().written()) {
+            throw new SyncRefusedException(tool.kind() + " " + tool.account() + " is receive-only: Idiom does not write to it");
+        }
         de.replicas().stream().filter(r -> AccountReplicas.in(r, tool)).findFirst().ifPresent(r -> {
             throw new SyncRefusedException("entity " + id + " already has a replica in " + tool.kind() + " " + tool.account() + " (" + r.remoteId() + ")");
         });

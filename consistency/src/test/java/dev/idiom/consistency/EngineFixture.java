@@ -85,6 +85,8 @@ final class EngineFixture implements AutoCloseable {
                 new ToolHttp("Pinboard", PinboardTool.LIMITS, time, time, 2), time, time);
         final BibTeXFile file = new BibTeXFile(bibFile);
         ConflictPolicy policy = ConflictPolicy.PREFER_IDIOM;
+        /** Replication rules by account name (none unless a test sets one). */
+        final Map<String, MirrorRule> rules = new ConcurrentHashMap<>();
 
         private Map<String, AnnotationTool> byName() {
             return Map.of("zot", zot, "bib", bib, "pin", pin, "file", file);
@@ -112,6 +114,11 @@ final class EngineFixture implements AutoCloseable {
         @Override
         public ConflictPolicy policy(String kind, String account) {
             return policy;
+        }
+
+        @Override
+        public List<Account> configured() {
+            return names().stream().map(n -> new Account(n, open(n).kind(), open(n).account(), rules.getOrDefault(n, MirrorRule.NONE))).toList();
         }
     }
 

@@ -42,7 +42,21 @@ public interface Outbox {
     List<Entry> list(String tool, String account, int max);
 
     /** A push to {@code r} is owed for {@code entityVersion} (anti-entropy found the replica behind with nothing enqueued). */
-    void owe(UUID entityId, Replica r, int entityVersion);
+    default void owe(UUID entityId, Replica r, int entityVersion) {
+        owe(List.of(new Owed(entityId, r.tool(), r.account(), r.remoteId(), entityVersion)));
+    }
+
+    /**
+     * Work owed to one account for one DE: a push to its copy {@code remoteId}, or, with the remote
+     * id {@link #NEW_COPY}, a copy to be made (a replication rule selects the DE and the account has none).
+     */
+    record Owed(UUID entityId, String tool, String account, String remoteId, int entityVersion) {}
+
+    /** The remote id of a row that owes a copy not made yet. */
+    String NEW_COPY = "";
+
+    /** Enqueues each, in one statement; a row already owed keeps its place and takes the higher version. */
+    void owe(List<Owed> owed);
 
     /** Rows owed per account ({@link #accountKey}): due or retrying, parked, and the oldest enqueue time. */
     record Depth(int pending, int parked, Instant oldest) {}

@@ -51,6 +51,16 @@ public interface AnnotationTool {
     RemoteRecord create(Metadata metadata, boolean keepPrivate);
 
     /**
+     * Creates the copy of the DE {@code origin}. A tool that takes identities made by the client
+     * (Zotero's item keys) derives the record's from the DE and the account, so a create made again
+     * after a lost answer or a crash meets the first record instead of making a second. Default:
+     * {@link #create(Metadata, boolean)}.
+     */
+    default RemoteRecord create(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {
+        return create(metadata, keepPrivate);
+    }
+
+    /**
      * What of {@code wanted} this tool would hold after a write, given the copy it holds now
      * ({@code known}: the state last synced, null for a new record): tags the tool would act on
      * are left out unless they came from this copy (see BibSonomy). A sync compares against

@@ -13,5 +13,11 @@ public enum PushOutcome {
     /** The tool refused the record for good, or no account holds the replica: parked with the reason. */
     PARKED,
     /** The DE or the replica no longer exists: nothing owed. */
-    GONE
+    GONE,
+    /** A copy was made in the account because its replication rule selects the DE. */
+    COPIED,
+    /** The account's copy was deleted there because its replication rule no longer selects the DE. */
+    REMOVED,
+    /** Nothing written: the account is receive-only, or its rule no longer asks for the copy, or a curator deleted that copy in the tool. */
+    NOT_SENT
 }

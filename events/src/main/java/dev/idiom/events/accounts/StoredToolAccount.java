@@ -4,11 +4,18 @@ import java.time.Instant;
 
 /**
  * A tool account as stored: where the tool is, which account, its secret sealed (never in
- * clear; null when there is none), whether records Idiom creates there are "private" or "public", and
- * which side wins a conflict with its replicas (a policy name, see the consistency module).
+ * clear; null when there is none), whether records Idiom creates there are "private" or "public",
+ * which side wins a conflict with its replicas (a policy name, see the consistency module), and its
+ * replication rule: which DEs it should hold ({@code mirror}, the rule's JSON; null: none) and which
+ * way copies flow ({@code direction}: both, receive-only, send-only).
  */
 public record StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
-        String conflictPolicy, Instant updatedAt, boolean privateLibrary) {
+        String conflictPolicy, Instant updatedAt, boolean privateLibrary, String mirror, String direction) {
+    public StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
+                             String conflictPolicy, Instant updatedAt, boolean privateLibrary) {
+        this(name, kind, baseUrl, account, sealedSecret, newRecords, conflictPolicy, updatedAt, privateLibrary, null, "both");
+    }
+
     public StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
                              String conflictPolicy, Instant updatedAt) {
         this(name, kind, baseUrl, account, sealedSecret, newRecords, conflictPolicy, updatedAt, false);

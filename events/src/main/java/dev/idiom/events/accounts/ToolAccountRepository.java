@@ -38,4 +38,10 @@ public interface ToolAccountRepository {
      * one transaction: if any throws, none is changed. Returns how many were resealed.
      */
     int resealSecrets(java.util.function.Function<StoredToolAccount, String> reseal, Instant at);
+
+    /** How far the account's replication rule has been planned, if it ever was. */
+    Optional<MirrorPlan> mirrorPlan(String kind, String account);
+
+    /** Saves how far planning got: under the same rule a position only moves on; a new rule's plan replaces the old. */
+    void saveMirrorPlan(String kind, String account, MirrorPlan plan, Instant at);
 }

@@ -158,22 +158,23 @@ public final class SqlOutbox implements Outbox {
     }
 
     @Override
-    public void owe(UUID entityId, Replica r, int entityVersion) {
+    public void owe(List<Owed> owed) {
+        if (owed.isEmpty()) {
+            return;
+        }
+        LocalDateTime now = SqlProjection.utc(clock.instant());
+        List<Object> rows = new ArrayList<>();
+        for (Owed o : owed) {
+            String account = o.account() == null ? "" : o.account();
+            Collections.addAll(rows, o.entityId().toString(), replicaKey(o.tool(), account, o.remoteId()), o.tool(), account, o.remoteId(),
+                    o.entityVersion(), now, now);
+        }
+        SqlScript script = new SqlScript();
+        script.add("INSERT INTO outbox (entity_id, replica_key, tool, account, remote_id, entity_version, enqueued_at, due_at) VALUES "
+                + SqlScript.rows(owed.size(), "(?, ?, ?, ?, ?, ?, ?, ?)") + " ON DUPLICATE KEY UPDATE entity_version = GREATEST(entity_version, "
+                + "VALUES(entity_version))", rows.toArray());
         tx(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (entity_id, replica_key, tool, account, remote_id, entity_version, "
-                    + "enqueued_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE entity_version = GREATEST(entity_version, "
-                    + "VALUES(entity_version))")) {
-                String account = r.account() == null ? "" : r.account();
-                ps.setString(1, entityId.toString());
-                ps.setString(2, replicaKey(r.tool(), account, r.remoteId()));
-                ps.setString(3, r.tool());
-                ps.setString(4, account);
-                ps.setString(5, r.remoteId());
-                ps.setInt(6, entityVersion);
-                ps.setObject(7, SqlProjection.utc(clock.instant()));
-                ps.setObject(8, SqlProjection.utc(clock.instant()));
-                ps.executeUpdate();
-            }
+            script.run(c);
             return null;
         });
     }

@@ -44,6 +44,16 @@ public final class ReplicaSync {
         return engine.holds().restore(name);
     }
 
+    /** Where the account's mirror stands (its rule planned how far, rows owed, an estimated finish at the tool's pace). */
+    public dev.idiom.consistency.Mirrors.Progress mirror(String name) {
+        return engine.mirrors().progress(name);
+    }
+
+    /** The names of the configured tool accounts. */
+    public List<String> accountNames() {
+        return engine.accountNames();
+    }
+
     public int retryParked(String name) {
         return engine.holds().retryParked(name);
     }

@@ -2,6 +2,7 @@ package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.consistency.MirrorRule;
 import dev.idiom.services.tools.ToolAccount;
 import dev.idiom.services.tools.ToolAccounts;
 import jakarta.ws.rs.Consumes;
@@ -40,16 +41,34 @@ public final class ToolsResource {
         return out.toString();
     }
 
-    /** Body: {"kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary"}; the secret is sealed with IDIOM_SECRET_KEY. */
+    /**
+     * Body: {"kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary", "mirror", "direction"}; the
+     * secret is sealed with IDIOM_SECRET_KEY. {@code mirror}: "none" (the default), "all" or a filter {"tags", "types", "query",
+     * "from"}; {@code direction}: "both" (the default), "receive-only" or "send-only".
+     */
     @Needs(Role.ADMIN)
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
     public String put(@PathParam("name") String name, byte[] body) {
-        ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary");
+        ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary",
+                "mirror", "direction");
+        java.util.Set<String> known = new java.util.HashSet<>(sync.accountNames());
+        MirrorRule rule = MirrorRule.of(b.get("mirror"), JsonBodies.string(b, "direction"), known::contains);
         return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
                 JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"),
-                JsonBodies.strictFlag(b, "privateLibrary"))).toString();
+                JsonBodies.strictFlag(b, "privateLibrary"), rule)).toString();
+    }
+
+    /** Where the account's mirror stands: its rule, how far it has been planned, how many writes it is owed and when they should be done. */
+    @GET
+    @Path("{name}/mirror")
+    public String mirror(@PathParam("name") String name) {
+        dev.idiom.consistency.Mirrors.Progress p = sync.mirror(name);
+        ObjectNode n = json.mapper().createObjectNode().put("name", name);
+        n.set("mirror", p.rule().view());
+        return n.put("direction", p.rule().direction().text()).put("plannedEvents", p.planned()).put("ofEvents", p.of()).put("owed", p.owed())
+                .put("estimatedSeconds", p.estimate().toSeconds()).toString();
     }
 
     /**
@@ -114,6 +133,7 @@ public final class ToolsResource {
     private ObjectNode view(ToolAccount a) {
         return json.mapper().createObjectNode().put("name", a.name()).put("kind", a.kind()).put("baseUrl", a.baseUrl())
                 .put("account", a.account()).put("hasSecret", a.hasSecret())
-                .put("newRecords", a.newRecords()).put("conflictPolicy", a.conflictPolicy()).put("privateLibrary", a.privateLibrary());
+                .put("newRecords", a.newRecords()).put("conflictPolicy", a.conflictPolicy()).put("privateLibrary", a.privateLibrary())
+                .put("direction", a.replication().direction().text()).set("mirror", a.replication().view());
     }
 }

@@ -12,9 +12,10 @@ package dev.idiom.services.tools;
  *     where the tool has privacy (Pinboard, BibSonomy)
  * @param conflictPolicy which side wins a field changed both in Idiom and in this account's replica
  * @param privateLibrary every record of this account is a private copy (see {@code Visibility})
+ * @param replication which DEs the account should hold and which way copies flow
  */
 public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret, String newRecords, String conflictPolicy,
-                          boolean privateLibrary) {
+                          boolean privateLibrary, dev.idiom.consistency.MirrorRule replication) {
     public boolean createsPrivate() {
         return !"public".equals(newRecords);
     }
@@ -23,6 +24,7 @@ public record ToolAccount(String name, String kind, String baseUrl, String accou
     public String toString() {
         return "ToolAccount[" + name + ", " + kind + ", " + baseUrl + ", " + account + ", secret " + (hasSecret ? "set" : "none") + ", new records "
                 + newRecords + ", conflicts " + conflictPolicy
-                + (privateLibrary ? ", private library" : "") + "]";
+                + (privateLibrary ? ", private library" : "") + (replication.mirrors() ? ", mirror " + replication : "")
+                + (replication.direction() == dev.idiom.consistency.MirrorRule.Direction.BOTH ? "" : ", " + replication.direction().text()) + "]";
     }
 }

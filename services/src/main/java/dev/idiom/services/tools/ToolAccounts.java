@@ -1,6 +1,7 @@
 package dev.idiom.services.tools;
 
 import dev.idiom.consistency.ConflictPolicy;
+import dev.idiom.consistency.MirrorRule;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.wrappers.ToolException;
 import dev.idiom.wrappers.http.ToolHosts;
@@ -77,6 +78,15 @@ public final class ToolAccounts {
      */
     public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy,
                            boolean privateLibrary) {
+        return put(name, kind, baseUrl, account, secret, newRecords, conflictPolicy, privateLibrary, MirrorRule.NONE);
+    }
+
+    /**
+     * @param replication which DEs the account should hold ({@link MirrorRule#NONE}: only what it brings in or is given) and which way
+     *     copies flow; its {@code from} accounts must be configured
+     */
+    public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy,
+                           boolean privateLibrary, MirrorRule replication) {
         if (!validName(name)) {
             throw new InvalidValueException("a tool account name is 1–64 letters, digits, '.', '_' or '-'");
         }
@@ -121,8 +131,11 @@ public final class ToolAccounts {
         String policy = ConflictPolicy.named(conflictPolicy).name();
         String sealed = secret == null || secret.isEmpty() ? null
                 : secrets.seal(secret, binding(name, kind, baseUrl.strip(), account == null ? "" : account.strip()));
+        if (replication.from().contains(name)) {
+            throw new InvalidValueException("mirror.from: an account does not mirror itself ('" + name + "')");
+        }
         StoredToolAccount stored = new StoredToolAccount(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), sealed, visibility,
-                policy, clock.instant(), privateLibrary);
+                policy, clock.instant(), privateLibrary, replication.stored(), replication.direction().text());
         repository.save(stored);
         return view(stored);
     }
@@ -207,7 +220,7 @@ public final class ToolAccounts {
 
     private static ToolAccount view(StoredToolAccount a) {
         return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null, a.newRecords(), a.conflictPolicy(),
-                a.privateLibrary());
+                a.privateLibrary(), MirrorRule.stored(a.mirror(), a.direction()));
     }
 
     /** The conflict policy of the account this tool and account are (prefer-idiom for files and unconfigured ones). */

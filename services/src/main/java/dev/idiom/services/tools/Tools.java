@@ -111,6 +111,11 @@ public final class Tools implements ToolDirectory {
     }
 
     @Override
+    public java.util.List<Account> configured() {
+        return accounts.list().stream().map(a -> new Account(a.name(), a.kind(), a.account(), a.replication())).toList();
+    }
+
+    @Override
     public ConflictPolicy policy(String kind, String account) {
         return accounts.conflictPolicy(kind, account);
     }

@@ -176,7 +176,21 @@ public final class ZoteroTool implements AnnotationTool {
 
     @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate) {
-        String key = newKey();
+        return create(metadata, newKey());
+    }
+
+    /** The item key is made from the DE and this library: a copy made again (a crash before Idiom recorded it) is the same item. */
+    @Override
+    public RemoteRecord create(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {
+        byte[] h = java.util.HexFormat.of().parseHex(dev.idiom.events.Fingerprint.of(origin + "\n" + account()));
+        StringBuilder k = new StringBuilder(8);
+        for (int i = 0; i < 8; i++) {
+            k.append(KEY_ALPHABET.charAt(((h[2 * i] & 0xff) << 8 | (h[2 * i + 1] & 0xff)) % KEY_ALPHABET.length()));
+        }
+        return create(metadata, k.toString());
+    }
+
+    private RemoteRecord create(Metadata metadata, String key) {
         ArrayNode body = JSON.createArrayNode().add(ZoteroItems.newItem(metadata).put("key", key).put("version", 0));
         HttpResponse<String> r = http.send(request("items").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
@@ -246,14 +260,19 @@ public final class ZoteroTool implements AnnotationTool {
         return shadow(current);
     }
 
+    /**
+     * Moves the item to Zotero's trash ({@code "deleted": 1}), never a permanent delete: a curator
+     * can restore it there, and it is listed as deleted from then on.
+     */
     @Override
     public void delete(String key, String knownVersion) {
-        HttpResponse<String> r = http.send(request("items/" + ToolHttp.segment(key)).header("If-Unmodified-Since-Version", knownVersion).DELETE().build());
+        HttpResponse<String> r = http.send(request("items/" + ToolHttp.segment(key)).header("If-Unmodified-Since-Version", knownVersion)
+                .header("Content-Type", "application/json").method("PATCH", HttpRequest.BodyPublishers.ofString("{\"deleted\":1}")).build());
         if (r.statusCode() == 412) {
             throw new RemoteChangedException("Zotero item " + key + " changed since version " + knownVersion);
         }
         if (r.statusCode() != 404) {
-            expect(r, 204, "delete item " + key);
+            expect(r, 204, "move item " + key + " to the trash");
         }
     }
 

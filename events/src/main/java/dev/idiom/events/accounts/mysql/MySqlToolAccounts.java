@@ -2,6 +2,7 @@ package dev.idiom.events.accounts.mysql;
 
 import dev.idiom.events.mysql.SqlWork;
 
+import dev.idiom.events.accounts.MirrorPlan;
 import dev.idiom.events.accounts.StoredToolAccount;
 import dev.idiom.events.accounts.SyncState;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -23,7 +24,7 @@ import javax.sql.DataSource;
 
 /** Tool accounts and import cursors in MySQL/MariaDB ({@code tool_account}, {@code tool_cursor}), bound parameters only. */
 public final class MySqlToolAccounts implements ToolAccountRepository {
-    private static final String COLUMNS = "name, kind, base_url, account, secret, new_records, conflict_policy, updated_at, private_library";
+    private static final String COLUMNS = "name, kind, base_url, account, secret, new_records, conflict_policy, updated_at, private_library, mirror, direction";
 
     private final DataSource db;
 
@@ -34,8 +35,9 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     @Override
     public void save(StoredToolAccount a) {
         run(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_account (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_account (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     + "ON DUPLICATE KEY UPDATE kind = VALUES(kind), base_url = VALUES(base_url), account = VALUES(account), secret = VALUES(secret), new_records = VALUES(new_records), conflict_policy = VALUES(conflict_policy), private_library = VALUES(private_library), "
+                    + "mirror = VALUES(mirror), direction = VALUES(direction), "
                     + "updated_at = VALUES(updated_at)")) {
                 ps.setString(1, a.name());
                 ps.setString(2, a.kind());
@@ -46,6 +48,8 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
                 ps.setString(7, a.conflictPolicy());
                 ps.setObject(8, SqlProjection.utc(a.updatedAt()));
                 ps.setBoolean(9, a.privateLibrary());
+                ps.setString(10, a.mirror());
+                ps.setString(11, a.direction() == null ? "both" : a.direction());
                 ps.executeUpdate();
             }
             return null;
@@ -79,7 +83,7 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
 
     private static StoredToolAccount account(ResultSet rs) throws SQLException {
         return new StoredToolAccount(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
-                rs.getObject(8, LocalDateTime.class).toInstant(ZoneOffset.UTC), rs.getBoolean(9));
+                rs.getObject(8, LocalDateTime.class).toInstant(ZoneOffset.UTC), rs.getBoolean(9), rs.getString(10), rs.getString(11));
     }
 
     @Override
@@ -186,6 +190,38 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
                 ps.executeBatch();
             }
             return sealed.size();
+        });
+    }
+
+    @Override
+    public java.util.Optional<MirrorPlan> mirrorPlan(String kind, String account) {
+        return run(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT rule, position, head FROM mirror_plan WHERE kind = ? AND account = ?")) {
+                ps.setString(1, kind);
+                ps.setString(2, account == null ? "" : account);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(new MirrorPlan(rs.getString(1), rs.getLong(2), rs.getLong(3))) : Optional.<MirrorPlan>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public void saveMirrorPlan(String kind, String account, MirrorPlan plan, Instant at) {
+        run(c -> {
+            // another node planning the same rule may be ahead: a position never goes back under one rule; a new rule replaces all
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO mirror_plan (kind, account, rule, position, head, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                    + "ON DUPLICATE KEY UPDATE position = IF(rule = VALUES(rule), GREATEST(position, VALUES(position)), VALUES(position)), "
+                    + "head = IF(rule = VALUES(rule), head, VALUES(head)), rule = VALUES(rule), updated_at = VALUES(updated_at)")) {
+                ps.setString(1, kind);
+                ps.setString(2, account == null ? "" : account);
+                ps.setString(3, plan.rule());
+                ps.setLong(4, plan.position());
+                ps.setLong(5, plan.head());
+                ps.setObject(6, SqlProjection.utc(at));
+                ps.executeUpdate();
+            }
+            return null;
         });
     }
 

@@ -1,0 +1,166 @@
+package dev.idiom.consistency;
+
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.RecordedEvent;
+import dev.idiom.events.Replica;
+import dev.idiom.events.ReplicaLinked;
+import dev.idiom.events.accounts.MirrorPlan;
+import dev.idiom.events.accounts.ToolAccountRepository;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.logging.Logger;
+
+/**
+ * Replication rules carried out: each account whose rule selects DEs follows the change feed, and
+ * for every DE that changed it owes, through the outbox, a copy the account lacks or the removal of
+ * a copy the rule no longer selects. The pushes do the work ({@link ReplicaPush}), so it survives
+ * restarts, is shared by nodes and is paced by each tool. A new rule is planned from the feed's
+ * first event (a first mirror); how far each rule got is stored after its rows committed, so a plan
+ * cut short resumes there, and planning twice only owes the same rows again. Only copies a rule
+ * made are removed by one: the records an account brought in itself, or a curator uploaded, stay.
+ */
+public final class Mirrors {
+    private static final Logger LOG = Logger.getLogger(Mirrors.class.getName());
+    /** Events read per page of the feed. */
+    static final int PAGE = 2_000;
+
+    private final EventStore store;
+    private final Outbox outbox;
+    private final ToolDirectory tools;
+    private final ToolAccountRepository states;
+    private final Clock clock;
+
+    public Mirrors(EventStore store, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, Clock clock) {
+        this.store = store;
+        this.outbox = outbox;
+        this.tools = tools;
+        this.states = states;
+        this.clock = clock;
+    }
+
+    /** What planning owed: copies to make and copies to remove. */
+    public record Planned(int copies, int removals) {
+        Planned plus(Planned o) {
+            return new Planned(copies + o.copies, removals + o.removals);
+        }
+    }
+
+    /** Plans every account with a rule that writes to it, up to the feed's head. */
+    public Planned planAll() {
+        MirrorRules rules = MirrorRules.of(tools);
+        Planned total = new Planned(0, 0);
+        for (MirrorRules.Selection s : rules.all()) {
+            if (s.rule().mirrors() && s.rule().direction().written() && !states.syncState(s.account().kind(), s.account().account()).paused()) {
+                total = total.plus(plan(s));
+            }
+        }
+        return total;
+    }
+
+    /** Plans one account by name (a curator's sync), if its rule writes to it. */
+    public Planned plan(String name) {
+        return MirrorRules.of(tools).all().stream().filter(s -> name.equals(s.account().name()))
+                .filter(s -> s.rule().mirrors() && s.rule().direction().written()).findFirst().map(this::plan).orElse(new Planned(0, 0));
+    }
+
+    /**
+     * Where an account's mirror stands: how far its rule has been planned through the feed (of the
+     * events there were when the rule was set: a first mirror), how many rows it is owed, and when
+     * they should be done at the tool's pace (one write per least interval between calls).
+     */
+    public record Progress(String name, MirrorRule rule, long planned, long of, int owed, Duration estimate) {}
+
+    public Progress progress(String name) {
+        ToolDirectory.Account a = MirrorRules.of(tools).all().stream().map(MirrorRules.Selection::account).filter(x -> name.equals(x.name()))
+                .findFirst().orElseThrow(() -> new dev.idiom.events.UnknownEntityException("no tool account is called '" + name + "'"));
+        MirrorPlan p = progress(a.kind(), a.account(), a.rule());
+        Outbox.Depth d = outbox.depth().get(Outbox.accountKey(a.kind(), a.account()));
+        int owed = d == null ? 0 : d.pending();
+        Duration pace = tools.open(name).limits().minInterval();
+        return new Progress(name, a.rule(), p == null ? 0 : p.position(), p == null ? store.headPosition() : p.head(), owed, pace.multipliedBy(owed));
+    }
+
+    /** How far the account's rule has been planned: null if it has no rule or planning has not begun. */
+    MirrorPlan progress(String kind, String account, MirrorRule rule) {
+        return states.mirrorPlan(kind, account).filter(p -> p.rule().equals(rule.fingerprint())).orElse(null);
+    }
+
+    private Planned plan(MirrorRules.Selection s) {
+        String kind = s.account().kind();
+        String account = s.account().account();
+        String rule = s.rule().fingerprint();
+        MirrorPlan at = progress(kind, account, s.rule());
+        if (at == null) { // a new rule: from the first event, and say where the feed stood (the first mirror's end)
+            at = new MirrorPlan(rule, 0, store.headPosition());
+            states.saveMirrorPlan(kind, account, at, clock.instant());
+            LOG.info("planning the replication rule " + s.rule() + " of " + s.account().name() + " over " + at.head() + " events");
+        }
+        long position = at.position();
+        Planned total = new Planned(0, 0);
+        while (true) {
+            List<RecordedEvent> page = store.after(position, PAGE);
+            if (page.isEmpty()) {
+                return total;
+            }
+            Set<UUID> changed = new LinkedHashSet<>();
+            page.forEach(e -> changed.add(e.entityId()));
+            total = total.plus(owe(s, store.loadAll(changed)));
+            position = page.getLast().position();
+            states.saveMirrorPlan(kind, account, new MirrorPlan(rule, position, at.head()), clock.instant());
+        }
+    }
+
+    /** The rows these DEs owe the account: a copy where it lacks one, the removal of a rule's copy the rule no longer selects. */
+    private Planned owe(MirrorRules.Selection s, Map<UUID, DigitalEntity> des) {
+        List<Outbox.Owed> owed = new ArrayList<>();
+        int copies = 0;
+        int removals = 0;
+        for (DigitalEntity de : des.values()) {
+            List<Replica> held = de.replicas().stream().filter(s::holds).toList();
+            boolean selected = s.selects(de);
+            if (selected && held.isEmpty()) {
+                owed.add(new Outbox.Owed(de.id(), s.account().kind(), s.account().account(), Outbox.NEW_COPY, de.version()));
+                copies++;
+            } else if (!selected && !held.isEmpty()) {
+                for (Replica r : held) {
+                    if (madeByRule(de, r)) {
+                        owed.add(new Outbox.Owed(de.id(), r.tool(), r.account(), r.remoteId(), de.version()));
+                        removals++;
+                    }
+                }
+            }
+        }
+        outbox.owe(owed);
+        return new Planned(copies, removals);
+    }
+
+    /** True if the DE's copy in this account was deleted there, or unlinked, by anyone but a rule: a rule does not put it back. */
+    boolean deletedThere(DigitalEntity de, dev.idiom.wrappers.AnnotationTool tool) {
+        String source = EventSources.mirror(tool.kind());
+        return store.history(de.id()).stream().anyMatch(e -> e.event() instanceof dev.idiom.events.ReplicaUnlinked u && u.tool().equals(tool.kind())
+                && sameAccount(u.account(), tool.account()) && !source.equals(e.source()));
+    }
+
+    /** True if {@code r} is a copy a replication rule made (not one the account brought in, nor a curator's upload). */
+    boolean madeByRule(DigitalEntity de, Replica r) {
+        String source = EventSources.mirror(r.tool());
+        for (RecordedEvent e : store.history(de.id())) {
+            if (e.event() instanceof ReplicaLinked l && l.tool().equals(r.tool()) && sameAccount(l.account(), r.account())) {
+                return source.equals(e.source());
+            }
+        }
+        return false;
+    }
+
+    private static boolean sameAccount(String a, String b) {
+        return (a == null ? "" : a).equals(b == null ? "" : b);
+    }
+}

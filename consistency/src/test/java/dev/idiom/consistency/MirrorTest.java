@@ -1,0 +1,185 @@
+package dev.idiom.consistency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idiom.consistency.report.Progress;
+import dev.idiom.consistency.report.PushOutcome;
+import dev.idiom.consistency.report.SyncRefusedException;
+import dev.idiom.consistency.report.SyncReport;
+import dev.idiom.events.Author;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.Replica;
+import dev.idiom.wrappers.RemoteRecord;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Replication rules on the real store and outbox, the Zotero stub and a real BibTeX file: accounts hold what their rules select. */
+final class MirrorTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private EngineFixture f;
+
+    @BeforeEach
+    void start() {
+        f = new EngineFixture();
+    }
+
+    @AfterEach
+    void stop() {
+        f.close();
+    }
+
+    private static Metadata paper(String title, String... tags) {
+        return Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, title).with(Field.AUTHORS, List.of(new Author("Demers", "Alan")))
+                .with(Field.YEAR, 1987).with(Field.VENUE, "PODC").with(Field.TAGS, new TreeSet<>(Set.of(tags)));
+    }
+
+    private static MirrorRule rule(String mirror, String direction) {
+        try {
+            return MirrorRule.of(mirror == null ? null : JSON.readTree(mirror), direction, name -> true);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private static String zoteroItem(String title) {
+        return "{\"itemType\":\"journalArticle\",\"title\":\"" + title + "\",\"creators\":[{\"creatorType\":\"author\",\"firstName\":\"Alan\","
+                + "\"lastName\":\"Demers\"}],\"date\":\"1987\",\"tags\":[],\"collections\":[],\"relations\":{}}";
+    }
+
+    private int recordsInFile() {
+        return f.tools.file.changedSince(null).records().size();
+    }
+
+    @Test
+    void anAccountMirroringAllReceivesEveryDeAnotherAccountBringsInIncludingLaterOnes() throws Exception {
+        // given a Zotero library of two items and a BibTeX file whose rule is "all"
+        f.zotero.addRemotely(zoteroItem("Epidemic algorithms"));
+        f.zotero.addRemotely(zoteroItem("Bayou"));
+        f.tools.rules.put("file", rule("\"all\"", null));
+        // when a curator syncs the Zotero account
+        SyncReport first = f.engine.sync().sync("zot", false, Progress.SILENT);
+        // then the file holds both, each a replica of its DE
+        assertEquals(2, first.pushedByOutcome().get("copied"), first.pushedByOutcome().toString());
+        assertEquals(2, recordsInFile());
+        // when an item is added in Zotero later, it follows
+        f.zotero.addRemotely(zoteroItem("Coda"));
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        assertEquals(3, recordsInFile());
+        // and a sync with nothing new writes nothing
+        String bytes = Files.readString(f.bibFile);
+        SyncReport idle = f.engine.sync().sync("zot", false, Progress.SILENT);
+        assertEquals(0, idle.pushedCount(), idle.pushedByOutcome().toString());
+        assertEquals(bytes, Files.readString(f.bibFile));
+    }
+
+    @Test
+    void aDeThatLeavesTheFilterLeavesTheAccountToItsTrashWhileTheAccountsOwnRecordsStay() {
+        // given a Zotero account mirroring the DEs tagged "ml", an item of its own, and two DEs entered in Idiom
+        f.tools.rules.put("zot", rule("{\"tags\": [\"ML\"]}", null));
+        String own = f.zotero.addRemotely(zoteroItem("A record of the library's own"));
+        UUID ml = f.entered(paper("Learning to rank", "ml"));
+        UUID other = f.entered(paper("Epidemic algorithms", "gossip"));
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        // then only the selected DE got a copy (tags compared without case), and the library's own item came in
+        assertEquals(1, f.replicas(ml, "zotero").size());
+        assertTrue(f.replicas(other, "zotero").isEmpty());
+        String copy = f.replica(ml, "zotero").remoteId();
+        assertEquals(2, f.zotero.size());
+        // when the DE loses the tag, its copy goes to Zotero's trash and is unlinked; the library's own item (no tag) stays
+        f.editedInIdiom(ml, Field.TAGS, new TreeSet<>(Set.of("ranking")));
+        SyncReport r = f.engine.sync().sync("zot", false, Progress.SILENT);
+        assertEquals(1, r.pushedByOutcome().get("removed"), r.pushedByOutcome().toString());
+        assertEquals(1, f.zotero.data(copy).path("deleted").asInt(), "in the trash, not deleted for good");
+        assertTrue(f.replicas(ml, "zotero").isEmpty());
+        assertFalse(f.zotero.data(own).path("deleted").asBoolean(false));
+        // and when the other DE gains the tag, it gains a copy
+        f.editedInIdiom(other, Field.TAGS, new TreeSet<>(Set.of("gossip", "ml")));
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        assertEquals(1, f.replicas(other, "zotero").size());
+        assertTrue(f.replicas(ml, "zotero").isEmpty(), "a DE the rule does not select is not copied again");
+    }
+
+    @Test
+    void aReceiveOnlyAccountIsNeverWrittenAndItsRecordsStillComeIn() {
+        // given a receive-only Zotero account whose rule would select everything, and a file mirroring what came from it
+        f.tools.rules.put("zot", rule("\"all\"", "receive-only"));
+        f.tools.rules.put("file", rule("{\"from\": [\"zot\"]}", null));
+        String key = f.zotero.addRemotely(zoteroItem("Epidemic algorithms"));
+        UUID entered = f.entered(paper("Entered in Idiom"));
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        UUID id = f.store.findReplica("zotero", f.tools.zot.account(), key).orElseThrow();
+        assertEquals(1, recordsInFile(), "the item came in and reached the file; the DE entered in Idiom did not (not from zot)");
+        String before = f.zotero.data(key).toString();
+        // when the DE is edited in Idiom, the file gets the change and Zotero does not
+        f.editedInIdiom(id, Field.VOLUME, "7");
+        Map<PushOutcome, Integer> pushed = f.engine.pushes().drain(10);
+        assertEquals(1, pushed.get(PushOutcome.NOT_SENT), pushed.toString());
+        assertEquals(before, f.zotero.data(key).toString());
+        assertTrue(f.replicas(entered, "zotero").isEmpty());
+        assertEquals(1, f.zotero.size(), "nothing was created in the receive-only library");
+        // and an upload by hand is refused
+        assertThrows(SyncRefusedException.class, () -> f.engine.upload().upload(entered, f.tools.zot));
+    }
+
+    @Test
+    void aSendOnlyAccountIsNotPulledAndIdiomsContentWinsOverAChangeMadeThere() {
+        // given a DE with a copy in a send-only Zotero account, retitled in Zotero and given a volume in Idiom
+        f.tools.rules.put("zot", rule(null, "send-only"));
+        UUID id = f.uploaded(paper("Epidemic algorithms"), "zot");
+        String key = f.replica(id, "zotero").remoteId();
+        f.zotero.editRemotely(key, "Retitled in Zotero");
+        f.editedInIdiom(id, Field.VOLUME, "6");
+        // when a curator syncs the account
+        SyncReport r = f.engine.sync().sync("zot", false, Progress.SILENT);
+        // then nothing came in, and the copy holds Idiom's content again
+        assertEquals(0, r.pulled().records(), r.pulled().toString());
+        assertEquals("Epidemic algorithms", f.load(id).metadata().title());
+        assertEquals("Epidemic algorithms", f.zotero.data(key).path("title").asText());
+        assertEquals("6", f.zotero.data(key).path("volume").asText());
+    }
+
+    @Test
+    void aCopyMadeAgainAfterACrashIsTheSameZoteroItem() {
+        // given a Zotero account mirroring everything and a DE whose copy was made there by a node that died before recording it
+        f.tools.rules.put("zot", rule("\"all\"", null));
+        UUID id = f.entered(paper("Epidemic algorithms"));
+        RemoteRecord made = f.tools.zot.create(ReplicaContent.wanted(f.load(id), f.tools.zot, null), false, id);
+        // when the rule is carried out
+        f.engine.mirrors().planAll();
+        Map<PushOutcome, Integer> pushed = f.engine.pushes().drain(10);
+        // then the DE's copy is that item, and the library holds one
+        assertEquals(1, pushed.get(PushOutcome.COPIED), pushed.toString());
+        Replica r = f.replica(id, "zotero");
+        assertEquals(made.remoteId(), r.remoteId());
+        assertEquals(1, f.zotero.size());
+    }
+
+    @Test
+    void aPlanCutShortResumesWhereItStoppedAndANewRuleStartsAgain() {
+        // given three DEs and a file mirroring everything, planned once (the rows owed), then planned again
+        for (int i = 0; i < 3; i++) {
+            f.entered(paper("Paper " + i));
+        }
+        f.tools.rules.put("file", rule("\"all\"", null));
+        assertEquals(3, f.engine.mirrors().planAll().copies());
+        assertEquals(0, f.engine.mirrors().planAll().copies(), "planned up to the head: nothing again");
+        // when the rule changes, the whole feed is planned again under it
+        f.tools.rules.put("file", rule("{\"types\": [\"article-journal\"]}", null));
+        assertEquals(3, f.engine.mirrors().planAll().copies());
+        Map<PushOutcome, Integer> pushed = f.engine.pushes().drain(10);
+        assertEquals(3, pushed.get(PushOutcome.COPIED), "rows owed twice make one copy each: " + pushed);
+        assertEquals(3, recordsInFile());
+    }
+}
