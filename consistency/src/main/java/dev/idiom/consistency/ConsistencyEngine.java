@@ -57,18 +57,8 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
         this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);
-        pushes.pulls(() -> {
-            try {
-                mirrors.planAll(); // what the rules owe first: the pushes of the next round make it
-            } finally {
-                schedule.runDue();
-            }
-        });
-    }
-
-    /** The names of the configured tool accounts. */
-    public java.util.List<String> accountNames() {
-        return tools.names();
+        pushes.pulls(schedule);
+        pushes.plans(mirrors::planAll); // beside the pulls: a pull waiting on a tool's turn delays no plan
     }
 
     /** The replication rules' planner: what each account's rule owes it. */

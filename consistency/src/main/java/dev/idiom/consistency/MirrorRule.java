@@ -87,7 +87,7 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
         tags = Collections.unmodifiableSortedSet(new TreeSet<>(tags));
         types = Collections.unmodifiableSortedSet(new TreeSet<>(types));
         from = Collections.unmodifiableSortedSet(new TreeSet<>(from));
-        query = query == null || query.isBlank() ? null : query.strip();
+        query = query == null || query.isEmpty() ? null : query; // a query of no words selects every DE
     }
 
     /** True if the rule selects some DEs (otherwise the account holds only what it brings in or is given). */
@@ -145,9 +145,9 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
     /**
      * The rule as a request gives it: {@code "none"}, {@code "all"} or a filter object
      * {@code {"tags": [...], "types": [...], "query": "...", "from": [...]}} (each optional, at least one);
-     * null or absent: none. {@code knownAccount} says whether a name in {@code from} is a configured account.
+     * null or absent: none. A name in {@code from} need not be configured yet: it selects nothing until it is.
      */
-    public static MirrorRule of(JsonNode mirror, String direction, Predicate<String> knownAccount) {
+    public static MirrorRule of(JsonNode mirror, String direction) {
         Direction d = Direction.named(direction);
         if (mirror == null || mirror.isNull() || (mirror.isTextual() && mirror.asText().equals("none"))) {
             return new MirrorRule(false, new TreeSet<>(), new TreeSet<>(), null, new TreeSet<>(), d);
@@ -160,12 +160,9 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
         }
         for (Iterator<String> names = mirror.fieldNames(); names.hasNext(); ) {
             String n = names.next();
-            if (!Set.of("tags", "types", "query", "from", "all").contains(n)) {
+            if (!Set.of("tags", "types", "query", "from").contains(n)) {
                 throw new InvalidValueException("mirror: unknown member '" + n + "' (a filter has tags, types, query, from)");
             }
-        }
-        if (mirror.path("all").asBoolean(false)) {
-            return new MirrorRule(true, new TreeSet<>(), new TreeSet<>(), null, new TreeSet<>(), d);
         }
         SortedSet<String> types = new TreeSet<>();
         for (String t : strings(mirror, "types")) {
@@ -177,15 +174,15 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
         }
         SortedSet<String> from = new TreeSet<>(strings(mirror, "from"));
         for (String name : from) {
-            if (!knownAccount.test(name)) {
-                throw new InvalidValueException("mirror.from: no tool account is called '" + name + "'");
+            if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
+                throw new InvalidValueException("mirror.from names tool accounts (1–64 letters, digits, '.', '_' or '-'), got '" + name + "'");
             }
         }
         JsonNode q = mirror.get("query");
-        if (q != null && !q.isNull() && (!q.isTextual() || q.asText().length() > 1000)) {
-            throw new InvalidValueException("mirror.query is a text of at most 1000 characters");
+        if (q != null && (!q.isTextual() || q.asText().isEmpty() || q.asText().length() > 1000)) {
+            throw new InvalidValueException("mirror.query is a text of 1 to 1000 characters");
         }
-        MirrorRule rule = new MirrorRule(false, new TreeSet<>(strings(mirror, "tags")), types, q == null || q.isNull() ? null : q.asText(), from, d);
+        MirrorRule rule = new MirrorRule(false, new TreeSet<>(strings(mirror, "tags")), types, q == null ? null : q.asText(), from, d);
         if (!rule.mirrors()) {
             throw new InvalidValueException("mirror: a filter needs at least one of tags, types, query, from (or say \"all\" or \"none\")");
         }
@@ -194,18 +191,18 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
 
     private static List<String> strings(JsonNode rule, String member) {
         JsonNode n = rule.get(member);
-        if (n == null || n.isNull()) {
+        if (n == null) {
             return List.of();
         }
-        if (!n.isArray() || n.size() > MAX_CRITERIA) {
-            throw new InvalidValueException("mirror." + member + " is a list of at most " + MAX_CRITERIA + " texts");
+        if (!n.isArray() || n.isEmpty() || n.size() > MAX_CRITERIA) {
+            throw new InvalidValueException("mirror." + member + " is a list of 1 to " + MAX_CRITERIA + " texts");
         }
         List<String> out = new ArrayList<>();
         for (JsonNode v : n) {
-            if (!v.isTextual() || v.asText().isBlank() || v.asText().length() > 1000) {
+            if (!v.isTextual() || v.asText().isEmpty() || v.asText().length() > 1000) {
                 throw new InvalidValueException("mirror." + member + " holds texts of 1 to 1000 characters, got " + v);
             }
-            out.add(v.asText().strip());
+            out.add(v.asText());
         }
         return out;
     }
@@ -245,10 +242,10 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
     /** The rule as stored (null: none) with the account's direction; an unreadable stored rule is refused loudly. */
     public static MirrorRule stored(String mirror, String direction) {
         if (mirror == null) {
-            return of(null, direction, name -> true);
+            return of(null, direction);
         }
         try {
-            return of(JSON.readTree(mirror), direction, name -> true);
+            return of(JSON.readTree(mirror), direction);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored replication rule is not JSON: " + mirror, e);
         }

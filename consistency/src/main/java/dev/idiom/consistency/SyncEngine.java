@@ -44,6 +44,8 @@ public final class SyncEngine implements AutoCloseable {
     private final ToolAccountRepository states;
     private final Clock clock;
     private volatile Pulls pulls = () -> {};
+    private volatile Runnable plans = () -> {};
+    private final java.util.concurrent.atomic.AtomicBoolean planning = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile Thread worker;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     /** Every push this node made since start, by outcome (for metrics; the outbox holds what is owed). */
@@ -70,6 +72,11 @@ public final class SyncEngine implements AutoCloseable {
     /** What the loop runs after its push rounds (set once the pull side is wired). */
     public void pulls(Pulls p) {
         this.pulls = p;
+    }
+
+    /** What the loop runs before its pushes, on a thread of its own (a slow pull never delays it): the replication rules' planning. */
+    public void plans(Runnable p) {
+        this.plans = p;
     }
 
     /** Starts the background worker (if an interval is set). */
@@ -104,17 +111,9 @@ public final class SyncEngine implements AutoCloseable {
                         });
                     }
                 }
-                if (pulling.compareAndSet(false, true)) { // pulls and checks beside the pushes: a long check delays no push
-                    Thread.ofVirtual().name("idiom-pull").start(() -> {
-                        try {
-                            pulls.runDue();
-                        } catch (RuntimeException e) {
-                            LOG.log(Level.WARNING, "scheduled pulls failed; the next round retries", e);
-                        } finally {
-                            pulling.set(false);
-                        }
-                    });
-                }
+                beside(planning, "idiom-mirror-plan", plans, "planning what the replication rules owe failed; the next round retries");
+                // pulls and checks beside the pushes: a long check delays no push
+                beside(pulling, "idiom-pull", pulls::runDue, "scheduled pulls failed; the next round retries");
                 Thread.sleep(interval);
             } catch (InterruptedException stop) {
                 Thread.currentThread().interrupt();
@@ -126,6 +125,21 @@ public final class SyncEngine implements AutoCloseable {
                     Thread.currentThread().interrupt();
                 }
             }
+        }
+    }
+
+    /** Runs {@code job} on a virtual thread unless its last run is still going. */
+    private static void beside(java.util.concurrent.atomic.AtomicBoolean running, String name, Runnable job, String failure) {
+        if (running.compareAndSet(false, true)) {
+            Thread.ofVirtual().name(name).start(() -> {
+                try {
+                    job.run();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, failure, e);
+                } finally {
+                    running.set(false);
+                }
+            });
         }
     }
 
@@ -213,7 +227,7 @@ public final class SyncEngine implements AutoCloseable {
                 w.join(5_000);
                 // let the account workers finish the push in hand (a row left mid-push is re-pushed after its lease anyway)
                 long until = System.nanoTime() + 10_000_000_000L;
-                while ((!running.isEmpty() || pulling.get()) && System.nanoTime() < until) {
+                while ((!running.isEmpty() || pulling.get() || planning.get()) && System.nanoTime() < until) {
                     Thread.sleep(20);
                 }
             } catch (InterruptedException e) {

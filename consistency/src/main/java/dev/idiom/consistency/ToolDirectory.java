@@ -17,7 +17,7 @@ public interface ToolDirectory {
 
     ConflictPolicy policy(String kind, String account);
 
-    /** A configured account as its replicas name it (kind, account), with its replication rule. */
+    /** A configured account: its name, its kind and account as its replicas name them (the adapter's), its replication rule. */
     record Account(String name, String kind, String account, MirrorRule rule) {}
 
     /** Every configured account with its rule (default: none, each holding only what it brings in or is given). */

@@ -47,7 +47,7 @@ final class MirrorTest {
 
     private static MirrorRule rule(String mirror, String direction) {
         try {
-            return MirrorRule.of(mirror == null ? null : JSON.readTree(mirror), direction, name -> true);
+            return MirrorRule.of(mirror == null ? null : JSON.readTree(mirror), direction);
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException(e);
         }

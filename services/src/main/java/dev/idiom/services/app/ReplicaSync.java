@@ -49,11 +49,6 @@ public final class ReplicaSync {
         return engine.mirrors().progress(name);
     }
 
-    /** The names of the configured tool accounts. */
-    public List<String> accountNames() {
-        return engine.accountNames();
-    }
-
     public int retryParked(String name) {
         return engine.holds().retryParked(name);
     }

@@ -53,8 +53,7 @@ public final class ToolsResource {
     public String put(@PathParam("name") String name, byte[] body) {
         ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary",
                 "mirror", "direction");
-        java.util.Set<String> known = new java.util.HashSet<>(sync.accountNames());
-        MirrorRule rule = MirrorRule.of(b.get("mirror"), JsonBodies.string(b, "direction"), known::contains);
+        MirrorRule rule = MirrorRule.of(b.get("mirror"), JsonBodies.string(b, "direction"));
         return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
                 JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"),
                 JsonBodies.strictFlag(b, "privateLibrary"), rule)).toString();

@@ -83,7 +83,7 @@ public final class ToolAccounts {
 
     /**
      * @param replication which DEs the account should hold ({@link MirrorRule#NONE}: only what it brings in or is given) and which way
-     *     copies flow; its {@code from} accounts must be configured
+     *     copies flow
      */
     public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy,
                            boolean privateLibrary, MirrorRule replication) {
@@ -131,9 +131,6 @@ public final class ToolAccounts {
         String policy = ConflictPolicy.named(conflictPolicy).name();
         String sealed = secret == null || secret.isEmpty() ? null
                 : secrets.seal(secret, binding(name, kind, baseUrl.strip(), account == null ? "" : account.strip()));
-        if (replication.from().contains(name)) {
-            throw new InvalidValueException("mirror.from: an account does not mirror itself ('" + name + "')");
-        }
         StoredToolAccount stored = new StoredToolAccount(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), sealed, visibility,
                 policy, clock.instant(), privateLibrary, replication.stored(), replication.direction().text());
         repository.save(stored);

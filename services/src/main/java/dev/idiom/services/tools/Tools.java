@@ -112,7 +112,16 @@ public final class Tools implements ToolDirectory {
 
     @Override
     public java.util.List<Account> configured() {
-        return accounts.list().stream().map(a -> new Account(a.name(), a.kind(), a.account(), a.replication())).toList();
+        // the account as replicas name it is the adapter's (a file's name, the Pinboard user its token is for), not the stored field
+        return accounts.list().stream().map(a -> new Account(a.name(), a.kind(), replicaAccount(a), a.replication())).toList();
+    }
+
+    private String replicaAccount(ToolAccount a) {
+        try {
+            return open(a.name()).account();
+        } catch (RuntimeException unopened) { // its secret or file cannot be opened now: no replica can be in it either
+            return a.account();
+        }
     }
 
     @Override

@@ -1,0 +1,108 @@
+package dev.idiom.services;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.idiom.db.TestDatabase;
+import dev.idiom.wrappers.pinboard.PinboardStub;
+import dev.idiom.wrappers.zotero.ZoteroStub;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Replication rules over the real service, as the README shows them: the engine in the background does the rest. */
+class MirrorOverRestTest {
+    @TempDir
+    Path dir;
+
+    private static String item(String title, String url) {
+        return "{\"itemType\":\"journalArticle\",\"title\":\"" + title + "\",\"creators\":[{\"creatorType\":\"author\",\"firstName\":\"Alan\","
+                + "\"lastName\":\"Demers\"}],\"date\":\"1987\",\"url\":\"" + url + "\",\"tags\":[{\"tag\":\"gossip\"}],\"collections\":[],\"relations\":{}}";
+    }
+
+    private static void put(RunningIdiom idiom, String name, String json) {
+        HttpResponse<String> r = idiom.put("/api/tools/" + name, json);
+        assertEquals(200, r.statusCode(), r.body());
+    }
+
+    @Test
+    void aZoteroLibraryIsMirroredIntoABibTeXFileAndPinboardByTwoRulesIncludingItemsAddedLater() throws Exception {
+        Path bib = Files.writeString(dir.resolve("library.bib"), "");
+        try (ZoteroStub zotero = new ZoteroStub(); PinboardStub pinboard = new PinboardStub();
+             RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "200",
+                     "pull-interval-ms", "1000"))) {
+            zotero.addRemotely(item("Epidemic algorithms", "https://example.org/epidemic"));
+            zotero.addRemotely(item("Managing update conflicts in Bayou", "https://example.org/bayou"));
+            put(idiom, "zotero", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + ZoteroStub.LIBRARY + "\",\"secret\":\""
+                    + ZoteroStub.KEY + "\",\"direction\":\"receive-only\"}");
+            // the two commands: each account holds what came from Zotero
+            put(idiom, "library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\",\"mirror\":{\"from\":[\"zotero\"]}}");
+            put(idiom, "pinboard", "{\"kind\":\"pinboard\",\"baseUrl\":\"" + pinboard.uri() + "/v1/\",\"secret\":\"" + PinboardStub.TOKEN
+                    + "\",\"mirror\":{\"from\":[\"zotero\"]}}");
+            JsonNode listed = RunningIdiom.json(idiom.get("/api/tools"));
+            for (JsonNode a : listed) {
+                if (a.get("name").asText().equals("library")) {
+                    assertEquals("{\"from\":[\"zotero\"]}", a.get("mirror").toString());
+                    assertEquals("both", a.get("direction").asText());
+                }
+                if (a.get("name").asText().equals("zotero")) {
+                    assertEquals("\"none\"", a.get("mirror").toString());
+                    assertEquals("receive-only", a.get("direction").asText());
+                }
+            }
+            waitForCopies(idiom, 2);
+            String file = Files.readString(bib);
+            assertTrue(file.contains("Epidemic algorithms") && file.contains("Managing update conflicts in Bayou"), file);
+            // an item added to Zotero later follows by itself
+            zotero.addRemotely(item("Coda", "https://example.org/coda"));
+            waitForCopies(idiom, 3);
+            assertTrue(Files.readString(bib).contains("Coda"));
+            JsonNode progress = RunningIdiom.json(idiom.get("/api/tools/pinboard/mirror"));
+            assertEquals(0, progress.get("owed").asInt(), progress.toString());
+            assertEquals("{\"from\":[\"zotero\"]}", progress.get("mirror").toString());
+        }
+    }
+
+    /** Waits until {@code n} DEs each have a copy in Zotero, the file and Pinboard. */
+    private static void waitForCopies(RunningIdiom idiom, int n) throws InterruptedException {
+        long until = System.nanoTime() + 90_000_000_000L;
+        String last = "";
+        while (System.nanoTime() < until) {
+            int complete = 0;
+            JsonNode page = RunningIdiom.json(idiom.get("/api/entities?limit=200"));
+            for (JsonNode de : page.get("entities")) {
+                java.util.Set<String> tools = new java.util.HashSet<>();
+                de.get("replicas").forEach(r -> tools.add(r.get("tool").asText()));
+                if (tools.containsAll(java.util.Set.of("zotero", "bibtex", "pinboard"))) {
+                    complete++;
+                }
+            }
+            if (complete == n) {
+                return;
+            }
+            last = page.toString();
+            Thread.sleep(200);
+        }
+        throw new AssertionError("not every DE reached every account within 90 s: " + last + "\nconsistency: " + idiom.get("/api/consistency").body());
+    }
+
+    @Test
+    void aRuleTheServiceCannotReadIsRefusedWithWhyAndChangesNothing() {
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString()))) {
+            String base = "{\"kind\":\"bibtex\",\"baseUrl\":\"" + dir.resolve("x.bib") + "\",";
+            for (String[] bad : new String[][] {{"\"mirror\":\"everything\"", "mirror must be"}, {"\"mirror\":{}", "at least one"},
+                    {"\"mirror\":{\"tags\":[]}", "mirror.tags"}, {"\"mirror\":{\"types\":[\"novel\"]}", "not a record type"},
+                    {"\"mirror\":{\"colour\":[\"red\"]}", "unknown member"}, {"\"direction\":\"sideways\"", "direction must be"}}) {
+                HttpResponse<String> r = idiom.put("/api/tools/x", base + bad[0] + "}");
+                assertEquals(400, r.statusCode(), r.body());
+                assertTrue(r.body().contains(bad[1]), r.body());
+            }
+            assertEquals("[]", RunningIdiom.json(idiom.get("/api/tools")).toString(), "no account was stored");
+            assertEquals(404, idiom.get("/api/tools/x/mirror").statusCode());
+        }
+    }
+}
