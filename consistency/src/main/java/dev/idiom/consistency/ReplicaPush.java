@@ -2,6 +2,8 @@ package dev.idiom.consistency;
 
 import dev.idiom.consistency.report.ImportOutcome;
 import dev.idiom.consistency.report.PushOutcome;
+import dev.idiom.events.Append;
+import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityEvent;
 import dev.idiom.events.EventStore;
@@ -23,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -40,6 +43,7 @@ import java.util.random.RandomGenerator;
  * record the tool refuses for good is parked with the reason.
  */
 public final class ReplicaPush {
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ReplicaPush.class.getName());
     static final Duration FIRST_RETRY = Duration.ofSeconds(2);
     static final Duration LONGEST_RETRY = Duration.ofMinutes(15);
 
@@ -70,6 +74,56 @@ public final class ReplicaPush {
         this.tools = tools;
         this.clock = clock;
         this.random = random;
+    }
+
+    /** Most rows of one account claimed at once: enough for a tool's batch (Zotero's 50 creates a request), never fewer than a round. */
+    int batchSize(String kind, String account) {
+        return tools.open(kind, emptyToNull(account) == null ? "" : account).map(t -> Math.max(SyncEngine.ROUND, Math.min(MAX_CLAIM, t.limits().maxBatch())))
+                .orElse(SyncEngine.ROUND);
+    }
+
+    /** Most rows claimed at once, whatever the tool's batch (a file takes any number). */
+    static final int MAX_CLAIM = 200;
+
+    /**
+     * Carries out the rows of one claim: the copies owed together ({@link AnnotationTool#createAll}:
+     * as few calls as the tool takes, the links recorded in one commit), the rest one at a time, in
+     * order. One result per row; a row that fails unexpectedly is retried after its lease.
+     */
+    public List<PushOutcome> pushAll(List<Outbox.Entry> owed) {
+        List<PushOutcome> out = new ArrayList<>(java.util.Collections.nCopies(owed.size(), (PushOutcome) null));
+        List<Integer> copies = new ArrayList<>();
+        for (int i = 0; i < owed.size(); i++) {
+            if (Outbox.NEW_COPY.equals(owed.get(i).remoteId())) {
+                copies.add(i);
+            }
+        }
+        if (copies.size() > 1) {
+            try {
+                List<PushOutcome> made = copyAll(copies.stream().map(owed::get).toList());
+                for (int k = 0; k < copies.size(); k++) {
+                    out.set(copies.get(k), made.get(k));
+                }
+            } catch (RuntimeException unexpected) {
+                LOG.log(java.util.logging.Level.WARNING, "copies to " + owed.getFirst().tool() + " " + owed.getFirst().account() + " failed: "
+                        + unexpected.getMessage(), unexpected);
+                copies.forEach(i -> out.set(i, PushOutcome.RETRY_LATER));
+            }
+        }
+        for (int i = 0; i < owed.size(); i++) {
+            if (out.get(i) == null) {
+                Outbox.Entry e = owed.get(i);
+                try {
+                    out.set(i, push(e));
+                } catch (RuntimeException unexpected) {
+                    // the lease runs out and another round retries; one bad row never stops the others
+                    LOG.log(java.util.logging.Level.WARNING, "push to " + e.tool() + " " + e.account() + " " + e.remoteId() + " failed: "
+                            + unexpected.getMessage(), unexpected);
+                    out.set(i, PushOutcome.RETRY_LATER);
+                }
+            }
+        }
+        return out;
     }
 
     public PushOutcome push(Outbox.Entry owed) {
@@ -139,6 +193,96 @@ public final class ReplicaPush {
     }
 
     /**
+     * Copies owed to one account, made together: each is checked as {@link #copy} checks it, those
+     * still owed are made with one {@link AnnotationTool#createAll}, and their links are appended in
+     * one commit (a DE that moved meanwhile gets its link on its newer version).
+     */
+    private List<PushOutcome> copyAll(List<Outbox.Entry> owed) {
+        Outbox.Entry first = owed.getFirst();
+        String account = emptyToNull(first.account()) == null ? "" : first.account();
+        Optional<AnnotationTool> opened = tools.open(first.tool(), account);
+        if (opened.isEmpty() || owed.stream().anyMatch(e -> !e.tool().equals(first.tool()) || !e.account().equals(first.account()))) {
+            return owed.stream().map(e -> copy(e, store.load(e.entityId()), MirrorRules.of(tools).of(e.tool(), account))).toList();
+        }
+        AnnotationTool tool = opened.get();
+        MirrorRules.Selection rule = MirrorRules.of(tools).of(first.tool(), account);
+        Map<UUID, DigitalEntity> des = store.loadAll(owed.stream().map(Outbox.Entry::entityId).toList());
+        List<PushOutcome> out = new ArrayList<>(java.util.Collections.nCopies(owed.size(), (PushOutcome) null));
+        List<Integer> toMake = new ArrayList<>();
+        List<AnnotationTool.NewCopy> copies = new ArrayList<>();
+        for (int i = 0; i < owed.size(); i++) {
+            Outbox.Entry e = owed.get(i);
+            DigitalEntity de = des.get(e.entityId());
+            PushOutcome settled = settledWithoutCopy(e, de, rule, tool);
+            if (settled != null) {
+                out.set(i, settled);
+            } else {
+                toMake.add(i);
+                copies.add(new AnnotationTool.NewCopy(ReplicaContent.wanted(de, tool, null), ReplicaContent.keepPrivate(de), de.id()));
+            }
+        }
+        if (toMake.isEmpty()) {
+            return out;
+        }
+        List<AnnotationTool.Made> made = tool.createAll(copies);
+        List<Append> links = new ArrayList<>();
+        List<Integer> linked = new ArrayList<>();
+        for (int k = 0; k < toMake.size(); k++) {
+            int i = toMake.get(k);
+            Outbox.Entry e = owed.get(i);
+            AnnotationTool.Made m = made.get(k);
+            if (m.failure() instanceof RecordRefusedException refused) {
+                outbox.park(e, refused.getMessage());
+                out.set(i, PushOutcome.PARKED);
+            } else if (m.failure() != null) {
+                retryLater(e, m.failure());
+                out.set(i, PushOutcome.RETRY_LATER);
+            } else {
+                DigitalEntity de = des.get(e.entityId());
+                links.add(new Append(de.id(), de.version(), List.of(new NewEvent(UUID.randomUUID(), EventSources.mirror(tool.kind()),
+                        linkOf(tool, copies.get(k).metadata(), m.record())))));
+                linked.add(i);
+            }
+        }
+        List<AppendOutcome> committed = links.isEmpty() ? List.of() : appends.commitAll(links);
+        for (int k = 0; k < linked.size(); k++) {
+            int i = linked.get(k);
+            Outbox.Entry e = owed.get(i);
+            if (!committed.get(k).succeeded()) { // the DE moved meanwhile: the link goes on its newer version
+                retry.appendOnLatest("linking the new copy in " + tool.kind() + " to entity " + e.entityId(), appends, store, e.entityId(),
+                        links.get(k).expectedVersion(), links.get(k).events());
+            }
+            outbox.acknowledged(e, Integer.MAX_VALUE);
+            lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), e.enqueuedAt());
+            out.set(i, PushOutcome.COPIED);
+        }
+        return out;
+    }
+
+    /** The outcome of a copy row that needs no copy made (and its row settled), or null if the copy is to be made. */
+    private PushOutcome settledWithoutCopy(Outbox.Entry owed, DigitalEntity de, MirrorRules.Selection rule, AnnotationTool tool) {
+        if (de == null || !de.exists()) {
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.GONE;
+        }
+        if (de.replicas().stream().anyMatch(rule::holds)) {
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.ALREADY_IN_SYNC;
+        }
+        if (!rule.rule().direction().written() || !rule.selects(de) || mirrors.deletedThere(de, tool)) {
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.NOT_SENT;
+        }
+        return null;
+    }
+
+    /** The link of a copy just made: what the tool holds, its tags read through what was written. */
+    private static ReplicaLinked linkOf(AnnotationTool tool, Metadata wanted, RemoteRecord created) {
+        Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(created.metadata(), wanted), tool.fieldsKept());
+        return new ReplicaLinked(tool.kind(), tool.account(), created.remoteId(), created.version(), held, created.shadow(), null, created.privateCopy());
+    }
+
+    /**
      * A copy the account's rule asks for: made unless the rule no longer selects the DE, the account
      * holds one already, or a curator deleted this DE's copy in the tool (a rule does not put back what
      * a curator took out; an upload does). The copy carries an identity made from the DE where the
@@ -146,7 +290,7 @@ public final class ReplicaPush {
      * first instead of doubling it.
      */
     private PushOutcome copy(Outbox.Entry owed, Optional<DigitalEntity> found, MirrorRules.Selection rule) {
-        if (found.isEmpty() || !found.get().exists()) {
+        if (found.isEmpty()) {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.GONE;
         }
@@ -157,13 +301,9 @@ public final class ReplicaPush {
             return PushOutcome.PARKED;
         }
         AnnotationTool tool = opened.get();
-        if (de.replicas().stream().anyMatch(rule::holds)) {
-            outbox.acknowledged(owed, Integer.MAX_VALUE);
-            return PushOutcome.ALREADY_IN_SYNC;
-        }
-        if (!rule.rule().direction().written() || !rule.selects(de) || mirrors.deletedThere(de, tool)) {
-            outbox.acknowledged(owed, Integer.MAX_VALUE);
-            return PushOutcome.NOT_SENT;
+        PushOutcome settled = settledWithoutCopy(owed, de, rule, tool);
+        if (settled != null) {
+            return settled;
         }
         Metadata wanted = ReplicaContent.wanted(de, tool, null);
         RemoteRecord created;
@@ -176,9 +316,7 @@ public final class ReplicaPush {
             retryLater(owed, failed);
             return PushOutcome.RETRY_LATER;
         }
-        Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(created.metadata(), wanted), tool.fieldsKept());
-        record(de, new ReplicaLinked(tool.kind(), tool.account(), created.remoteId(), created.version(), held, created.shadow(), null,
-                created.privateCopy()), EventSources.mirror(tool.kind()));
+        record(de, linkOf(tool, wanted, created), EventSources.mirror(tool.kind()));
         outbox.acknowledged(owed, Integer.MAX_VALUE);
         lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), owed.enqueuedAt());
         return PushOutcome.COPIED;

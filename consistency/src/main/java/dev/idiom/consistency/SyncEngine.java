@@ -100,7 +100,7 @@ public final class SyncEngine implements AutoCloseable {
                     if (running.add(key)) {
                         Thread.ofVirtual().name("idiom-push-" + a[0]).start(() -> {
                             try {
-                                while (!stopping && batch(a[0], a[1]).values().stream().mapToInt(Integer::intValue).sum() == ROUND) {
+                                while (!stopping && batch(a[0], a[1]).values().stream().mapToInt(Integer::intValue).sum() >= ROUND) {
                                     // a full batch: more may be due at once
                                 }
                             } catch (RuntimeException e) {
@@ -169,23 +169,15 @@ public final class SyncEngine implements AutoCloseable {
         return out;
     }
 
-    /** Claims up to {@value #ROUND} due rows of one account and pushes each, in order. */
+    /** Claims the due rows of one account (a round, or the tool's batch if larger) and carries them out. */
     private Map<PushOutcome, Integer> batch(String tool, String account) {
         Map<PushOutcome, Integer> out = new EnumMap<>(PushOutcome.class);
-        List<Outbox.Entry> claimed = outbox.claim(node, ROUND, lease, tool, account);
+        List<Outbox.Entry> claimed = outbox.claim(node, push.batchSize(tool, account), lease, tool, account);
         boolean reached = false;
-        for (Outbox.Entry e : claimed) {
-            PushOutcome o;
-            try {
-                o = push.push(e);
-            } catch (RuntimeException unexpected) {
-                // the lease runs out and another round retries; one bad row never stops the others
-                LOG.log(Level.WARNING, "push to " + e.tool() + " " + e.account() + " " + e.remoteId() + " failed: " + unexpected.getMessage(), unexpected);
-                o = PushOutcome.RETRY_LATER;
-            }
+        for (PushOutcome o : push.pushAll(claimed)) {
             out.merge(o, 1, Integer::sum);
             outcomes.get(o).increment();
-            reached |= o == PushOutcome.PUSHED || o == PushOutcome.ALREADY_IN_SYNC;
+            reached |= o == PushOutcome.PUSHED || o == PushOutcome.ALREADY_IN_SYNC || o == PushOutcome.COPIED || o == PushOutcome.REMOVED;
         }
         if (reached) { // once per batch, not per push
             states.updateSyncState(tool, account, st -> st.pushed(clock.instant()), clock.instant());

@@ -182,4 +182,50 @@ final class MirrorTest {
         assertEquals(3, pushed.get(PushOutcome.COPIED), "rows owed twice make one copy each: " + pushed);
         assertEquals(3, recordsInFile());
     }
+
+    @Test
+    void aFirstMirrorOfFiveThousandRecordsIntoZoteroTakesAHundredOrSoWritesAndACrashHalfwayLeavesEachItemOnce() {
+        // given 5,000 DEs and a Zotero account mirroring everything
+        List<UUID> ids = new java.util.ArrayList<>();
+        List<dev.idiom.events.Append> batch = new java.util.ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            UUID id = UUID.randomUUID();
+            ids.add(id);
+            batch.add(new dev.idiom.events.Append(id, 0, List.of(new dev.idiom.events.NewEvent(UUID.randomUUID(), "test",
+                    new dev.idiom.events.RecordImported(dev.idiom.events.Changes.forNewRecord(paper("Paper " + i, "t" + (i % 7))), "idiom",
+                            id.toString())))));
+            if (batch.size() == 500) {
+                f.store.appendAll(batch);
+                batch.clear();
+            }
+        }
+        f.tools.rules.put("zot", rule("\"all\"", null));
+        assertEquals(5_000, f.engine.mirrors().planAll().copies());
+        // when one node makes half of the copies, then makes 50 more and dies before it records them
+        for (int round = 0; round < 50; round++) {
+            f.engine.pushes().round();
+        }
+        List<UUID> linked = ids.stream().filter(id -> !f.replicas(id, "zotero").isEmpty()).toList();
+        assertEquals(2_500, linked.size(), "50 rounds of 50");
+        List<dev.idiom.wrappers.AnnotationTool.NewCopy> inFlight = ids.stream().filter(id -> !linked.contains(id)).limit(50)
+                .map(id -> new dev.idiom.wrappers.AnnotationTool.NewCopy(ReplicaContent.wanted(f.load(id), f.tools.zot, null), false, id)).toList();
+        assertTrue(f.tools.zot.createAll(inFlight).stream().allMatch(m -> m.failure() == null));
+        // and another node (a new engine on the same database) carries on
+        try (ConsistencyEngine restarted = new ConsistencyEngine(f.store, f.door, f.outbox, f.tools, f.states, new dev.idiom.events.EntityIds(f.time),
+                f.time, new java.util.SplittableRandom(8), ConsistencyEngine.Settings.ON_DEMAND)) {
+            Map<PushOutcome, Integer> rest = restarted.pushes().drain(1_000);
+            assertEquals(2_500, rest.get(PushOutcome.COPIED), rest.toString());
+        }
+        // then every DE has one copy, the library holds each once, and the writes were the batches (plus the one re-sent)
+        assertEquals(5_000, f.zotero.size());
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (UUID id : ids) {
+            List<Replica> copies = f.replicas(id, "zotero");
+            assertEquals(1, copies.size(), "one copy of " + id);
+            keys.add(copies.getFirst().remoteId());
+        }
+        assertEquals(5_000, keys.size());
+        assertTrue(f.zotero.writeRequests() <= 110, "write requests: " + f.zotero.writeRequests());
+        assertEquals(0, f.engine.mirrors().planAll().copies(), "nothing more is owed");
+    }
 }

@@ -60,6 +60,28 @@ public interface AnnotationTool {
         return create(metadata, keepPrivate);
     }
 
+    /** A copy to make: its content, whether it must be private, and the DE it is a copy of. */
+    record NewCopy(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {}
+
+    /** What making one copy came to: the record made, or why not ({@link RecordRefusedException}: for good; another {@link ToolException}: for now). */
+    record Made(RemoteRecord record, ToolException failure) {}
+
+    /**
+     * Makes the copies in as few calls as the tool takes (Zotero: 50 items a request; a file: one
+     * rewrite); one result per copy, in order. Default: one {@link #create(Metadata, boolean, java.util.UUID)} each.
+     */
+    default java.util.List<Made> createAll(java.util.List<NewCopy> copies) {
+        java.util.List<Made> out = new java.util.ArrayList<>();
+        for (NewCopy c : copies) {
+            try {
+                out.add(new Made(create(c.metadata(), c.keepPrivate(), c.origin()), null));
+            } catch (ToolException failed) {
+                out.add(new Made(null, failed));
+            }
+        }
+        return out;
+    }
+
     /**
      * What of {@code wanted} this tool would hold after a write, given the copy it holds now
      * ({@code known}: the state last synced, null for a new record): tags the tool would act on

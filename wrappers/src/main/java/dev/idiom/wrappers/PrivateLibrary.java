@@ -55,6 +55,17 @@ public final class PrivateLibrary implements AnnotationTool {
     }
 
     @Override
+    public RemoteRecord create(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {
+        return tool.create(metadata, true, origin).asPrivate();
+    }
+
+    @Override
+    public java.util.List<Made> createAll(java.util.List<NewCopy> copies) {
+        return tool.createAll(copies.stream().map(c -> new NewCopy(c.metadata(), true, c.origin())).toList()).stream()
+                .map(m -> m.record() == null ? m : new Made(m.record().asPrivate(), null)).toList();
+    }
+
+    @Override
     public RemoteRecord update(RemoteRecord known, Metadata wanted) {
         return tool.update(known, wanted).asPrivate();
     }

@@ -313,12 +313,37 @@ public final class BibTeXFile implements AnnotationTool {
 
     @Override
     public synchronized RemoteRecord create(Metadata metadata, boolean keepPrivate) {
+        Made made = createAll(List.of(new NewCopy(metadata, keepPrivate, null))).getFirst();
+        if (made.failure() != null) {
+            throw made.failure();
+        }
+        return made.record();
+    }
+
+    /** Every new entry in one read and one write of the file (a first mirror of thousands is not thousands of rewrites). */
+    @Override
+    public synchronized List<Made> createAll(List<NewCopy> copies) {
         Parsed p = read();
-        BibTeXEntry blank = new BibTeXEntry(new Key(BibTeXMapping.entryType(metadata.type())), new Key(newKey(p, metadata)));
-        BibTeXEntry entry = BibTeXFields.withChanges(blank, Metadata.EMPTY, metadata);
-        p.segments().add(new Segment(null, new ArrayList<>(List.of(entry))));
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        List<String> keys = new ArrayList<>();
+        List<BibTeXEntry> added = new ArrayList<>();
+        for (NewCopy c : copies) {
+            String key = newKey(p, c.metadata(), taken);
+            taken.add(key);
+            keys.add(key);
+            added.add(BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(c.metadata().type())), new Key(key)), Metadata.EMPTY,
+                    c.metadata()));
+        }
+        added.forEach(entry -> p.segments().add(new Segment(null, new ArrayList<>(List.of(entry)))));
         write(p);
-        return written(entry.getKey().getValue());
+        Parsed again = read(); // each entry as the file now holds it, read back: its version is the one the next read will see
+        List<Made> out = new ArrayList<>();
+        for (String key : keys) {
+            BibTeXEntry e = again.entry(key);
+            out.add(e == null ? new Made(null, new ToolException("entry " + key + " is not in " + file.getFileName() + " after writing it"))
+                    : new Made(record(again, key, e), null));
+        }
+        return out;
     }
 
     @Override
@@ -458,14 +483,20 @@ public final class BibTeXFile implements AnnotationTool {
      * and year, then a, b, c… if taken.
      */
     private static String newKey(Parsed p, Metadata m) {
-        if (m.citationKey() != null && CITATION_KEY.matcher(m.citationKey()).matches() && p.entry(m.citationKey()) == null) {
+        return newKey(p, m, java.util.Set.of());
+    }
+
+    /** A key for a new entry that neither the file nor {@code taken} (entries added beside it) has. */
+    private static String newKey(Parsed p, Metadata m, java.util.Set<String> taken) {
+        if (m.citationKey() != null && CITATION_KEY.matcher(m.citationKey()).matches() && p.entry(m.citationKey()) == null
+                && !taken.contains(m.citationKey())) {
             return m.citationKey();
         }
         String family = m.authors().isEmpty() ? "" : Normalized.fold(m.authors().getFirst().family()).replace(" ", "");
         String base = (family.isEmpty() ? Normalized.fold(m.title()).split(" ")[0] : family) + (m.year() == null ? "" : m.year());
         base = base.isEmpty() ? "idiom" : base;
         String key = base;
-        for (char c = 'a'; p.entry(key) != null; c++) {
+        for (char c = 'a'; p.entry(key) != null || taken.contains(key); c++) {
             key = base + c;
         }
         return key;

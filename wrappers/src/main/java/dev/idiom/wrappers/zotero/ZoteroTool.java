@@ -42,6 +42,8 @@ import java.util.Optional;
  */
 public final class ZoteroTool implements AnnotationTool {
     public static final ToolLimits LIMITS = new ToolLimits(50, Duration.ZERO, 4);
+    /** Most objects one write request takes (the API answers 413 above it). */
+    static final int MAX_WRITE = 50;
     private static final String KEY_ALPHABET = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -176,39 +178,84 @@ public final class ZoteroTool implements AnnotationTool {
 
     @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate) {
-        return create(metadata, newKey());
+        return one(create(List.of(metadata), List.of(newKey())).getFirst());
     }
 
     /** The item key is made from the DE and this library: a copy made again (a crash before Idiom recorded it) is the same item. */
     @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {
+        return one(create(List.of(metadata), List.of(keyOf(origin))).getFirst());
+    }
+
+    private static RemoteRecord one(Made made) {
+        if (made.failure() != null) {
+            throw made.failure();
+        }
+        return made.record();
+    }
+
+    /** Up to 50 items a request, as the API takes them, each under the key made from its DE. */
+    @Override
+    public List<Made> createAll(List<NewCopy> copies) {
+        List<Made> out = new ArrayList<>();
+        for (int from = 0; from < copies.size(); from += MAX_WRITE) {
+            List<NewCopy> chunk = copies.subList(from, Math.min(copies.size(), from + MAX_WRITE));
+            try {
+                out.addAll(create(chunk.stream().map(NewCopy::metadata).toList(),
+                        chunk.stream().map(c -> c.origin() == null ? newKey() : keyOf(c.origin())).toList()));
+            } catch (ToolException failed) { // the request as a whole: every item of it is tried again later
+                chunk.forEach(c -> out.add(new Made(null, failed)));
+            }
+        }
+        return out;
+    }
+
+    /** The item key of the copy of DE {@code origin} in this library: 8 characters of Zotero's alphabet from a digest of both. */
+    private String keyOf(java.util.UUID origin) {
         byte[] h = java.util.HexFormat.of().parseHex(dev.idiom.events.Fingerprint.of(origin + "\n" + account()));
         StringBuilder k = new StringBuilder(8);
         for (int i = 0; i < 8; i++) {
             k.append(KEY_ALPHABET.charAt(((h[2 * i] & 0xff) << 8 | (h[2 * i + 1] & 0xff)) % KEY_ALPHABET.length()));
         }
-        return create(metadata, k.toString());
+        return k.toString();
     }
 
-    private RemoteRecord create(Metadata metadata, String key) {
-        ArrayNode body = JSON.createArrayNode().add(ZoteroItems.newItem(metadata).put("key", key).put("version", 0));
+    /**
+     * One POST of new items with client-made keys and {@code "version": 0} ("must not exist yet"):
+     * a create whose answer was lost and is sent again meets 412 for an item that exists under its
+     * key, and that item is the copy. The answer names each item by its index in the request.
+     */
+    private List<Made> create(List<Metadata> items, List<String> keys) {
+        ArrayNode body = JSON.createArrayNode();
+        for (int i = 0; i < items.size(); i++) {
+            body.add(ZoteroItems.newItem(items.get(i)).put("key", keys.get(i)).put("version", 0));
+        }
         HttpResponse<String> r = http.send(request("items").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
-        expect(r, 200, "create an item");
+        expect(r, 200, "create items");
         JsonNode result = json(r);
-        JsonNode failed = result.path("failed").path("0");
-        if (failed.path("code").asInt() == 412) {
-            // an item with this key exists: only this create made one (the key is ours, made just now), and its answer was lost
-            return fetch(key).orElseThrow(() -> new ToolException("Zotero refused item " + key + " as existing but does not have it"));
+        List<Made> out = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            String key = keys.get(i);
+            JsonNode failed = result.path("failed").path(Integer.toString(i));
+            JsonNode created = result.path("successful").path(Integer.toString(i));
+            try {
+                if (failed.path("code").asInt() == 412) {
+                    // an item with this key exists: only a create of this copy made one (the key is the DE's), and its answer was lost
+                    out.add(new Made(fetch(key).orElseThrow(() -> new ToolException("Zotero refused item " + key + " as existing but does not have it")),
+                            null));
+                } else if (!failed.isMissingNode()) {
+                    out.add(new Made(null, new RecordRefusedException("Zotero refused the item: " + failed.path("message").asText(failed.toString()))));
+                } else if (created.isMissingNode()) {
+                    out.add(new Made(null, new ToolException("Zotero did not report the created item " + key + ": " + result)));
+                } else {
+                    out.add(new Made(record(created), null));
+                }
+            } catch (ToolException fetchFailed) {
+                out.add(new Made(null, fetchFailed));
+            }
         }
-        if (!failed.isMissingNode()) {
-            throw new RecordRefusedException("Zotero refused the item: " + failed.path("message").asText(failed.toString()));
-        }
-        JsonNode created = result.path("successful").path("0");
-        if (created.isMissingNode()) {
-            throw new ToolException("Zotero did not report the created item: " + result);
-        }
-        return record(created);
+        return out;
     }
 
     /** An item key as Zotero makes them: 8 characters of its alphabet (no 0, 1, O), random enough never to meet another. */

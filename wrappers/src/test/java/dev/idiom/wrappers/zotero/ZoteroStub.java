@@ -37,6 +37,7 @@ public final class ZoteroStub extends StubServer {
     private final Map<String, Long> deletedAt = new LinkedHashMap<>();
     private final Set<String> tokens = new HashSet<>();
     private int nextKey = 1;
+    private final java.util.concurrent.atomic.AtomicInteger writeRequests = new java.util.concurrent.atomic.AtomicInteger();
 
     public ZoteroStub() {
         super();
@@ -60,6 +61,9 @@ public final class ZoteroStub extends StubServer {
             return Reply.of(404, "Not found");
         }
         String rest = r.path().substring(prefix.length());
+        if (!r.method().equals("GET")) {
+            writeRequests.incrementAndGet();
+        }
         return switch (r.method() + " " + (rest.startsWith("items/") && !rest.equals("items/top") ? "items/{key}" : rest)) {
             case "GET items/top" -> versions(r);
             case "GET items" -> byKeys(r);
@@ -377,6 +381,11 @@ public final class ZoteroStub extends StubServer {
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException(e);
         }
+    }
+
+    /** How many write requests (POST, PUT, PATCH, DELETE) the library was sent, answered or not. */
+    public int writeRequests() {
+        return writeRequests.get();
     }
 
     /** How many items the library holds (trashed ones included). */
