@@ -109,6 +109,12 @@ final class MirrorTest {
         f.engine.sync().sync("zot", false, Progress.SILENT);
         assertEquals(1, f.replicas(other, "zotero").size());
         assertTrue(f.replicas(ml, "zotero").isEmpty(), "a DE the rule does not select is not copied again");
+        // and when the first DE is tagged again, its copy comes back out of the trash (the same item, no second one)
+        f.editedInIdiom(ml, Field.TAGS, new TreeSet<>(Set.of("ml")));
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        assertEquals(copy, f.replica(ml, "zotero").remoteId());
+        assertFalse(f.zotero.data(copy).path("deleted").asInt(0) == 1, "out of the trash");
+        assertEquals(3, f.zotero.size());
     }
 
     @Test

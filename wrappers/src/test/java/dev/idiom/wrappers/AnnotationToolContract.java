@@ -32,6 +32,11 @@ public abstract class AnnotationToolContract {
         return true;
     }
 
+    /** True if a deleted record goes to the tool's trash (Zotero): it is then listed as deleted, and can still be fetched from there. */
+    protected boolean trashes() {
+        return false;
+    }
+
     /** True if changedSince lists only what changed after the cursor (files list everything). */
     protected boolean preciseChanges() {
         return true;
@@ -137,8 +142,14 @@ public abstract class AnnotationToolContract {
             assertTrue(tool.fetch(r.remoteId()).isPresent());
             return;
         }
+        String[] cursor = new String[1];
+        all(tool, null, cursor);
         tool.delete(r.remoteId(), r.version());
-        assertTrue(tool.fetch(r.remoteId()).isEmpty());
+        if (trashes()) {
+            assertTrue(tool.changedSince(cursor[0]).deleted().contains(r.remoteId()), "listed as deleted");
+        } else {
+            assertTrue(tool.fetch(r.remoteId()).isEmpty());
+        }
     }
 
     @Test

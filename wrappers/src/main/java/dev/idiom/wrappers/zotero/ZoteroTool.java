@@ -242,8 +242,7 @@ public final class ZoteroTool implements AnnotationTool {
             try {
                 if (failed.path("code").asInt() == 412) {
                     // an item with this key exists: only a create of this copy made one (the key is the DE's), and its answer was lost
-                    out.add(new Made(fetch(key).orElseThrow(() -> new ToolException("Zotero refused item " + key + " as existing but does not have it")),
-                            null));
+                    out.add(new Made(existing(key), null));
                 } else if (!failed.isMissingNode()) {
                     out.add(new Made(null, new RecordRefusedException("Zotero refused the item: " + failed.path("message").asText(failed.toString()))));
                 } else if (created.isMissingNode()) {
@@ -256,6 +255,25 @@ public final class ZoteroTool implements AnnotationTool {
             }
         }
         return out;
+    }
+
+    /**
+     * The item a create met under its key: made by an earlier create of the same copy whose answer
+     * was lost, or moved to the trash when a rule stopped selecting the DE (then it is taken out of
+     * the trash: the DE wants its copy back).
+     */
+    private RemoteRecord existing(String key) {
+        RemoteRecord found = fetch(key).orElseThrow(() -> new ToolException("Zotero refused item " + key + " as existing but does not have it"));
+        if (shadow(found).path("deleted").asInt(0) != 1 && !shadow(found).path("deleted").asBoolean(false)) {
+            return found;
+        }
+        HttpResponse<String> r = http.send(request("items/" + ToolHttp.segment(key)).header("If-Unmodified-Since-Version", found.version())
+                .header("Content-Type", "application/json").method("PATCH", HttpRequest.BodyPublishers.ofString("{\"deleted\":0}")).build());
+        if (r.statusCode() == 412) {
+            throw new ToolException("Zotero item " + key + " changed while it was taken out of the trash; tried again later");
+        }
+        expect(r, 204, "take item " + key + " out of the trash");
+        return fetch(key).orElseThrow(() -> new ToolException("Zotero item " + key + " is gone after leaving the trash"));
     }
 
     /** An item key as Zotero makes them: 8 characters of its alphabet (no 0, 1, O), random enough never to meet another. */

@@ -24,6 +24,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ZoteroToolTest extends AnnotationToolContract {
+    @Override
+    protected boolean trashes() {
+        return true;
+    }
+
     private final ZoteroStub stub = new ZoteroStub();
     private final List<Duration> waits = new ArrayList<>();
 
