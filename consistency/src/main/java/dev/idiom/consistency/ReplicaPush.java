@@ -269,7 +269,8 @@ public final class ReplicaPush {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.ALREADY_IN_SYNC;
         }
-        if (!rule.rule().direction().written() || !rule.selects(de) || mirrors.deletedThere(de, tool)) {
+        if (!rule.rule().direction().written() || !rule.selects(de) || (ReplicaContent.keepPrivate(de) && !tool.keepsPrivate())
+                || mirrors.deletedThere(de, tool)) { // a private DE goes only where it can stay private
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.NOT_SENT;
         }
@@ -284,7 +285,7 @@ public final class ReplicaPush {
 
     /**
      * A copy the account's rule asks for: made unless the rule no longer selects the DE, the account
-     * holds one already, or a curator deleted this DE's copy in the tool (a rule does not put back what
+     * holds one already, the DE is private and the account cannot keep it so, or a curator deleted this DE's copy in the tool (a rule does not put back what
      * a curator took out; an upload does). The copy carries an identity made from the DE where the
      * tool takes one (Zotero's item key), so making it again after a lost answer or a crash finds the
      * first instead of doubling it.

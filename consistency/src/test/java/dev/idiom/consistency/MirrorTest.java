@@ -234,4 +234,21 @@ final class MirrorTest {
         assertTrue(f.zotero.writeRequests() <= 110, "write requests: " + f.zotero.writeRequests());
         assertEquals(0, f.engine.mirrors().planAll().copies(), "nothing more is owed");
     }
+
+    @Test
+    void aPrivateDeIsMirroredOnlyWhereItCanStayPrivate() throws Exception {
+        // given a DE a curator marked private, and a BibTeX file (no privacy) and a Pinboard account both mirroring everything
+        UUID id = f.entered(paper("Private reading").with(Field.URL, "https://example.org/private"));
+        f.store.append(id, 1, List.of(new dev.idiom.events.NewEvent(UUID.randomUUID(), "test", new dev.idiom.events.PrivacyMarked(true))));
+        f.tools.rules.put("file", rule("\"all\"", null));
+        f.tools.rules.put("pin", rule("\"all\"", null));
+        f.engine.mirrors().planAll();
+        Map<PushOutcome, Integer> pushed = f.engine.pushes().drain(10);
+        // then Pinboard holds it as a private bookmark, and the file does not hold it at all
+        assertEquals(1, pushed.get(PushOutcome.COPIED), pushed.toString());
+        assertEquals(1, pushed.get(PushOutcome.NOT_SENT), pushed.toString());
+        assertTrue(f.replica(id, "pinboard").privateCopy());
+        assertTrue(f.replicas(id, "bibtex").isEmpty());
+        assertEquals(0, recordsInFile());
+    }
 }

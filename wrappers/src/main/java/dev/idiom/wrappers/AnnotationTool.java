@@ -60,6 +60,15 @@ public interface AnnotationTool {
         return create(metadata, keepPrivate);
     }
 
+    /**
+     * True if a record Idiom creates here can be kept private (Pinboard's {@code shared=no},
+     * BibSonomy's private group, a bookmark's {@code PRIVATE}, a peer's private mark, an account set
+     * private as a whole). A replication rule copies a private DE only where this is true. Default: false.
+     */
+    default boolean keepsPrivate() {
+        return false;
+    }
+
     /** A copy to make: its content, whether it must be private, and the DE it is a copy of. */
     record NewCopy(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {}
 

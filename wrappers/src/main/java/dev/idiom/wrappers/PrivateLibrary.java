@@ -23,6 +23,11 @@ public final class PrivateLibrary implements AnnotationTool {
     }
 
     @Override
+    public boolean keepsPrivate() {
+        return true;
+    }
+
+    @Override
     public String account() {
         return tool.account();
     }

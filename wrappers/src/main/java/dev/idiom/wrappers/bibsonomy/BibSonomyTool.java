@@ -93,6 +93,11 @@ public final class BibSonomyTool implements AnnotationTool {
     }
 
     @Override
+    public boolean keepsPrivate() {
+        return true;
+    }
+
+    @Override
     public String account() {
         return user;
     }

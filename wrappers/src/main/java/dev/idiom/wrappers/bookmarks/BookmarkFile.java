@@ -54,6 +54,11 @@ public final class BookmarkFile implements AnnotationTool {
     }
 
     @Override
+    public boolean keepsPrivate() {
+        return true;
+    }
+
+    @Override
     public String account() {
         return file.getFileName().toString();
     }

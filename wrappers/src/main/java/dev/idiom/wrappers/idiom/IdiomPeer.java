@@ -56,6 +56,11 @@ public final class IdiomPeer implements AnnotationTool {
     }
 
     @Override
+    public boolean keepsPrivate() {
+        return true;
+    }
+
+    @Override
     public String account() {
         return base.getAuthority();
     }

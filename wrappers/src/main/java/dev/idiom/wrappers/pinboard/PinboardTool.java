@@ -94,6 +94,11 @@ public final class PinboardTool implements AnnotationTool {
         return "pinboard";
     }
 
+    @Override
+    public boolean keepsPrivate() {
+        return true;
+    }
+
     /** A bookmark holds a title, a URL, a description and tags; nothing else of a DE. */
     @Override
     public java.util.Set<Field> fieldsKept() {
