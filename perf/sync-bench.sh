@@ -13,4 +13,4 @@ echo "sync-bench: building…" >&2
 ./mvnw -q -B -ntp -DskipTests install -pl services -am
 cp="$(./mvnw -q -B -ntp -pl services dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=/dev/stdout)"
 "$JAVA_HOME/bin/java" -Xmx2g -Djava.util.logging.config.file="$root/.mvn/test-logging.properties" \
-  -cp "services/target/test-classes:services/target/classes:$cp" dev.idiom.services.SyncBench "$@"
+  -cp "services/target/test-classes:services/target/classes:$cp" "dev.idiom.services.${IDIOM_BENCH:-SyncBench}" "$@"

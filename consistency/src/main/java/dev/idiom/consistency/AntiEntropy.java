@@ -19,7 +19,8 @@ import java.util.Set;
  * Anti-entropy for one account: every record the tool lists is compared, in
  * {@link CanonicalForm}, with what Idiom last synced; a difference is repaired through the one
  * decision ({@link Pull#one}); a replica behind its DE with no push owed gets one; copies missing
- * from a complete listing go through the deletion rules.
+ * from a complete listing go through the deletion rules. A send-only account's differing copy is
+ * reported, not pulled (the DE's next push writes over it); a receive-only account is owed no push.
  */
 final class AntiEntropy {
     private final Pull pull;
@@ -28,8 +29,10 @@ final class AntiEntropy {
     private final Outbox outbox;
     private final ToolAccountRepository states;
     private final Clock clock;
+    private final ToolDirectory tools;
 
-    AntiEntropy(Pull pull, Deletions deletions, AccountReplicas replicas, Outbox outbox, ToolAccountRepository states, Clock clock) {
+    AntiEntropy(Pull pull, Deletions deletions, AccountReplicas replicas, Outbox outbox, ToolAccountRepository states, ToolDirectory tools, Clock clock) {
+        this.tools = tools;
         this.pull = pull;
         this.deletions = deletions;
         this.replicas = replicas;
@@ -51,6 +54,7 @@ final class AntiEntropy {
         } while (page.more());
         Set<String> owed = new HashSet<>();
         outbox.list(tool.kind(), tool.account(), Integer.MAX_VALUE).forEach(e -> owed.add(e.entityId() + "\n" + e.remoteId()));
+        MirrorRule.Direction direction = MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().direction();
         int[] found = new int[3]; // divergent, repaired, re-enqueued
         List<String> missing = new ArrayList<>();
         replicas.forEach(tool, (de, r) -> {
@@ -59,10 +63,11 @@ final class AntiEntropy {
                 missing.add(r.remoteId());
             } else if (!CanonicalForm.agree(r.synced(), tool.tagsAsRead(there.metadata(), r.synced()), tool.fieldsKept())) {
                 found[0]++;
-                if (pull.one(tool, there).kind() != ImportOutcome.Kind.SKIPPED) {
+                // send-only: nothing comes in; the copy stays counted as divergent until the DE's next push overwrites it
+                if (direction.read() && pull.one(tool, there).kind() != ImportOutcome.Kind.SKIPPED) {
                     found[1]++;
                 }
-            } else if (!CanonicalForm.agree(r.synced(), ReplicaContent.wanted(de, tool, r.synced()), tool.fieldsKept())
+            } else if (direction.written() && !CanonicalForm.agree(r.synced(), ReplicaContent.wanted(de, tool, r.synced()), tool.fieldsKept())
                     && !owed.contains(de.id() + "\n" + r.remoteId())) {
                 outbox.owe(de.id(), r, de.version());
                 found[2]++;

@@ -51,7 +51,7 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.mirrors = new Mirrors(store, outbox, tools, states, clock);
         this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
                 settings.pushInterval(), settings.lease(), states, clock);
-        this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, clock);
+        this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, tools, clock);
         AccountPull accountPull = new AccountPull(pull, deletions, states, tools, clock);
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);

@@ -83,7 +83,7 @@ public final class ReplicaPush {
     }
 
     /** Most rows claimed at once, whatever the tool's batch (a file takes any number). */
-    static final int MAX_CLAIM = 200;
+    static final int MAX_CLAIM = 2_000;
 
     /**
      * Carries out the rows of one claim: the copies owed together ({@link AnnotationTool#createAll}:

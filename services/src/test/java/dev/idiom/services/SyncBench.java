@@ -41,7 +41,7 @@ public final class SyncBench {
         largeLibrary(Integer.parseInt(a.get("items")));
     }
 
-    private static Idiom idiom(Path data, String intervalMs) {
+    static Idiom idiom(Path data, String intervalMs) {
         return Idiom.start(IdiomConfig.from(Map.of("data", data.toString(), "sync-interval-ms", intervalMs, "pull-interval-ms", "0",
                 "check-interval-ms", "0", "local-tool-hosts", "true"), Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY), k -> null));
     }

@@ -44,6 +44,11 @@ public final class ReplicaSync {
         return engine.holds().restore(name);
     }
 
+    /** Plans what every account's replication rule owes, now (the engine's loop does it by itself). */
+    public dev.idiom.consistency.Mirrors.Planned planMirrors() {
+        return engine.mirrors().planAll();
+    }
+
     /** Where the account's mirror stands (its rule planned how far, rows owed, an estimated finish at the tool's pace). */
     public dev.idiom.consistency.Mirrors.Progress mirror(String name) {
         return engine.mirrors().progress(name);
