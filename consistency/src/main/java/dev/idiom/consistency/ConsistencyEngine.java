@@ -39,6 +39,7 @@ public final class ConsistencyEngine implements AutoCloseable {
     private final ToolDirectory tools;
     private final PullSchedule schedule;
     private final Mirrors mirrors;
+    private final DryRun dryRun;
 
     public ConsistencyEngine(EventStore store, EntityAppends appends, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
             Clock clock, RandomGenerator random, Settings settings) {
@@ -55,10 +56,16 @@ public final class ConsistencyEngine implements AutoCloseable {
         AccountPull accountPull = new AccountPull(pull, deletions, states, tools, clock);
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
+        this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
         this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);
         pushes.pulls(schedule);
         pushes.plans(mirrors::planAll); // beside the pulls: a pull waiting on a tool's turn delays no plan
+    }
+
+    /** A curator's sync planned, not run. */
+    public DryRun dryRun() {
+        return dryRun;
     }
 
     /** The replication rules' planner: what each account's rule owes it. */
@@ -68,7 +75,7 @@ public final class ConsistencyEngine implements AutoCloseable {
 
     /** The scheduled pulls and checks that are due, now (the background loop runs them after each push round). */
     public void runDue() {
-        schedule.runDue();
+        schedule.runDueNow();
     }
 
     /** Starts the background work (pushes, scheduled pulls and checks), if the settings give it an interval. */

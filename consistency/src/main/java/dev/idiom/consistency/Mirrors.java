@@ -1,5 +1,6 @@
 package dev.idiom.consistency;
 
+import dev.idiom.consistency.report.MirrorProgress;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.Outbox;
@@ -8,6 +9,7 @@ import dev.idiom.events.Replica;
 import dev.idiom.events.ReplicaLinked;
 import dev.idiom.events.accounts.MirrorPlan;
 import dev.idiom.events.accounts.ToolAccountRepository;
+import dev.idiom.wrappers.AnnotationTool;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,21 +73,16 @@ public final class Mirrors {
                 .filter(s -> s.rule().mirrors() && s.rule().direction().written()).findFirst().map(this::plan).orElse(new Planned(0, 0));
     }
 
-    /**
-     * Where an account's mirror stands: how far its rule has been planned through the feed (of the
-     * events there were when the rule was set: a first mirror), how many rows it is owed, and when
-     * they should be done at the tool's pace (one write per least interval between calls).
-     */
-    public record Progress(String name, MirrorRule rule, long planned, long of, int owed, Duration estimate) {}
-
-    public Progress progress(String name) {
+    /** Where an account's mirror stands (see {@link MirrorProgress}). */
+    public MirrorProgress progress(String name) {
         ToolDirectory.Account a = MirrorRules.of(tools).all().stream().map(MirrorRules.Selection::account).filter(x -> name.equals(x.name()))
                 .findFirst().orElseThrow(() -> new dev.idiom.events.UnknownEntityException("no tool account is called '" + name + "'"));
         MirrorPlan p = progress(a.kind(), a.account(), a.rule());
         Outbox.Depth d = outbox.depth().get(Outbox.accountKey(a.kind(), a.account()));
         int owed = d == null ? 0 : d.pending();
         Duration pace = tools.open(name).limits().minInterval();
-        return new Progress(name, a.rule(), p == null ? 0 : p.position(), p == null ? store.headPosition() : p.head(), owed, pace.multipliedBy(owed));
+        return new MirrorProgress(name, a.rule().view(), a.rule().direction().text(), p == null ? 0 : p.position(),
+                p == null ? store.headPosition() : p.head(), owed, pace.multipliedBy(owed));
     }
 
     /** How far the account's rule has been planned: null if it has no rule or planning has not begun. */
@@ -120,33 +117,73 @@ public final class Mirrors {
 
     /** The rows these DEs owe the account: a copy where it lacks one, the removal of a rule's copy the rule no longer selects. */
     private Planned owe(MirrorRules.Selection s, Map<UUID, DigitalEntity> des) {
-        List<Outbox.Owed> owed = new ArrayList<>();
-        int copies = 0;
-        int removals = 0;
-        for (DigitalEntity de : des.values()) {
+        List<Owing> owing = owing(s, des.values());
+        outbox.owe(owing.stream().map(o -> new Outbox.Owed(o.entity().id(), s.account().kind(), s.account().account(),
+                o.remoteId() == null ? Outbox.NEW_COPY : o.remoteId(), o.entity().version())).toList());
+        int copies = (int) owing.stream().filter(o -> o.remoteId() == null).count();
+        return new Planned(copies, owing.size() - copies);
+    }
+
+    /** One thing a rule owes an account: a copy of the DE (remote id null) or the removal of its copy {@code remoteId}. */
+    record Owing(MirrorRules.Selection selection, DigitalEntity entity, String remoteId) {}
+
+    private List<Owing> owing(MirrorRules.Selection s, java.util.Collection<DigitalEntity> des) {
+        List<Owing> out = new ArrayList<>();
+        for (DigitalEntity de : des) {
             List<Replica> held = de.replicas().stream().filter(s::holds).toList();
             boolean selected = s.selects(de);
             if (selected && held.isEmpty()) {
-                owed.add(new Outbox.Owed(de.id(), s.account().kind(), s.account().account(), Outbox.NEW_COPY, de.version()));
-                copies++;
+                out.add(new Owing(s, de, null));
             } else if (!selected && !held.isEmpty()) {
                 for (Replica r : held) {
                     if (madeByRule(de, r)) {
-                        owed.add(new Outbox.Owed(de.id(), r.tool(), r.account(), r.remoteId(), de.version()));
-                        removals++;
+                        out.add(new Owing(s, de, r.remoteId()));
                     }
                 }
             }
         }
-        outbox.owe(owed);
-        return new Planned(copies, removals);
+        return out;
+    }
+
+    /**
+     * What planning every rule up to the feed's head would owe now, without owing it: the copies a
+     * push would then make (see {@link #owesCopy}) and the removals. For a dry run.
+     */
+    List<Owing> preview(MirrorRules rules) {
+        List<Owing> out = new ArrayList<>();
+        for (MirrorRules.Selection s : rules.all()) {
+            if (!s.rule().mirrors() || !s.rule().direction().written()) {
+                continue;
+            }
+            MirrorPlan at = progress(s.account().kind(), s.account().account(), s.rule());
+            long position = at == null ? 0 : at.position();
+            boolean keepsPrivate = tools.open(s.account().kind(), s.account().account()).map(AnnotationTool::keepsPrivate).orElse(false);
+            for (List<RecordedEvent> page = store.after(position, PAGE); !page.isEmpty(); page = store.after(position, PAGE)) {
+                Set<UUID> changed = new LinkedHashSet<>();
+                page.forEach(e -> changed.add(e.entityId()));
+                owing(s, store.loadAll(changed).values()).stream().filter(o -> o.remoteId() != null || owesCopy(s, o.entity(), keepsPrivate))
+                        .forEach(out::add);
+                position = page.getLast().position();
+            }
+        }
+        return out;
+    }
+
+    /**
+     * True if a push would make a copy of {@code de} in the account now: Idiom writes to it, it holds
+     * none, its rule selects the DE, the DE is not private or the account can keep it private, and no
+     * curator deleted the DE's copy there.
+     */
+    boolean owesCopy(MirrorRules.Selection s, DigitalEntity de, boolean accountKeepsPrivate) {
+        return s.rule().direction().written() && de.replicas().stream().noneMatch(s::holds) && s.selects(de)
+                && (!ReplicaContent.keepPrivate(de) || accountKeepsPrivate) && !deletedThere(de, s.account().kind(), s.account().account());
     }
 
     /** True if the DE's copy in this account was deleted there, or unlinked, by anyone but a rule: a rule does not put it back. */
-    boolean deletedThere(DigitalEntity de, dev.idiom.wrappers.AnnotationTool tool) {
-        String source = EventSources.mirror(tool.kind());
-        return store.history(de.id()).stream().anyMatch(e -> e.event() instanceof dev.idiom.events.ReplicaUnlinked u && u.tool().equals(tool.kind())
-                && sameAccount(u.account(), tool.account()) && !source.equals(e.source()));
+    boolean deletedThere(DigitalEntity de, String kind, String account) {
+        String source = EventSources.mirror(kind);
+        return store.history(de.id()).stream().anyMatch(e -> e.event() instanceof dev.idiom.events.ReplicaUnlinked u && u.tool().equals(kind)
+                && sameAccount(u.account(), account) && !source.equals(e.source()));
     }
 
     /** True if {@code r} is a copy a replication rule made (not one the account brought in, nor a curator's upload). */

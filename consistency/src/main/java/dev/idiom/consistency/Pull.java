@@ -91,7 +91,7 @@ public final class Pull {
     }
 
     /** The remote ids of this account's copies that Idiom knows and a full snapshot did not list. */
-    private List<String> missingFromSnapshot(AnnotationTool tool, Set<String> listed) {
+    List<String> missingFromSnapshot(AnnotationTool tool, Set<String> listed) {
         List<String> missing = new ArrayList<>();
         replicas.forEach(tool, (de, r) -> {
             if (!listed.contains(r.remoteId())) {

@@ -42,18 +42,50 @@ final class PullSchedule implements SyncEngine.Pulls {
         this.started = clock.instant();
     }
 
+    /** The accounts whose scheduled work is under way on this node. */
+    private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Each account's due work on a virtual thread of its own (unless its last is still going): a
+     * pull that waits for its tool's turn (Pinboard's snapshot, once per five minutes) delays no
+     * other account's pull.
+     */
     @Override
     public void runDue() {
-        if (pullInterval.isZero() && checkInterval.isZero()) {
-            return;
-        }
-        for (String name : tools.names()) {
+        start();
+    }
+
+    /** Runs the due work and waits for it (on demand: tests on a fake clock). */
+    void runDueNow() {
+        for (Thread t : start()) {
             try {
-                runDue(tools.open(name));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "scheduled sync of tool account " + name + " failed; the next round retries", e);
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
+    }
+
+    private java.util.List<Thread> start() {
+        java.util.List<Thread> started = new java.util.ArrayList<>();
+        if (pullInterval.isZero() && checkInterval.isZero()) {
+            return started;
+        }
+        for (String name : tools.names()) {
+            if (running.add(name)) {
+                started.add(Thread.ofVirtual().name("idiom-pull-" + name).start(() -> {
+                    try {
+                        runDue(tools.open(name));
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.WARNING, "scheduled sync of tool account " + name + " failed; the next round retries", e);
+                    } finally {
+                        running.remove(name);
+                    }
+                }));
+            }
+        }
+        return started;
     }
 
     private void runDue(AnnotationTool tool) {

@@ -269,8 +269,7 @@ public final class ReplicaPush {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.ALREADY_IN_SYNC;
         }
-        if (!rule.rule().direction().written() || !rule.selects(de) || (ReplicaContent.keepPrivate(de) && !tool.keepsPrivate())
-                || mirrors.deletedThere(de, tool)) { // a private DE goes only where it can stay private
+        if (!mirrors.owesCopy(rule, de, tool.keepsPrivate())) { // a private DE goes only where it can stay private
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.NOT_SENT;
         }

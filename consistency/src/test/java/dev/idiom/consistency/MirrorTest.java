@@ -251,4 +251,48 @@ final class MirrorTest {
         assertTrue(f.replicas(id, "bibtex").isEmpty());
         assertEquals(0, recordsInFile());
     }
+
+    @Test
+    void aDryRunChangesNothingAndItsPlanIsWhatTheSyncThenDoes() throws Exception {
+        // given: three new items in Zotero, a file mirroring what comes from Zotero, a BibSonomy account mirroring the DEs tagged "ml",
+        // a DE with copies in Zotero and the file changed in Idiom, and a DE whose BibSonomy copy the rule made and no longer selects
+        f.tools.rules.put("file", rule("{\"from\": [\"zot\"]}", null));
+        f.tools.rules.put("bib", rule("{\"tags\": [\"ml\"]}", null));
+        UUID edited = f.uploaded(paper("Edited in Idiom"), "zot");
+        UUID tagged = f.entered(paper("Learning to rank", "ml"));
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        assertEquals(1, f.replicas(tagged, "bibsonomy").size());
+        assertEquals(1, f.replicas(edited, "bibtex").size());
+        for (String t : List.of("Epidemic algorithms", "Bayou", "Coda")) {
+            f.zotero.addRemotely(zoteroItem(t));
+        }
+        f.editedInIdiom(edited, Field.VOLUME, "9");
+        f.editedInIdiom(tagged, Field.TAGS, new TreeSet<>(Set.of("ranking")));
+        long head = f.store.headPosition();
+        List<dev.idiom.events.Outbox.Entry> owed = f.outbox.list(null, null, 1000);
+        String file = Files.readString(f.bibFile);
+        int zoteroWrites = f.zotero.writeRequests();
+        // when a curator asks for a dry run
+        dev.idiom.consistency.report.SyncPlan plan = f.engine.dryRun().plan("zot");
+        // then nothing changed
+        assertEquals(head, f.store.headPosition());
+        assertEquals(owed, f.outbox.list(null, null, 1000));
+        assertEquals(file, Files.readString(f.bibFile));
+        assertEquals(zoteroWrites, f.zotero.writeRequests());
+        // and the plan says: three new DEs from Zotero, three copies and one change for the file, one change for Zotero, one removal in BibSonomy
+        assertEquals(3, plan.pulled().created.count(), plan.pulled().created.samples().toString());
+        assertTrue(plan.pulled().created.samples().contains("Bayou"));
+        Map<String, dev.idiom.consistency.report.SyncPlan.Writes> w = new java.util.HashMap<>();
+        plan.writes().forEach(x -> w.put(x.name(), x));
+        assertEquals(List.of(3, 1, 0), List.of(w.get("file").copies.count(), w.get("file").updates.count(), w.get("file").removals.count()));
+        assertEquals(List.of(0, 1, 0), List.of(w.get("zot").copies.count(), w.get("zot").updates.count(), w.get("zot").removals.count()));
+        assertEquals(List.of(0, 0, 1), List.of(w.get("bib").copies.count(), w.get("bib").updates.count(), w.get("bib").removals.count()));
+        // when the sync runs, it does exactly that
+        SyncReport r = f.engine.sync().sync("zot", false, Progress.SILENT);
+        assertEquals(3, r.pulled().count(dev.idiom.consistency.report.ImportOutcome.Kind.CREATED));
+        assertEquals(3, r.pushedByOutcome().get("copied"), r.pushedByOutcome().toString());
+        assertEquals(2, r.pushedByOutcome().get("pushed"), r.pushedByOutcome().toString());
+        assertEquals(1, r.pushedByOutcome().get("removed"), r.pushedByOutcome().toString());
+        assertEquals(4, recordsInFile());
+    }
 }

@@ -41,7 +41,7 @@ public final class IdiomMain {
             List<String> own = switch (command) {
                 case "import" -> List.of("tool", "file", "account", "from-start");
                 case "seed" -> List.of("entities", "events-per-entity");
-                case "sync" -> List.of("account", "allow-deletions", "check", "server");
+                case "sync" -> List.of("account", "allow-deletions", "check", "server", "dry-run");
                 case "keys" -> List.of("name", "role");
                 default -> List.of();
             };
@@ -179,7 +179,7 @@ public final class IdiomMain {
                        ./idiom rebuild [--data ./data] [--db-url jdbc:mysql://…]
                        ./idiom import  --tool bibtex|bookmarks --file FILE [--from-start true] [--data …] [--db-url …]
                        ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
-                       ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--server http://HOST:PORT] [--data …]
+                       ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--dry-run true] [--server http://HOST:PORT] [--data …]
                        ./idiom seed    --entities N [--events-per-entity 1] [--data …] [--db-url …]
                        ./idiom rotate-secret-key [--data …] [--db-url …]   (stop the server first)
                        ./idiom keys    create --name NAME --role reader|curator|admin | list | revoke --name NAME [--data …] [--db-url …]
@@ -191,7 +191,8 @@ public final class IdiomMain {
                 sync     a curator's sync of one tool account: pulls its changes (merged with its conflict policy), unlinks
                          copies deleted there (a deletion of more than mass-delete-percent is held: exit 3), pushes what
                          is owed; prints pulled / pushed / merged / conflicts / unlinked / parked. --check also runs
-                         anti-entropy; --server asks a running Idiom (IDIOM_ADMIN_TOKEN) instead of opening the data dir
+                         anti-entropy; --dry-run only says what it would pull and write where (counts, samples), changing
+                         nothing; --server asks a running Idiom (IDIOM_ADMIN_TOKEN) instead of opening the data dir
                 keys     API keys: create (the key is printed once), list (never the keys), revoke. Roles: reader (portals:
                          read), curator (also create, update, import, sync), admin (also tool accounts, keys, admin pages)
                 rotate-secret-key  re-seals every stored tool secret, atomically, from IDIOM_SECRET_KEY (the current key) to

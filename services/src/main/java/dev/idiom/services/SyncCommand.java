@@ -35,11 +35,16 @@ final class SyncCommand {
         }
         boolean allowDeletions = Boolean.parseBoolean(flags.getOrDefault("allow-deletions", "false"));
         boolean check = Boolean.parseBoolean(flags.getOrDefault("check", "false"));
+        boolean dryRun = Boolean.parseBoolean(flags.getOrDefault("dry-run", "false"));
         if (flags.containsKey("server")) {
-            return remote(flags.get("server"), account, allowDeletions, check, clientKey(config.data()));
+            return remote(flags.get("server"), account, allowDeletions, check, dryRun, clientKey(config.data()));
         }
         try (Idiom idiom = Idiom.start(config)) {
             ReplicaSync sync = idiom.application().sync();
+            if (dryRun) {
+                print(sync.plan(account));
+                return 0;
+            }
             out.println("idiom: syncing tool account " + account + "…");
             dev.idiom.consistency.report.SyncReport r = sync.sync(account, allowDeletions, this::draw);
             err.print("\r" + " ".repeat(100) + "\r");
@@ -82,11 +87,11 @@ final class SyncCommand {
     }
 
     /** Through a running service: POST /api/tools/NAME/sync (and /check), with a curator's or admin's key. */
-    private int remote(String server, String account, boolean allowDeletions, boolean check, String token) throws Exception {
+    private int remote(String server, String account, boolean allowDeletions, boolean check, boolean dryRun, String token) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         String base = server.replaceAll("/+$", "") + "/api/tools/" + account;
-        out.println("idiom: asking " + server + " to sync tool account " + account + "…");
-        int status = post(http, base + "/sync?allowDeletions=" + allowDeletions, token);
+        out.println("idiom: asking " + server + " to " + (dryRun ? "plan a sync of" : "sync") + " tool account " + account + "…");
+        int status = post(http, base + "/sync?allowDeletions=" + allowDeletions + (dryRun ? "&dryRun=true" : ""), token);
         if (status == 0 && check) {
             status = post(http, base + "/check", token);
         }
@@ -101,6 +106,31 @@ final class SyncCommand {
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         (r.statusCode() / 100 == 2 ? out : err).println(r.body());
         return r.statusCode() / 100 == 2 ? 0 : 1;
+    }
+
+    /** A dry run's plan: what the pull would bring in, then what each account would be written, with samples. */
+    private void print(dev.idiom.consistency.report.SyncPlan p) {
+        dev.idiom.consistency.report.SyncPlan.Pulled pulled = p.pulled();
+        out.printf("idiom: a sync of %s would pull %d new, %d merged, %d updated, %d unchanged, %d unreadable; unlink %d%n", p.account(),
+                pulled.created.count(), pulled.merged.count(), pulled.updated.count(), pulled.unchanged, pulled.skipped, pulled.unlinked.count());
+        samples("new", pulled.created);
+        samples("merged", pulled.merged);
+        samples("updated", pulled.updated);
+        if (pulled.held != null) {
+            out.println("idiom: HELD: " + pulled.held);
+        }
+        for (dev.idiom.consistency.report.SyncPlan.Writes w : p.writes()) {
+            out.printf("idiom: and write to %s: %d copies, %d updates, %d removals%n", w.name(), w.copies.count(), w.updates.count(), w.removals.count());
+            samples("copy", w.copies);
+            samples("remove", w.removals);
+        }
+        out.println("idiom: nothing was changed (a dry run)");
+    }
+
+    private void samples(String what, dev.idiom.consistency.report.SyncPlan.Named named) {
+        if (named.count() > 0) {
+            out.println("  " + what + ": " + String.join("; ", named.samples()) + (named.count() > named.samples().size() ? "; …" : ""));
+        }
     }
 
     private void draw(ImportSummary s, int done, int size, boolean lastPage) {

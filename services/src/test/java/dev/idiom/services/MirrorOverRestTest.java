@@ -92,7 +92,7 @@ class MirrorOverRestTest {
 
     @Test
     void aRuleTheServiceCannotReadIsRefusedWithWhyAndChangesNothing() {
-        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString()))) {
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0"))) {
             String base = "{\"kind\":\"bibtex\",\"baseUrl\":\"" + dir.resolve("x.bib") + "\",";
             for (String[] bad : new String[][] {{"\"mirror\":\"everything\"", "mirror must be"}, {"\"mirror\":{}", "at least one"},
                     {"\"mirror\":{\"tags\":[]}", "mirror.tags"}, {"\"mirror\":{\"types\":[\"novel\"]}", "not a record type"},
@@ -103,6 +103,17 @@ class MirrorOverRestTest {
             }
             assertEquals("[]", RunningIdiom.json(idiom.get("/api/tools")).toString(), "no account was stored");
             assertEquals(404, idiom.get("/api/tools/x/mirror").statusCode());
+            // a dry run of a sync says what it would do and does not do it
+            HttpResponse<String> created = idiom.post("/api/entities", "application/json", "{\"metadata\":{\"type\":\"book\",\"title\":\"Planned\"}}");
+            assertEquals(201, created.statusCode(), created.body());
+            put(idiom, "x", base + "\"mirror\":\"all\"}");
+            HttpResponse<String> plan = idiom.post("/api/tools/x/sync?dryRun=true", "application/json", "");
+            assertEquals(200, plan.statusCode(), plan.body());
+            JsonNode p = RunningIdiom.json(plan);
+            assertTrue(p.get("dryRun").asBoolean());
+            assertEquals(1, p.get("writes").get(0).get("copies").get("count").asInt(), p.toString());
+            assertEquals("Planned", p.get("writes").get(0).get("copies").get("samples").get(0).asText());
+            assertTrue(Files.notExists(dir.resolve("x.bib")), "nothing was written");
         }
     }
 }

@@ -28,6 +28,11 @@ public final class ReplicaSync {
         return engine.sync().sync(name, allowDeletions, progress);
     }
 
+    /** What a sync of the account called {@code name} would do, changing nothing. */
+    public dev.idiom.consistency.report.SyncPlan plan(String name) {
+        return engine.dryRun().plan(name);
+    }
+
     public CheckReport check(String name) {
         return engine.check(name);
     }
@@ -50,7 +55,7 @@ public final class ReplicaSync {
     }
 
     /** Where the account's mirror stands (its rule planned how far, rows owed, an estimated finish at the tool's pace). */
-    public dev.idiom.consistency.Mirrors.Progress mirror(String name) {
+    public dev.idiom.consistency.report.MirrorProgress mirror(String name) {
         return engine.mirrors().progress(name);
     }
 

@@ -2,7 +2,6 @@ package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.consistency.MirrorRule;
 import dev.idiom.services.tools.ToolAccount;
 import dev.idiom.services.tools.ToolAccounts;
 import jakarta.ws.rs.Consumes;
@@ -53,30 +52,33 @@ public final class ToolsResource {
     public String put(@PathParam("name") String name, byte[] body) {
         ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary",
                 "mirror", "direction");
-        MirrorRule rule = MirrorRule.of(b.get("mirror"), JsonBodies.string(b, "direction"));
         return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
                 JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"),
-                JsonBodies.strictFlag(b, "privateLibrary"), rule)).toString();
+                JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"))).toString();
     }
 
     /** Where the account's mirror stands: its rule, how far it has been planned, how many writes it is owed and when they should be done. */
     @GET
     @Path("{name}/mirror")
     public String mirror(@PathParam("name") String name) {
-        dev.idiom.consistency.Mirrors.Progress p = sync.mirror(name);
+        dev.idiom.consistency.report.MirrorProgress p = sync.mirror(name);
         ObjectNode n = json.mapper().createObjectNode().put("name", name);
-        n.set("mirror", p.rule().view());
-        return n.put("direction", p.rule().direction().text()).put("plannedEvents", p.planned()).put("ofEvents", p.of()).put("owed", p.owed())
+        n.set("mirror", p.mirror());
+        return n.put("direction", p.direction()).put("plannedEvents", p.planned()).put("ofEvents", p.of()).put("owed", p.owed())
                 .put("estimatedSeconds", p.estimate().toSeconds()).toString();
     }
 
     /**
      * A curator's sync of one account: pull what changed there, unlink copies deleted there (held
-     * past the account's share unless {@code allowDeletions=true}), push everything owed.
+     * past the account's share unless {@code allowDeletions=true}), plan what the replication rules
+     * owe, push everything owed. {@code dryRun=true}: what it would do, with counts and samples, changing nothing.
      */
     @POST
     @Path("{name}/sync")
-    public String sync(@PathParam("name") String name, @QueryParam("allowDeletions") String allowDeletions) {
+    public String sync(@PathParam("name") String name, @QueryParam("allowDeletions") String allowDeletions, @QueryParam("dryRun") String dryRun) {
+        if (QueryParams.flag("dryRun", dryRun)) {
+            return plan(sync.plan(name)).toString();
+        }
         dev.idiom.consistency.report.SyncReport r = sync.sync(name, QueryParams.flag("allowDeletions", allowDeletions), (s, done, size, last) -> { });
         ObjectNode n = json.mapper().createObjectNode().put("account", name);
         n.set("pulled", json.summary(r.pulled()));
@@ -93,6 +95,29 @@ public final class ToolsResource {
             tags.forEach(t::add);
         });
         return n.toString();
+    }
+
+    private ObjectNode plan(dev.idiom.consistency.report.SyncPlan p) {
+        ObjectNode n = json.mapper().createObjectNode().put("account", p.account()).put("dryRun", true);
+        ObjectNode pull = n.putObject("pull");
+        named(pull, "created", p.pulled().created);
+        named(pull, "merged", p.pulled().merged);
+        named(pull, "updated", p.pulled().updated);
+        named(pull, "unlinked", p.pulled().unlinked);
+        pull.put("unchanged", p.pulled().unchanged).put("skipped", p.pulled().skipped).put("held", p.pulled().held);
+        ArrayNode writes = n.putArray("writes");
+        for (dev.idiom.consistency.report.SyncPlan.Writes w : p.writes()) {
+            ObjectNode a = writes.addObject().put("account", w.name());
+            named(a, "copies", w.copies);
+            named(a, "updates", w.updates);
+            named(a, "removals", w.removals);
+        }
+        return n;
+    }
+
+    private static void named(ObjectNode parent, String field, dev.idiom.consistency.report.SyncPlan.Named named) {
+        ObjectNode o = parent.putObject(field).put("count", named.count());
+        named.samples().forEach(o.putArray("samples")::add);
     }
 
     /** Anti-entropy now: every replica of the account fetched, compared in canonical form, repaired through the merge. */
@@ -133,6 +158,6 @@ public final class ToolsResource {
         return json.mapper().createObjectNode().put("name", a.name()).put("kind", a.kind()).put("baseUrl", a.baseUrl())
                 .put("account", a.account()).put("hasSecret", a.hasSecret())
                 .put("newRecords", a.newRecords()).put("conflictPolicy", a.conflictPolicy()).put("privateLibrary", a.privateLibrary())
-                .put("direction", a.replication().direction().text()).set("mirror", a.replication().view());
+                .put("direction", a.direction()).set("mirror", a.mirror());
     }
 }

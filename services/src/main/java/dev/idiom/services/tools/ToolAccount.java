@@ -16,6 +16,16 @@ package dev.idiom.services.tools;
  */
 public record ToolAccount(String name, String kind, String baseUrl, String account, boolean hasSecret, String newRecords, String conflictPolicy,
                           boolean privateLibrary, dev.idiom.consistency.MirrorRule replication) {
+    /** The replication rule as the API shows it: "none", "all" or the filter. */
+    public com.fasterxml.jackson.databind.JsonNode mirror() {
+        return replication.view();
+    }
+
+    /** Which way copies flow: "both", "receive-only" or "send-only". */
+    public String direction() {
+        return replication.direction().text();
+    }
+
     public boolean createsPrivate() {
         return !"public".equals(newRecords);
     }

@@ -82,6 +82,15 @@ public final class ToolAccounts {
     }
 
     /**
+     * @param mirror the replication rule as a request gives it ("none", "all" or a filter; null: none)
+     * @param direction "both" (null: the default), "receive-only" or "send-only"
+     */
+    public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy,
+                           boolean privateLibrary, com.fasterxml.jackson.databind.JsonNode mirror, String direction) {
+        return put(name, kind, baseUrl, account, secret, newRecords, conflictPolicy, privateLibrary, MirrorRule.of(mirror, direction));
+    }
+
+    /**
      * @param replication which DEs the account should hold ({@link MirrorRule#NONE}: only what it brings in or is given) and which way
      *     copies flow
      */

@@ -1,0 +1,178 @@
+package dev.idiom.consistency;
+
+import dev.idiom.consistency.report.SyncPlan;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.Replica;
+import dev.idiom.events.accounts.ToolAccountRepository;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.RemoteRecord;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A curator's sync planned, not run ({@code dryRun}): what the pull of the account would bring in
+ * (new DEs, records merged into DEs Idiom has, updates, copies unlinked, a hold), then what every
+ * account would be written (copies its rule owes, new DEs from the pull included; changes owed;
+ * copies a rule would remove), with samples. It reads the account's changes as a pull does but saves
+ * no cursor and writes nothing — no event, no outbox row, no file or remote record (a Pinboard
+ * snapshot still uses that call's turn).
+ */
+public final class DryRun {
+    private final ToolDirectory tools;
+    private final EventStore store;
+    private final Outbox outbox;
+    private final ToolAccountRepository states;
+    private final Mirrors mirrors;
+    private final Pull pull;
+    private final AccountReplicas replicas;
+    private final DeletionHold hold;
+    private final Clock clock;
+
+    DryRun(ToolDirectory tools, EventStore store, Outbox outbox, ToolAccountRepository states, Mirrors mirrors, Pull pull, AccountReplicas replicas,
+           DeletionHold hold, Clock clock) {
+        this.tools = tools;
+        this.store = store;
+        this.outbox = outbox;
+        this.states = states;
+        this.mirrors = mirrors;
+        this.pull = pull;
+        this.replicas = replicas;
+        this.hold = hold;
+        this.clock = clock;
+    }
+
+    public SyncPlan plan(String name) {
+        AnnotationTool tool = tools.open(name);
+        MirrorRules rules = MirrorRules.of(tools);
+        SyncPlan.Pulled pulled = new SyncPlan.Pulled();
+        List<DigitalEntity> newDes = new ArrayList<>();
+        List<UUID> changedDes = new ArrayList<>();
+        if (rules.of(tool.kind(), tool.account()).rule().direction().read()) {
+            pullPlan(tool, pulled, newDes, changedDes);
+        }
+        Map<String, SyncPlan.Writes> writes = new LinkedHashMap<>();
+        for (MirrorRules.Selection s : rules.all()) {
+            if (s.rule().direction().written()) {
+                writes.put(s.account().name(), new SyncPlan.Writes(s.account().name()));
+            }
+        }
+        owedNow(rules, writes);
+        for (Mirrors.Owing o : mirrors.preview(rules)) {
+            DigitalEntity de = o.entity();
+            SyncPlan.Writes w = writes.get(o.selection().account().name());
+            if (o.remoteId() == null) {
+                w.copy(de.id(), de.metadata().title());
+            } else {
+                w.remove(de.id(), de.metadata().title());
+            }
+        }
+        // what the pull would bring in, as the rules would see it
+        for (DigitalEntity de : newDes) {
+            for (MirrorRules.Selection s : rules.all()) {
+                if (writes.containsKey(s.account().name()) && s.rule().mirrors() && mirrors.owesCopy(s, de, keepsPrivate(s))) {
+                    writes.get(s.account().name()).copy(de.id(), de.metadata().title());
+                }
+            }
+        }
+        for (DigitalEntity de : store.loadAll(changedDes).values()) {
+            for (Replica r : de.replicas()) {
+                MirrorRules.Selection s = rules.of(r.tool(), r.account());
+                if (!(r.tool().equals(tool.kind()) && java.util.Objects.equals(r.account(), tool.account())) && writes.containsKey(String.valueOf(s.account().name()))) {
+                    writes.get(s.account().name()).update(de.id(), de.metadata().title());
+                }
+            }
+        }
+        return new SyncPlan(name, pulled, new ArrayList<>(writes.values()));
+    }
+
+    /** The account's changes since its cursor, classified as the pull would take them; nothing saved. */
+    private void pullPlan(AnnotationTool tool, SyncPlan.Pulled pulled, List<DigitalEntity> newDes, List<UUID> changedDes) {
+        String cursor = states.cursor(tool.kind(), tool.account()).orElse(null);
+        Set<String> listed = new HashSet<>();
+        List<String> deleted = new ArrayList<>();
+        boolean complete = true;
+        ChangePage page;
+        do {
+            page = tool.changedSince(cursor);
+            complete &= page.complete();
+            for (RemoteRecord r : page.records()) {
+                listed.add(r.remoteId());
+                Optional<UUID> holder = store.findReplica(tool.kind(), tool.account(), r.remoteId());
+                if (holder.isPresent()) {
+                    DigitalEntity de = store.load(holder.get()).orElseThrow();
+                    Replica known = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
+                    if (CanonicalForm.agree(known.synced(), tool.tagsAsRead(r.metadata(), known.synced()), tool.fieldsKept())) {
+                        pulled.unchanged++;
+                    } else {
+                        pulled.updated.add(de.id(), r.metadata().title());
+                        changedDes.add(de.id());
+                    }
+                } else {
+                    Optional<UUID> match = store.findMatch(r.metadata());
+                    if (match.isPresent()) {
+                        pulled.merged.add(match.get(), r.metadata().title());
+                        changedDes.add(match.get());
+                    } else {
+                        UUID id = UUID.randomUUID(); // a DE as the pull would make it, for the rules to look at
+                        pulled.created.add(null, r.metadata().title());
+                        newDes.add(new DigitalEntity(id, 1, r.metadata(), List.of(new Replica(tool.kind(), tool.account(), r.remoteId(), r.version(),
+                                r.metadata(), r.identityHint(), r.shadow(), r.privateCopy())), clock.instant(), clock.instant()));
+                    }
+                }
+            }
+            pulled.skipped += page.skipped().size();
+            deleted.addAll(page.deleted());
+            cursor = page.cursor();
+        } while (page.more());
+        if (complete) {
+            deleted.addAll(pull.missingFromSnapshot(tool, listed));
+        }
+        Map<String, UUID> linked = replicas.holders(tool, deleted);
+        linked.forEach((remoteId, id) -> pulled.unlinked.add(id, remoteId));
+        int count = replicas.count(tool.kind(), tool.account());
+        if (hold.holds(linked.size(), count)) {
+            pulled.held = String.format("a pull would unlink %d of the %d replicas in %s %s (more than %.0f%%): it would be held, not applied",
+                    linked.size(), count, tool.kind(), tool.account(), hold.share() * 100);
+        }
+    }
+
+    /** The rows owed now: a copy to make, a change to send, or (where the account's rule no longer selects a rule's copy) a removal. */
+    private void owedNow(MirrorRules rules, Map<String, SyncPlan.Writes> writes) {
+        List<Outbox.Entry> owed = outbox.list(null, null, Integer.MAX_VALUE).stream().filter(e -> !e.parked()).toList();
+        Map<UUID, DigitalEntity> des = store.loadAll(owed.stream().map(Outbox.Entry::entityId).distinct().toList());
+        for (Outbox.Entry e : owed) {
+            DigitalEntity de = des.get(e.entityId());
+            MirrorRules.Selection s = rules.of(e.tool(), e.account());
+            SyncPlan.Writes w = writes.get(String.valueOf(s.account().name()));
+            if (de == null || w == null) {
+                continue;
+            }
+            if (Outbox.NEW_COPY.equals(e.remoteId())) {
+                if (mirrors.owesCopy(s, de, keepsPrivate(s))) {
+                    w.copy(de.id(), de.metadata().title());
+                }
+                continue;
+            }
+            Optional<Replica> r = de.replicas().stream().filter(x -> x.remoteId().equals(e.remoteId()) && s.holds(x)).findFirst();
+            if (r.isPresent() && s.rule().mirrors() && !s.selects(de) && mirrors.madeByRule(de, r.get())) {
+                w.remove(de.id(), de.metadata().title());
+            } else if (r.isPresent()) {
+                w.update(de.id(), de.metadata().title());
+            }
+        }
+    }
+
+    private boolean keepsPrivate(MirrorRules.Selection s) {
+        return tools.open(s.account().kind(), s.account().account()).map(AnnotationTool::keepsPrivate).orElse(false);
+    }
+}
