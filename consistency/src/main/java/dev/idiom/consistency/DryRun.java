@@ -79,7 +79,7 @@ public final class DryRun {
         // what the pull would bring in, as the rules would see it
         for (DigitalEntity de : newDes) {
             for (MirrorRules.Selection s : rules.all()) {
-                if (writes.containsKey(s.account().name()) && s.rule().mirrors() && mirrors.owesCopy(s, de, keepsPrivate(s))) {
+                if (writes.containsKey(s.account().name()) && s.rule().mirrors() && mirrors.owesCopy(s, de, keepsPrivate(s), Set.of())) {
                     writes.get(s.account().name()).copy(de.id(), de.metadata().title());
                 }
             }
@@ -158,7 +158,7 @@ public final class DryRun {
                 continue;
             }
             if (Outbox.NEW_COPY.equals(e.remoteId())) {
-                if (mirrors.owesCopy(s, de, keepsPrivate(s))) {
+                if (mirrors.owesCopy(s, de, keepsPrivate(s), mirrors.deletedThere(List.of(de.id()), s.account().kind(), s.account().account()))) {
                     w.copy(de.id(), de.metadata().title());
                 }
                 continue;

@@ -107,12 +107,29 @@ public final class Mirrors {
             if (page.isEmpty()) {
                 return total;
             }
-            Set<UUID> changed = new LinkedHashSet<>();
-            page.forEach(e -> changed.add(e.entityId()));
-            total = total.plus(owe(s, store.loadAll(changed)));
+            total = total.plus(owe(s, store.loadAll(changed(page, s))));
             position = page.getLast().position();
             states.saveMirrorPlan(kind, account, new MirrorPlan(rule, position, at.head()), clock.instant());
         }
+    }
+
+    /**
+     * The DEs of a page whose events may change what the rule owes the account: any change of
+     * content or privacy, and news of copies — of the account's own, or, for a rule that selects by
+     * where DEs have copies, of any. (The acknowledgements of a first mirror's many copies elsewhere
+     * are not read again one by one.)
+     */
+    private static Set<UUID> changed(List<RecordedEvent> page, MirrorRules.Selection s) {
+        Set<UUID> out = new LinkedHashSet<>();
+        for (RecordedEvent e : page) {
+            boolean copyNews = e.event() instanceof ReplicaLinked || e.event() instanceof dev.idiom.events.ReplicaPushed
+                    || e.event() instanceof dev.idiom.events.ReplicaUnlinked;
+            dev.idiom.events.ReplicaEvent r = copyNews ? (dev.idiom.events.ReplicaEvent) e.event() : null;
+            if (r == null || !s.rule().from().isEmpty() || (r.tool().equals(s.account().kind()) && sameAccount(r.account(), s.account().account()))) {
+                out.add(e.entityId());
+            }
+        }
+        return out;
     }
 
     /** The rows these DEs owe the account: a copy where it lacks one, the removal of a rule's copy the rule no longer selects. */
@@ -159,10 +176,10 @@ public final class Mirrors {
             long position = at == null ? 0 : at.position();
             boolean keepsPrivate = tools.open(s.account().kind(), s.account().account()).map(AnnotationTool::keepsPrivate).orElse(false);
             for (List<RecordedEvent> page = store.after(position, PAGE); !page.isEmpty(); page = store.after(position, PAGE)) {
-                Set<UUID> changed = new LinkedHashSet<>();
-                page.forEach(e -> changed.add(e.entityId()));
-                owing(s, store.loadAll(changed).values()).stream().filter(o -> o.remoteId() != null || owesCopy(s, o.entity(), keepsPrivate))
-                        .forEach(out::add);
+                List<Owing> owing = owing(s, store.loadAll(changed(page, s)).values());
+                Set<UUID> deleted = deletedThere(owing.stream().filter(o -> o.remoteId() == null).map(o -> o.entity().id()).toList(),
+                        s.account().kind(), s.account().account());
+                owing.stream().filter(o -> o.remoteId() != null || owesCopy(s, o.entity(), keepsPrivate, deleted)).forEach(out::add);
                 position = page.getLast().position();
             }
         }
@@ -174,16 +191,22 @@ public final class Mirrors {
      * none, its rule selects the DE, the DE is not private or the account can keep it private, and no
      * curator deleted the DE's copy there.
      */
-    boolean owesCopy(MirrorRules.Selection s, DigitalEntity de, boolean accountKeepsPrivate) {
+    boolean owesCopy(MirrorRules.Selection s, DigitalEntity de, boolean accountKeepsPrivate, Set<UUID> deletedThere) {
         return s.rule().direction().written() && de.replicas().stream().noneMatch(s::holds) && s.selects(de)
-                && (!ReplicaContent.keepPrivate(de) || accountKeepsPrivate) && !deletedThere(de, s.account().kind(), s.account().account());
+                && (!ReplicaContent.keepPrivate(de) || accountKeepsPrivate) && !deletedThere.contains(de.id());
     }
 
-    /** True if the DE's copy in this account was deleted there, or unlinked, by anyone but a rule: a rule does not put it back. */
-    boolean deletedThere(DigitalEntity de, String kind, String account) {
+    /** The DEs among these whose copy in this account was deleted there, or unlinked, by anyone but a rule: a rule does not put it back. */
+    Set<UUID> deletedThere(java.util.Collection<UUID> ids, String kind, String account) {
         String source = EventSources.mirror(kind);
-        return store.history(de.id()).stream().anyMatch(e -> e.event() instanceof dev.idiom.events.ReplicaUnlinked u && u.tool().equals(kind)
-                && sameAccount(u.account(), account) && !source.equals(e.source()));
+        Set<UUID> out = new java.util.HashSet<>();
+        store.histories(ids).forEach((id, events) -> {
+            if (events.stream().anyMatch(e -> e.event() instanceof dev.idiom.events.ReplicaUnlinked u && u.tool().equals(kind)
+                    && sameAccount(u.account(), account) && !source.equals(e.source()))) {
+                out.add(id);
+            }
+        });
+        return out;
     }
 
     /** True if {@code r} is a copy a replication rule made (not one the account brought in, nor a curator's upload). */

@@ -210,10 +210,11 @@ public final class ReplicaPush {
         List<PushOutcome> out = new ArrayList<>(java.util.Collections.nCopies(owed.size(), (PushOutcome) null));
         List<Integer> toMake = new ArrayList<>();
         List<AnnotationTool.NewCopy> copies = new ArrayList<>();
+        Set<UUID> deletedThere = mirrors.deletedThere(des.keySet(), tool.kind(), tool.account());
         for (int i = 0; i < owed.size(); i++) {
             Outbox.Entry e = owed.get(i);
             DigitalEntity de = des.get(e.entityId());
-            PushOutcome settled = settledWithoutCopy(e, de, rule, tool);
+            PushOutcome settled = settledWithoutCopy(e, de, rule, tool, deletedThere);
             if (settled != null) {
                 out.set(i, settled);
             } else {
@@ -245,6 +246,7 @@ public final class ReplicaPush {
             }
         }
         List<AppendOutcome> committed = links.isEmpty() ? List.of() : appends.commitAll(links);
+        List<Outbox.Entry> done = new ArrayList<>();
         for (int k = 0; k < linked.size(); k++) {
             int i = linked.get(k);
             Outbox.Entry e = owed.get(i);
@@ -252,15 +254,16 @@ public final class ReplicaPush {
                 retry.appendOnLatest("linking the new copy in " + tool.kind() + " to entity " + e.entityId(), appends, store, e.entityId(),
                         links.get(k).expectedVersion(), links.get(k).events());
             }
-            outbox.acknowledged(e, Integer.MAX_VALUE);
+            done.add(e);
             lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), e.enqueuedAt());
             out.set(i, PushOutcome.COPIED);
         }
+        outbox.doneAll(done); // the copies are linked: their rows go, in one statement
         return out;
     }
 
     /** The outcome of a copy row that needs no copy made (and its row settled), or null if the copy is to be made. */
-    private PushOutcome settledWithoutCopy(Outbox.Entry owed, DigitalEntity de, MirrorRules.Selection rule, AnnotationTool tool) {
+    private PushOutcome settledWithoutCopy(Outbox.Entry owed, DigitalEntity de, MirrorRules.Selection rule, AnnotationTool tool, Set<UUID> deletedThere) {
         if (de == null || !de.exists()) {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.GONE;
@@ -269,7 +272,7 @@ public final class ReplicaPush {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.ALREADY_IN_SYNC;
         }
-        if (!mirrors.owesCopy(rule, de, tool.keepsPrivate())) { // a private DE goes only where it can stay private
+        if (!mirrors.owesCopy(rule, de, tool.keepsPrivate(), deletedThere)) { // a private DE goes only where it can stay private
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.NOT_SENT;
         }
@@ -301,7 +304,7 @@ public final class ReplicaPush {
             return PushOutcome.PARKED;
         }
         AnnotationTool tool = opened.get();
-        PushOutcome settled = settledWithoutCopy(owed, de, rule, tool);
+        PushOutcome settled = settledWithoutCopy(owed, de, rule, tool, mirrors.deletedThere(List.of(de.id()), tool.kind(), tool.account()));
         if (settled != null) {
             return settled;
         }

@@ -46,6 +46,18 @@ public interface EventStore {
     /** The entity's events in stream order. */
     List<RecordedEvent> history(UUID entityId);
 
+    /** The histories of these entities (those that exist), each in stream order. Default: one {@link #history} each. */
+    default Map<UUID, List<RecordedEvent>> histories(Collection<UUID> entityIds) {
+        Map<UUID, List<RecordedEvent>> out = new java.util.HashMap<>();
+        for (UUID id : entityIds) {
+            List<RecordedEvent> h = history(id);
+            if (!h.isEmpty()) {
+                out.put(id, h);
+            }
+        }
+        return out;
+    }
+
     /**
      * The entity's first events: those with a stream version up to {@code maxVersion} recorded at
      * or before {@code until}, in stream order (read by the (entity, version) index, so the cost

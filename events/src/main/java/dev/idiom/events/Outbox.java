@@ -29,6 +29,11 @@ public interface Outbox {
     /** The push of {@code pushedVersion} was acknowledged: the row goes unless a newer change re-enqueued it (then its lease ends). */
     void acknowledged(Entry e, int pushedVersion);
 
+    /** Rows whose work was done for good (copies made or removed): they go, whatever version they were owed for. Default: one at a time. */
+    default void doneAll(List<Entry> entries) {
+        entries.forEach(e -> acknowledged(e, Integer.MAX_VALUE));
+    }
+
     /** The push failed for now: try again at {@code due}. */
     void retryAt(Entry e, Instant due, String error);
 

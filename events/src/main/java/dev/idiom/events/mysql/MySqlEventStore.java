@@ -358,6 +358,27 @@ public final class MySqlEventStore implements EventStore {
         return query("history of " + entityId, c -> history(c, entityId));
     }
 
+    /** One query for all of them (a mirror's batch asks for hundreds). */
+    @Override
+    public Map<UUID, List<RecordedEvent>> histories(Collection<UUID> entityIds) {
+        Map<UUID, List<RecordedEvent>> out = new HashMap<>();
+        List<UUID> ids = List.copyOf(new java.util.LinkedHashSet<>(entityIds));
+        for (int from = 0; from < ids.size(); from += 1_000) {
+            List<UUID> part = ids.subList(from, Math.min(ids.size(), from + 1_000));
+            List<RecordedEvent> events = query("histories of " + part.size() + " entities", c -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM event WHERE entity_id IN ("
+                        + String.join(", ", java.util.Collections.nCopies(part.size(), "?")) + ") ORDER BY entity_id, version")) {
+                    for (int i = 0; i < part.size(); i++) {
+                        ps.setString(i + 1, part.get(i).toString());
+                    }
+                    return events(ps);
+                }
+            });
+            events.forEach(e -> out.computeIfAbsent(e.entityId(), k -> new ArrayList<>()).add(e));
+        }
+        return out;
+    }
+
     @Override
     public List<RecordedEvent> historyUpTo(UUID entityId, int maxVersion, Instant until) {
         return query("history of " + entityId, c -> {

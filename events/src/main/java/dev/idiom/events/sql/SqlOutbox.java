@@ -218,6 +218,22 @@ public final class SqlOutbox implements Outbox {
         });
     }
 
+    /** One statement for the lot. */
+    @Override
+    public void doneAll(List<Entry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        List<Object> keys = new ArrayList<>();
+        entries.forEach(e -> Collections.addAll(keys, e.entityId().toString(), key(e)));
+        SqlScript script = new SqlScript().add("DELETE FROM outbox WHERE (entity_id, replica_key) IN (" + SqlScript.rows(entries.size(), "(?, ?)") + ")",
+                keys.toArray());
+        tx(c -> {
+            script.run(c);
+            return null;
+        });
+    }
+
     @Override
     public void retryAt(Entry e, Instant due, String error) {
         update(e, "UPDATE outbox SET due_at = ?, attempts = attempts + 1, last_error = ?, lease_owner = NULL, lease_until = NULL "
