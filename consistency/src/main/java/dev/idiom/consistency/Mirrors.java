@@ -115,9 +115,9 @@ public final class Mirrors {
 
     /**
      * The DEs of a page whose events may change what the rule owes the account: any change of
-     * content or privacy, and news of copies — of the account's own, or, for a rule that selects by
-     * where DEs have copies, of any. (The acknowledgements of a first mirror's many copies elsewhere
-     * are not read again one by one.)
+     * content or privacy; a copy unlinked from the account; and, for a rule that selects by where DEs
+     * have copies, any news of copies. (The links and acknowledgements a first mirror writes by the
+     * thousand are not read again one by one: they owe nothing more.)
      */
     private static Set<UUID> changed(List<RecordedEvent> page, MirrorRules.Selection s) {
         Set<UUID> out = new LinkedHashSet<>();
@@ -125,7 +125,9 @@ public final class Mirrors {
             boolean copyNews = e.event() instanceof ReplicaLinked || e.event() instanceof dev.idiom.events.ReplicaPushed
                     || e.event() instanceof dev.idiom.events.ReplicaUnlinked;
             dev.idiom.events.ReplicaEvent r = copyNews ? (dev.idiom.events.ReplicaEvent) e.event() : null;
-            if (r == null || !s.rule().from().isEmpty() || (r.tool().equals(s.account().kind()) && sameAccount(r.account(), s.account().account()))) {
+            // a copy linked or acknowledged in the account itself owes nothing more; one unlinked there may
+            if (r == null || !s.rule().from().isEmpty() || (e.event() instanceof dev.idiom.events.ReplicaUnlinked
+                    && r.tool().equals(s.account().kind()) && sameAccount(r.account(), s.account().account()))) {
                 out.add(e.entityId());
             }
         }
