@@ -14,7 +14,8 @@ import java.util.logging.Logger;
 /**
  * A curator's say over one account: pause it, resume it (applying what a held pull kept back only
  * when the curator allows deletions), restore what a held pull would have unlinked (the records
- * were deleted by mistake: each is put back in the tool from its DE), and retry parked pushes.
+ * were deleted by mistake: each is put back in the tool from its DE), retry parked pushes, and
+ * remove the account.
  */
 public final class AccountHold {
     private static final Logger LOG = Logger.getLogger(AccountHold.class.getName());
@@ -25,8 +26,11 @@ public final class AccountHold {
     private final Upload upload;
     private final Outbox outbox;
     private final Clock clock;
+    private final AccountReplicas replicas;
 
-    AccountHold(ToolDirectory tools, ToolAccountRepository states, Deletions deletions, Upload upload, Outbox outbox, Clock clock) {
+    AccountHold(ToolDirectory tools, ToolAccountRepository states, Deletions deletions, Upload upload, Outbox outbox, AccountReplicas replicas,
+                Clock clock) {
+        this.replicas = replicas;
         this.tools = tools;
         this.states = states;
         this.deletions = deletions;
@@ -80,6 +84,22 @@ public final class AccountHold {
         LOG.info("restored " + restored + " records in " + tool.kind() + " " + tool.account() + " that a held pull would have unlinked");
         states.updateSyncState(tool.kind(), tool.account(), s -> s.paused(false), clock.instant());
         return restored;
+    }
+
+    /**
+     * Removes the account: every copy in it unlinked (the records stay in the tool), what it was
+     * owed dropped, and the account forgotten with its secret, cursor and state. Returns how many
+     * copies were unlinked. Safe to run again if it was cut short: the account goes last.
+     */
+    public int remove(String name) {
+        AnnotationTool tool = tools.open(name);
+        Map<String, UUID> linked = new java.util.LinkedHashMap<>();
+        replicas.forEach(tool, (de, r) -> linked.put(r.remoteId(), de.id()));
+        deletions.unlink(tool, new java.util.ArrayList<>(linked.keySet()), linked, "its tool account " + name + " was removed");
+        outbox.forget(tool.kind(), tool.account());
+        states.remove(name, tool.kind(), tool.account());
+        LOG.info("removed tool account " + name + " (" + tool.kind() + " " + tool.account() + "): " + linked.size() + " copies unlinked");
+        return linked.size();
     }
 
     /** Parked pushes of the account are due again now (the curator fixed the record, or the tool); returns how many. */

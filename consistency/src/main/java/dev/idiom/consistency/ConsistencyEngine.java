@@ -54,7 +54,7 @@ public final class ConsistencyEngine implements AutoCloseable {
                 settings.pushInterval(), settings.lease(), states, clock);
         this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, tools, clock);
         AccountPull accountPull = new AccountPull(pull, deletions, states, tools, clock);
-        this.holds = new AccountHold(tools, states, deletions, upload, outbox, clock);
+        this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);

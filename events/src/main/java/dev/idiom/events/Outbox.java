@@ -34,6 +34,9 @@ public interface Outbox {
         entries.forEach(e -> acknowledged(e, Integer.MAX_VALUE));
     }
 
+    /** Every row owed to one account goes (the account is being removed). Returns how many. */
+    int forget(String tool, String account);
+
     /** The push failed for now: try again at {@code due}. */
     void retryAt(Entry e, Instant due, String error);
 

@@ -91,7 +91,7 @@ class MirrorOverRestTest {
     }
 
     @Test
-    void aRuleTheServiceCannotReadIsRefusedWithWhyAndChangesNothing() {
+    void aRuleTheServiceCannotReadIsRefusedWithWhyAndChangesNothing() throws Exception {
         try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0"))) {
             String base = "{\"kind\":\"bibtex\",\"baseUrl\":\"" + dir.resolve("x.bib") + "\",";
             for (String[] bad : new String[][] {{"\"mirror\":\"everything\"", "mirror must be"}, {"\"mirror\":{}", "at least one"},
@@ -114,6 +114,19 @@ class MirrorOverRestTest {
             assertEquals(1, p.get("writes").get(0).get("copies").get("count").asInt(), p.toString());
             assertEquals("Planned", p.get("writes").get(0).get("copies").get("samples").get(0).asText());
             assertTrue(Files.notExists(dir.resolve("x.bib")), "nothing was written");
+            // the sync then makes the copy
+            String id = RunningIdiom.json(created).get("id").asText();
+            assertEquals(200, idiom.post("/api/tools/x/sync", "application/json", "").statusCode());
+            assertEquals(1, RunningIdiom.json(idiom.get("/api/entities/" + id + "/replicas")).size());
+            // an admin removes the account: its copies are unlinked (the records stay in the file), the account and its secret are gone
+            HttpResponse<String> removed = idiom.delete("/api/tools/x");
+            assertEquals(200, removed.statusCode(), removed.body());
+            assertEquals(1, RunningIdiom.json(removed).get("unlinked").asInt(), removed.body());
+            assertEquals("[]", RunningIdiom.json(idiom.get("/api/tools")).toString());
+            assertEquals("[]", RunningIdiom.json(idiom.get("/api/entities/" + id + "/replicas")).toString());
+            assertTrue(Files.readString(dir.resolve("x.bib")).contains("Planned"), "the record stays in the file");
+            assertEquals(404, idiom.delete("/api/tools/x").statusCode());
+            assertEquals(404, idiom.post("/api/tools/x/sync?dryRun=true", "application/json", "").statusCode());
         }
     }
 }

@@ -86,6 +86,10 @@ final class RunningIdiom implements AutoCloseable {
                 .PUT(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    HttpResponse<String> delete(String path) {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).DELETE());
+    }
+
     HttpResponse<String> patch(String path, String body, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).header("Content-Type", "application/merge-patch+json")
                 .method("PATCH", HttpRequest.BodyPublishers.ofString(body));

@@ -39,6 +39,13 @@ public interface ToolAccountRepository {
      */
     int resealSecrets(java.util.function.Function<StoredToolAccount, String> reseal, Instant at);
 
+    /**
+     * Forgets the account called {@code name} (its copies named {@code kind}/{@code account}): the
+     * account and its sealed secret, its cursor, its engine state, its mirror plan and its call turns,
+     * in one transaction. Returns false if there was no such account.
+     */
+    boolean remove(String name, String kind, String account);
+
     /** How far the account's replication rule has been planned, if it ever was. */
     Optional<MirrorPlan> mirrorPlan(String kind, String account);
 

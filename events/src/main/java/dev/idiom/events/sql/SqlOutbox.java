@@ -218,6 +218,17 @@ public final class SqlOutbox implements Outbox {
         });
     }
 
+    @Override
+    public int forget(String tool, String account) {
+        return tx(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM outbox WHERE tool = ? AND account = ?")) {
+                ps.setString(1, tool);
+                ps.setString(2, account == null ? "" : account);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
     /** One statement for the lot. */
     @Override
     public void doneAll(List<Entry> entries) {

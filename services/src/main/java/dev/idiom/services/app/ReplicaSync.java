@@ -59,6 +59,11 @@ public final class ReplicaSync {
         return engine.mirrors().progress(name);
     }
 
+    /** Removes the tool account: its copies unlinked (they stay in the tool), what it was owed dropped, its secret destroyed. */
+    public int removeAccount(String name) {
+        return engine.holds().remove(name);
+    }
+
     public int retryParked(String name) {
         return engine.holds().retryParked(name);
     }

@@ -6,6 +6,7 @@ import dev.idiom.services.tools.ToolAccount;
 import dev.idiom.services.tools.ToolAccounts;
 import jakarta.ws.rs.Consumes;
 import dev.idiom.services.app.Role;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.QueryParam;
@@ -55,6 +56,14 @@ public final class ToolsResource {
         return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
                 JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"),
                 JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"))).toString();
+    }
+
+    /** Removes the account: its copies unlinked (the records stay in the tool), what it was owed dropped, its secret destroyed. */
+    @Needs(Role.ADMIN)
+    @DELETE
+    @Path("{name}")
+    public String remove(@PathParam("name") String name) {
+        return json.mapper().createObjectNode().put("name", name).put("removed", true).put("unlinked", sync.removeAccount(name)).toString();
     }
 
     /** Where the account's mirror stands: its rule, how far it has been planned, how many writes it is owed and when they should be done. */

@@ -194,6 +194,23 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     }
 
     @Override
+    public boolean remove(String name, String kind, String account) {
+        return SqlWork.transaction(db, "tool accounts", c -> {
+            for (String table : List.of("tool_cursor", "tool_sync", "mirror_plan", "call_turn")) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE kind = ? AND account = ?")) {
+                    ps.setString(1, kind);
+                    ps.setString(2, account == null ? "" : account);
+                    ps.executeUpdate();
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM tool_account WHERE name = ?")) {
+                ps.setString(1, name);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
     public java.util.Optional<MirrorPlan> mirrorPlan(String kind, String account) {
         return run(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT rule, position, head FROM mirror_plan WHERE kind = ? AND account = ?")) {
