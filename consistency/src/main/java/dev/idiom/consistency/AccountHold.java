@@ -95,7 +95,8 @@ public final class AccountHold {
         AnnotationTool tool = tools.open(name);
         Map<String, UUID> linked = new java.util.LinkedHashMap<>();
         replicas.forEach(tool, (de, r) -> linked.put(r.remoteId(), de.id()));
-        deletions.unlink(tool, new java.util.ArrayList<>(linked.keySet()), linked, "its tool account " + name + " was removed");
+        deletions.unlink(tool, new java.util.ArrayList<>(linked.keySet()), linked, "its tool account " + name + " was removed",
+                EventSources.accountRemoved(tool));
         outbox.forget(tool.kind(), tool.account());
         states.remove(name, tool.kind(), tool.account());
         LOG.info("removed tool account " + name + " (" + tool.kind() + " " + tool.account() + "): " + linked.size() + " copies unlinked");

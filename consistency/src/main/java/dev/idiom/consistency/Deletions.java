@@ -84,13 +84,18 @@ public final class Deletions {
 
     /** Unlinks each copy that is still linked (an event on its DE, through the one write door). */
     void unlink(AnnotationTool tool, List<String> remoteIds, Map<String, UUID> linked, String reason) {
+        unlink(tool, remoteIds, linked, reason, EventSources.replica(tool));
+    }
+
+    /** As {@link #unlink(AnnotationTool, List, Map, String)}, the events naming {@code source}. */
+    void unlink(AnnotationTool tool, List<String> remoteIds, Map<String, UUID> linked, String reason, String source) {
         for (String id : remoteIds) {
             UUID entity = linked.get(id);
             retry.run("unlinking " + tool.kind() + " " + tool.account() + " " + id, () -> {
                 DigitalEntity de = store.load(entity).orElse(null);
                 Replica r = de == null ? null : de.replica(tool.kind(), tool.account(), id).orElse(null);
                 if (r != null) {
-                    appends.commit(entity, de.version(), List.of(new NewEvent(UUID.randomUUID(), EventSources.replica(tool),
+                    appends.commit(entity, de.version(), List.of(new NewEvent(UUID.randomUUID(), source,
                             new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), reason))));
                 }
                 return r;

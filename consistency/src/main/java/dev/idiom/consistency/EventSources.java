@@ -28,6 +28,16 @@ final class EventSources {
         return cut("mirror:" + kind);
     }
 
+    /** Copies unlinked because their tool account was removed. */
+    static String accountRemoved(AnnotationTool tool) {
+        return cut("removed:" + tool.kind() + ":" + tool.account());
+    }
+
+    /** True for an unlink that says nothing of what a curator wants in the account (a rule's removal, the account's removal). */
+    static boolean byIdiom(String source) {
+        return source != null && (source.startsWith("mirror:") || source.startsWith("removed:"));
+    }
+
     private static String cut(String s) {
         return s.length() > MAX ? s.substring(0, MAX) : s;
     }

@@ -198,13 +198,16 @@ public final class Mirrors {
                 && (!ReplicaContent.keepPrivate(de) || accountKeepsPrivate) && !deletedThere.contains(de.id());
     }
 
-    /** The DEs among these whose copy in this account was deleted there, or unlinked, by anyone but a rule: a rule does not put it back. */
+    /**
+     * The DEs among these whose copy in this account was deleted there (by a curator in the tool, or
+     * unlinked for it): a rule does not put it back. A rule's own removal and an account's removal do
+     * not count: a rule set again, or an account added again, makes those copies again.
+     */
     Set<UUID> deletedThere(java.util.Collection<UUID> ids, String kind, String account) {
-        String source = EventSources.mirror(kind);
         Set<UUID> out = new java.util.HashSet<>();
         store.histories(ids).forEach((id, events) -> {
             if (events.stream().anyMatch(e -> e.event() instanceof dev.idiom.events.ReplicaUnlinked u && u.tool().equals(kind)
-                    && sameAccount(u.account(), account) && !source.equals(e.source()))) {
+                    && sameAccount(u.account(), account) && !EventSources.byIdiom(e.source()))) {
                 out.add(id);
             }
         });

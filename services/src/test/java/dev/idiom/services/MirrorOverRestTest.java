@@ -104,7 +104,8 @@ class MirrorOverRestTest {
             assertEquals("[]", RunningIdiom.json(idiom.get("/api/tools")).toString(), "no account was stored");
             assertEquals(404, idiom.get("/api/tools/x/mirror").statusCode());
             // a dry run of a sync says what it would do and does not do it
-            HttpResponse<String> created = idiom.post("/api/entities", "application/json", "{\"metadata\":{\"type\":\"book\",\"title\":\"Planned\"}}");
+            HttpResponse<String> created = idiom.post("/api/entities", "application/json", "{\"metadata\":{\"type\":\"book\",\"title\":\"Planned\",\"year\":2001,"
+                    + "\"authors\":[{\"family\":\"Saito\",\"given\":\"Yasushi\"}]}}");
             assertEquals(201, created.statusCode(), created.body());
             put(idiom, "x", base + "\"mirror\":\"all\"}");
             HttpResponse<String> plan = idiom.post("/api/tools/x/sync?dryRun=true", "application/json", "");
@@ -127,6 +128,12 @@ class MirrorOverRestTest {
             assertTrue(Files.readString(dir.resolve("x.bib")).contains("Planned"), "the record stays in the file");
             assertEquals(404, idiom.delete("/api/tools/x").statusCode());
             assertEquals(404, idiom.post("/api/tools/x/sync?dryRun=true", "application/json", "").statusCode());
+            // added again, the account takes its record back: the DE is linked to it again and the file does not hold it twice
+            put(idiom, "x", base + "\"mirror\":\"all\"}");
+            assertEquals(200, idiom.post("/api/tools/x/sync", "application/json", "").statusCode());
+            assertEquals(1, RunningIdiom.json(idiom.get("/api/entities/" + id + "/replicas")).size());
+            String file = Files.readString(dir.resolve("x.bib"));
+            assertEquals(file.indexOf("Planned"), file.lastIndexOf("Planned"), file);
         }
     }
 }
