@@ -16,6 +16,8 @@ CREATE TABLE mirror_plan (
     rule        CHAR(32)      CHARACTER SET ascii NOT NULL,
     position    BIGINT        NOT NULL,
     head        BIGINT        NOT NULL,
+    -- a curator allowed the removals planned up to here (a rule's removals past the mass-delete share hold the account)
+    removals_allowed_to BIGINT NOT NULL DEFAULT 0,
     updated_at  DATETIME(6)   NOT NULL,
     PRIMARY KEY (kind, account)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

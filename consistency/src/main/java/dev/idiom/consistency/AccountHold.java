@@ -27,10 +27,12 @@ public final class AccountHold {
     private final Outbox outbox;
     private final Clock clock;
     private final AccountReplicas replicas;
+    private final Mirrors mirrors;
 
     AccountHold(ToolDirectory tools, ToolAccountRepository states, Deletions deletions, Upload upload, Outbox outbox, AccountReplicas replicas,
-                Clock clock) {
+                Mirrors mirrors, Clock clock) {
         this.replicas = replicas;
+        this.mirrors = mirrors;
         this.tools = tools;
         this.states = states;
         this.deletions = deletions;
@@ -55,6 +57,7 @@ public final class AccountHold {
         }
         if (held != null) {
             deletions.apply(tool, held.deletions(), true);
+            mirrors.allowRemovals(tool.kind(), tool.account()); // a replication rule's removals held: allowed now
         }
         return states.updateSyncState(tool.kind(), tool.account(), s -> s.paused(false), clock.instant());
     }

@@ -49,12 +49,12 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.pull = new Pull(store, appends, replicas, tools, states, ids, settings.retry(), clock);
         this.upload = new Upload(store, appends, settings.retry(), tools);
         Deletions deletions = new Deletions(store, appends, replicas, states, settings.hold(), settings.retry(), clock);
-        this.mirrors = new Mirrors(store, outbox, tools, states, clock);
+        this.mirrors = new Mirrors(store, outbox, tools, states, replicas, settings.hold(), clock);
         this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
                 settings.pushInterval(), settings.lease(), states, clock);
         this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, tools, clock);
         AccountPull accountPull = new AccountPull(pull, deletions, states, tools, clock);
-        this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, clock);
+        this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, mirrors, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);

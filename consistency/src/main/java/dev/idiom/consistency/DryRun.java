@@ -92,6 +92,16 @@ public final class DryRun {
                 }
             }
         }
+        for (MirrorRules.Selection s : rules.all()) { // the mass-delete guard, as the planner applies it
+            SyncPlan.Writes w = writes.get(s.account().name());
+            if (w != null && w.removals.count() > 0) {
+                int copies = replicas.count(s.account().kind(), s.account().account());
+                if (hold.holds(w.removals.count(), copies)) {
+                    w.held = String.format("its rule would remove %d of the %d copies (more than %.0f%%): the account would be held, nothing removed",
+                            w.removals.count(), copies, hold.share() * 100);
+                }
+            }
+        }
         return new SyncPlan(name, pulled, new ArrayList<>(writes.values()));
     }
 

@@ -27,7 +27,9 @@ import java.util.logging.Logger;
  * restarts, is shared by nodes and is paced by each tool. A new rule is planned from the feed's
  * first event (a first mirror); how far each rule got is stored after its rows committed, so a plan
  * cut short resumes there, and planning twice only owes the same rows again. Only copies a rule
- * made are removed by one: the records an account brought in itself, or a curator uploaded, stay.
+ * made are removed by one: the records an account brought in itself, or a curator uploaded, stay;
+ * and a pass that would remove more than the mass-delete share of an account's copies holds the
+ * account instead, until a curator allows it.
  */
 public final class Mirrors {
     private static final Logger LOG = Logger.getLogger(Mirrors.class.getName());
@@ -39,8 +41,12 @@ public final class Mirrors {
     private final ToolDirectory tools;
     private final ToolAccountRepository states;
     private final Clock clock;
+    private final AccountReplicas replicas;
+    private final DeletionHold hold;
 
-    public Mirrors(EventStore store, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, Clock clock) {
+    Mirrors(EventStore store, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, AccountReplicas replicas, DeletionHold hold, Clock clock) {
+        this.replicas = replicas;
+        this.hold = hold;
         this.store = store;
         this.outbox = outbox;
         this.tools = tools;
@@ -102,15 +108,35 @@ public final class Mirrors {
         }
         long position = at.position();
         Planned total = new Planned(0, 0);
+        int copiesHere = -1;
         while (true) {
             List<RecordedEvent> page = store.after(position, PAGE);
             if (page.isEmpty()) {
                 return total;
             }
-            total = total.plus(owe(s, store.loadAll(changed(page, s))));
+            List<Owing> owing = owing(s, store.loadAll(changed(page, s)).values());
+            int removals = (int) owing.stream().filter(o -> o.remoteId() != null).count();
+            if (removals > 0 && page.getLast().position() > at.removalsAllowedTo()) {
+                copiesHere = copiesHere < 0 ? replicas.count(kind, account) : copiesHere;
+                if (hold.holds(total.removals() + removals, copiesHere)) { // the mass-delete guard, as for a pull's deletions
+                    String why = String.format("its replication rule %s would remove %d of the %d copies in %s %s (more than %.0f%%); "
+                            + "nothing was removed: resume with allowDeletions=true to remove them", s.rule(), total.removals() + removals,
+                            copiesHere, kind, account, hold.share() * 100);
+                    states.updateSyncState(kind, account, st -> st.held(new HeldDeletions(why, List.of()).json()), clock.instant());
+                    LOG.warning("tool account held: " + why);
+                    return total;
+                }
+            }
+            total = total.plus(owe(s, owing));
             position = page.getLast().position();
-            states.saveMirrorPlan(kind, account, new MirrorPlan(rule, position, at.head()), clock.instant());
+            states.saveMirrorPlan(kind, account, new MirrorPlan(rule, position, at.head(), at.removalsAllowedTo()), clock.instant());
         }
+    }
+
+    /** A curator allowed the removals held: the account's rule may remove what it planned up to the feed's head now. */
+    void allowRemovals(String kind, String account) {
+        states.mirrorPlan(kind, account).ifPresent(p -> states.saveMirrorPlan(kind, account,
+                new MirrorPlan(p.rule(), p.position(), p.head(), store.headPosition()), clock.instant()));
     }
 
     /**
@@ -134,9 +160,8 @@ public final class Mirrors {
         return out;
     }
 
-    /** The rows these DEs owe the account: a copy where it lacks one, the removal of a rule's copy the rule no longer selects. */
-    private Planned owe(MirrorRules.Selection s, Map<UUID, DigitalEntity> des) {
-        List<Owing> owing = owing(s, des.values());
+    /** The rows owed the account: a copy where it lacks one, the removal of a rule's copy the rule no longer selects. */
+    private Planned owe(MirrorRules.Selection s, List<Owing> owing) {
         outbox.owe(owing.stream().map(o -> new Outbox.Owed(o.entity().id(), s.account().kind(), s.account().account(),
                 o.remoteId() == null ? Outbox.NEW_COPY : o.remoteId(), o.entity().version())).toList());
         int copies = (int) owing.stream().filter(o -> o.remoteId() == null).count();

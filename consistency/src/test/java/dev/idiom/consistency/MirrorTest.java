@@ -15,6 +15,7 @@ import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.Replica;
 import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.zotero.ZoteroStub;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
@@ -98,8 +99,12 @@ final class MirrorTest {
         String copy = f.replica(ml, "zotero").remoteId();
         assertEquals(2, f.zotero.size());
         // when the DE loses the tag, its copy goes to Zotero's trash and is unlinked; the library's own item (no tag) stays
+        // (one of the account's two copies is more than its mass-delete share: held first, then allowed by the curator)
         f.editedInIdiom(ml, Field.TAGS, new TreeSet<>(Set.of("ranking")));
-        SyncReport r = f.engine.sync().sync("zot", false, Progress.SILENT);
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        assertTrue(f.states.syncState("zotero", ZoteroStub.LIBRARY).held().contains("1 of the 2"));
+        assertEquals(0, f.zotero.data(copy).path("deleted").asInt(0), "held, not removed");
+        SyncReport r = f.engine.sync().sync("zot", true, Progress.SILENT);
         assertEquals(1, r.pushedByOutcome().get("removed"), r.pushedByOutcome().toString());
         assertEquals(1, f.zotero.data(copy).path("deleted").asInt(), "in the trash, not deleted for good");
         assertTrue(f.replicas(ml, "zotero").isEmpty());
@@ -260,6 +265,9 @@ final class MirrorTest {
         f.tools.rules.put("bib", rule("{\"tags\": [\"ml\"]}", null));
         UUID edited = f.uploaded(paper("Edited in Idiom"), "zot");
         UUID tagged = f.entered(paper("Learning to rank", "ml"));
+        for (int i = 0; i < 10; i++) { // enough copies in BibSonomy that removing one is within its mass-delete share
+            f.entered(paper("Ranking, part " + i, "ml"));
+        }
         f.engine.sync().sync("zot", false, Progress.SILENT);
         assertEquals(1, f.replicas(tagged, "bibsonomy").size());
         assertEquals(1, f.replicas(edited, "bibtex").size());
@@ -294,5 +302,35 @@ final class MirrorTest {
         assertEquals(2, r.pushedByOutcome().get("pushed"), r.pushedByOutcome().toString());
         assertEquals(1, r.pushedByOutcome().get("removed"), r.pushedByOutcome().toString());
         assertEquals(4, recordsInFile());
+    }
+
+    @Test
+    void aRuleThatWouldRemoveTooManyCopiesHoldsTheAccountUntilACuratorAllowsIt() {
+        // given twenty DEs mirrored into the file, one of them tagged "keep"
+        List<UUID> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(f.entered(i == 0 ? paper("Paper " + i, "keep") : paper("Paper " + i)));
+        }
+        f.tools.rules.put("file", rule("\"all\"", null));
+        f.engine.sync().sync("file", false, Progress.SILENT);
+        assertEquals(20, recordsInFile());
+        // when the rule narrows to the DEs tagged "keep" (19 of 20 copies would go: more than 10%)
+        f.tools.rules.put("file", rule("{\"tags\": [\"keep\"]}", null));
+        dev.idiom.consistency.report.SyncPlan.Writes planned = f.engine.dryRun().plan("zot").writes().stream()
+                .filter(w -> w.name().equals("file")).findFirst().orElseThrow();
+        assertEquals(19, planned.removals.count());
+        assertTrue(planned.held != null && planned.held.contains("19 of the 20"), "a dry run says it would be held: " + planned.held);
+        f.engine.mirrors().planAll();
+        // then the account is held with why, nothing is owed and nothing removed
+        String held = f.states.syncState("bibtex", f.tools.file.account()).held();
+        assertTrue(held != null && held.contains("19 of the 20"), held);
+        assertThrows(SyncRefusedException.class, () -> f.engine.sync().sync("file", false, Progress.SILENT));
+        assertEquals(20, recordsInFile());
+        // and when a curator allows it, the copies go and the DEs stay
+        SyncReport r = f.engine.sync().sync("file", true, Progress.SILENT);
+        assertEquals(19, r.pushedByOutcome().get("removed"), r.pushedByOutcome().toString());
+        assertEquals(1, recordsInFile());
+        assertEquals(1, f.replicas(ids.getFirst(), "bibtex").size());
+        assertTrue(f.store.load(ids.get(1)).isPresent());
     }
 }

@@ -123,6 +123,9 @@ final class SyncCommand {
             out.printf("idiom: and write to %s: %d copies, %d updates, %d removals%n", w.name(), w.copies.count(), w.updates.count(), w.removals.count());
             samples("copy", w.copies);
             samples("remove", w.removals);
+            if (w.held != null) {
+                out.println("  HELD: " + w.held);
+            }
         }
         out.println("idiom: nothing was changed (a dry run)");
     }

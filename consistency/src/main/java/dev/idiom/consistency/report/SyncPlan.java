@@ -61,6 +61,8 @@ public record SyncPlan(String account, Pulled pulled, List<Writes> writes) {
         public final Named copies = new Named();
         public final Named updates = new Named();
         public final Named removals = new Named();
+        /** Why the account would be held instead of its copies removed (more than the mass-delete share), or null. */
+        public String held;
 
         public Writes(String name) {
             this.name = name;

@@ -120,6 +120,7 @@ public final class ToolsResource {
             named(a, "copies", w.copies);
             named(a, "updates", w.updates);
             named(a, "removals", w.removals);
+            a.put("held", w.held);
         }
         return n;
     }

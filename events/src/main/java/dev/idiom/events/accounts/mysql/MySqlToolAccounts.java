@@ -213,11 +213,11 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     @Override
     public java.util.Optional<MirrorPlan> mirrorPlan(String kind, String account) {
         return run(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT rule, position, head FROM mirror_plan WHERE kind = ? AND account = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT rule, position, head, removals_allowed_to FROM mirror_plan WHERE kind = ? AND account = ?")) {
                 ps.setString(1, kind);
                 ps.setString(2, account == null ? "" : account);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(new MirrorPlan(rs.getString(1), rs.getLong(2), rs.getLong(3))) : Optional.<MirrorPlan>empty();
+                    return rs.next() ? Optional.of(new MirrorPlan(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4))) : Optional.<MirrorPlan>empty();
                 }
             }
         });
@@ -227,15 +227,19 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     public void saveMirrorPlan(String kind, String account, MirrorPlan plan, Instant at) {
         run(c -> {
             // another node planning the same rule may be ahead: a position never goes back under one rule; a new rule replaces all
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO mirror_plan (kind, account, rule, position, head, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO mirror_plan (kind, account, rule, position, head, removals_allowed_to, updated_at) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?) "
                     + "ON DUPLICATE KEY UPDATE position = IF(rule = VALUES(rule), GREATEST(position, VALUES(position)), VALUES(position)), "
-                    + "head = IF(rule = VALUES(rule), head, VALUES(head)), rule = VALUES(rule), updated_at = VALUES(updated_at)")) {
+                    + "head = IF(rule = VALUES(rule), head, VALUES(head)), "
+                    + "removals_allowed_to = IF(rule = VALUES(rule), GREATEST(removals_allowed_to, VALUES(removals_allowed_to)), VALUES(removals_allowed_to)), "
+                    + "rule = VALUES(rule), updated_at = VALUES(updated_at)")) {
                 ps.setString(1, kind);
                 ps.setString(2, account == null ? "" : account);
                 ps.setString(3, plan.rule());
                 ps.setLong(4, plan.position());
                 ps.setLong(5, plan.head());
-                ps.setObject(6, SqlProjection.utc(at));
+                ps.setLong(6, plan.removalsAllowedTo());
+                ps.setObject(7, SqlProjection.utc(at));
                 ps.executeUpdate();
             }
             return null;
