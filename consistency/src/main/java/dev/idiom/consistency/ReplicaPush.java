@@ -91,6 +91,7 @@ public final class ReplicaPush {
      * order. One result per row; a row that fails unexpectedly is retried after its lease.
      */
     public List<PushOutcome> pushAll(List<Outbox.Entry> owed) {
+        MirrorRules rules = MirrorRules.of(tools); // the rules as they stand, once per claim (each push would read every account again)
         List<PushOutcome> out = new ArrayList<>(java.util.Collections.nCopies(owed.size(), (PushOutcome) null));
         List<Integer> copies = new ArrayList<>();
         for (int i = 0; i < owed.size(); i++) {
@@ -100,7 +101,7 @@ public final class ReplicaPush {
         }
         if (copies.size() > 1) {
             try {
-                List<PushOutcome> made = copyAll(copies.stream().map(owed::get).toList());
+                List<PushOutcome> made = copyAll(copies.stream().map(owed::get).toList(), rules);
                 for (int k = 0; k < copies.size(); k++) {
                     out.set(copies.get(k), made.get(k));
                 }
@@ -114,7 +115,7 @@ public final class ReplicaPush {
             if (out.get(i) == null) {
                 Outbox.Entry e = owed.get(i);
                 try {
-                    out.set(i, push(e));
+                    out.set(i, push(e, rules));
                 } catch (RuntimeException unexpected) {
                     // the lease runs out and another round retries; one bad row never stops the others
                     LOG.log(java.util.logging.Level.WARNING, "push to " + e.tool() + " " + e.account() + " " + e.remoteId() + " failed: "
@@ -126,9 +127,9 @@ public final class ReplicaPush {
         return out;
     }
 
-    public PushOutcome push(Outbox.Entry owed) {
+    private PushOutcome push(Outbox.Entry owed, MirrorRules rules) {
         Optional<DigitalEntity> found = store.load(owed.entityId());
-        MirrorRules.Selection rule = MirrorRules.of(tools).of(owed.tool(), emptyToNull(owed.account()) == null ? "" : owed.account());
+        MirrorRules.Selection rule = rules.of(owed.tool(), emptyToNull(owed.account()) == null ? "" : owed.account());
         if (Outbox.NEW_COPY.equals(owed.remoteId())) {
             return copy(owed, found, rule);
         }
@@ -197,15 +198,16 @@ public final class ReplicaPush {
      * still owed are made with one {@link AnnotationTool#createAll}, and their links are appended in
      * one commit (a DE that moved meanwhile gets its link on its newer version).
      */
-    private List<PushOutcome> copyAll(List<Outbox.Entry> owed) {
+    private List<PushOutcome> copyAll(List<Outbox.Entry> owed, MirrorRules rules) {
         Outbox.Entry first = owed.getFirst();
         String account = emptyToNull(first.account()) == null ? "" : first.account();
         Optional<AnnotationTool> opened = tools.open(first.tool(), account);
         if (opened.isEmpty() || owed.stream().anyMatch(e -> !e.tool().equals(first.tool()) || !e.account().equals(first.account()))) {
-            return owed.stream().map(e -> copy(e, store.load(e.entityId()), MirrorRules.of(tools).of(e.tool(), account))).toList();
+            return owed.stream().map(e -> copy(e, store.load(e.entityId()), rules.of(e.tool(), emptyToNull(e.account()) == null ? "" : e.account())))
+                    .toList();
         }
         AnnotationTool tool = opened.get();
-        MirrorRules.Selection rule = MirrorRules.of(tools).of(first.tool(), account);
+        MirrorRules.Selection rule = rules.of(first.tool(), account);
         Map<UUID, DigitalEntity> des = store.loadAll(owed.stream().map(Outbox.Entry::entityId).toList());
         List<PushOutcome> out = new ArrayList<>(java.util.Collections.nCopies(owed.size(), (PushOutcome) null));
         List<Integer> toMake = new ArrayList<>();
