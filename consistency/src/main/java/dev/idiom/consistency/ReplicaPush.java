@@ -166,13 +166,18 @@ public final class ReplicaPush {
             written = tool.update(known, wanted);
         } catch (RemoteChangedException moved) {
             return pullAndMerge(owed, de, r, tool, moved);
-        } catch (RecordRefusedException refused) {
-            outbox.park(owed, refused.getMessage());
-            return PushOutcome.PARKED;
         } catch (ToolException failed) {
-            retryLater(owed, failed);
-            return PushOutcome.RETRY_LATER;
+            return notTaken(owed, failed);
         }
+        return pushed(owed, de, r, tool, wanted, written);
+    }
+
+    /**
+     * Records what the tool acknowledged as a {@link ReplicaPushed} and releases the row; a copy the
+     * tool re-keyed is owed any change that came meanwhile under its new id.
+     */
+    private PushOutcome pushed(Outbox.Entry owed, DigitalEntity de, Replica r, AnnotationTool tool, Metadata wanted, RemoteRecord written) {
+        Set<Field> kept = tool.fieldsKept();
         // what the tool holds now, its tags read through what was just written (a "_" written for a space is that space)
         Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(written.metadata(), wanted), kept);
         String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
@@ -234,12 +239,8 @@ public final class ReplicaPush {
             int i = toMake.get(k);
             Outbox.Entry e = owed.get(i);
             AnnotationTool.Made m = made.get(k);
-            if (m.failure() instanceof RecordRefusedException refused) {
-                outbox.park(e, refused.getMessage());
-                out.set(i, PushOutcome.PARKED);
-            } else if (m.failure() != null) {
-                retryLater(e, m.failure());
-                out.set(i, PushOutcome.RETRY_LATER);
+            if (m.failure() != null) {
+                out.set(i, notTaken(e, m.failure()));
             } else {
                 DigitalEntity de = des.get(e.entityId());
                 links.add(new Append(de.id(), de.version(), List.of(new NewEvent(UUID.randomUUID(), EventSources.mirror(tool.kind()),
@@ -314,12 +315,8 @@ public final class ReplicaPush {
         RemoteRecord created;
         try {
             created = tool.create(wanted, ReplicaContent.keepPrivate(de), de.id());
-        } catch (RecordRefusedException refused) {
-            outbox.park(owed, refused.getMessage());
-            return PushOutcome.PARKED;
         } catch (ToolException failed) {
-            retryLater(owed, failed);
-            return PushOutcome.RETRY_LATER;
+            return notTaken(owed, failed);
         }
         record(de, linkOf(tool, wanted, created), EventSources.mirror(tool.kind()));
         outbox.acknowledged(owed, Integer.MAX_VALUE);
@@ -393,20 +390,20 @@ public final class ReplicaPush {
         } catch (RemoteChangedException again) { // changed once more meanwhile: the next round tries again
             outbox.retryAt(owed, clock.instant(), again.getMessage());
             return PushOutcome.RETRY_LATER;
-        } catch (RecordRefusedException refused) {
+        } catch (ToolException failed) {
+            return notTaken(owed, failed);
+        }
+        return pushed(owed, de, r, tool, wanted, written);
+    }
+
+    /** A write the tool did not take: parked if it refused the record for good, else due again after the backoff. */
+    private PushOutcome notTaken(Outbox.Entry owed, ToolException failed) {
+        if (failed instanceof RecordRefusedException refused) {
             outbox.park(owed, refused.getMessage());
             return PushOutcome.PARKED;
-        } catch (ToolException failed) {
-            retryLater(owed, failed);
-            return PushOutcome.RETRY_LATER;
         }
-        Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(written.metadata(), wanted), tool.fieldsKept());
-        String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
-        record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version(),
-                r.privateCopy() || written.privateCopy()), EventSources.push(r.tool()));
-        outbox.acknowledged(owed, replaces == null ? de.version() : Integer.MAX_VALUE);
-        lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
-        return PushOutcome.PUSHED;
+        retryLater(owed, failed);
+        return PushOutcome.RETRY_LATER;
     }
 
     /** Records the acknowledgement; if the DE moved meanwhile, on its newer version (the newer change is owed its own push). */

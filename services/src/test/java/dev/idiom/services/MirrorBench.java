@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -151,27 +150,9 @@ public final class MirrorBench {
                 }
             });
             System.out.printf("lag: %d updates/s for %d s to DEs with Zotero copies, while the file's first mirror runs…%n", rate, seconds);
-            long period = 1_000_000_000L / rate;
-            long start = System.nanoTime();
-            int updates = 0;
-            int duringMirror = 0;
-            for (long next = start; next < start + seconds * 1_000_000_000L; next += period) {
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                }
-                UUID id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
-                try {
-                    int version = app.reads().describe(id, dev.idiom.services.app.ReadPath.DB).entity().version();
-                    app.writes().patch(id, Map.of(Field.VOLUME, Integer.toString(updates)), version, "bench");
-                    updates++;
-                    if (mirroring.get()) {
-                        duringMirror++;
-                    }
-                } catch (dev.idiom.events.StaleVersionException raced) {
-                    // the engine's acknowledgement landed between the read and the write
-                }
-            }
+            SyncBench.Updates u = SyncBench.steadyUpdates(app, ids, rate, seconds, mirroring::get);
+            int updates = u.made();
+            int duringMirror = u.during();
             watch.join(120_000);
             long deadline = System.nanoTime() + 120_000_000_000L;
             while (!app.sync().owed(1).isEmpty() && System.nanoTime() < deadline) {

@@ -65,24 +65,10 @@ public final class SyncBench {
                 ids.add(id);
             }
             System.out.printf("lag: %d updates/s for %d s, engine every %s ms…%n", rate, seconds, intervalMs);
-            long period = 1_000_000_000L / rate;
             long start = System.nanoTime();
-            int updates = 0;
-            int stale = 0;
-            for (long next = start; next < start + seconds * 1_000_000_000L; next += period) {
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                }
-                UUID id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
-                try {
-                    int version = app.reads().describe(id, dev.idiom.services.app.ReadPath.DB).entity().version();
-                    app.writes().patch(id, Map.of(Field.VOLUME, Integer.toString(updates)), version, "bench");
-                    updates++;
-                } catch (dev.idiom.events.StaleVersionException raced) {
-                    stale++; // the engine's acknowledgement landed between the read and the write
-                }
-            }
+            Updates u = steadyUpdates(app, ids, rate, seconds, () -> false);
+            int updates = u.made();
+            int stale = u.stale();
             long deadline = System.nanoTime() + 120_000_000_000L;
             while (!app.sync().owed(1).isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -94,6 +80,37 @@ public final class SyncBench {
                         c.kind(), c.lag().samples(), c.lag().p50(), c.lag().p99(), c.lag().max(), c.inSync(), c.replicas(), c.pending());
             }
         }
+    }
+
+    /** What a run of steady updates made: updates, those refused as stale (not retried), and those made while {@code during} held. */
+    record Updates(int made, int stale, int during) {}
+
+    /** {@code rate} updates a second of random DEs among {@code ids} (a new volume each) for {@code seconds}, paced from one thread. */
+    static Updates steadyUpdates(Application app, List<UUID> ids, int rate, int seconds, java.util.function.BooleanSupplier during)
+            throws InterruptedException {
+        long period = 1_000_000_000L / rate;
+        long start = System.nanoTime();
+        int updates = 0;
+        int stale = 0;
+        int duringCount = 0;
+        for (long next = start; next < start + seconds * 1_000_000_000L; next += period) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            UUID id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
+            try {
+                int version = app.reads().describe(id, dev.idiom.services.app.ReadPath.DB).entity().version();
+                app.writes().patch(id, Map.of(Field.VOLUME, Integer.toString(updates)), version, "bench");
+                updates++;
+                if (during.getAsBoolean()) {
+                    duringCount++;
+                }
+            } catch (dev.idiom.events.StaleVersionException raced) {
+                stale++; // the engine's acknowledgement landed between the read and the write
+            }
+        }
+        return new Updates(updates, stale, duringCount);
     }
 
     /** A library of {@code items} Zotero items imported, then synced with no change: time and memory of that sync. */
