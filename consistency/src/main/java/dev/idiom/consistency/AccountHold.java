@@ -99,7 +99,7 @@ public final class AccountHold {
         Map<String, UUID> linked = new java.util.LinkedHashMap<>();
         replicas.forEach(tool, (de, r) -> linked.put(r.remoteId(), de.id()));
         deletions.unlink(tool, new java.util.ArrayList<>(linked.keySet()), linked, "its tool account " + name + " was removed",
-                EventSources.accountRemoved(tool));
+                EventSources.accountRemoved(tool), false);
         outbox.forget(tool.kind(), tool.account());
         states.remove(name, tool.kind(), tool.account());
         LOG.info("removed tool account " + name + " (" + tool.kind() + " " + tool.account() + "): " + linked.size() + " copies unlinked");

@@ -48,7 +48,7 @@ public final class ConsistencyEngine implements AutoCloseable {
         PropagationLag lag = new PropagationLag(clock);
         this.pull = new Pull(store, appends, replicas, tools, states, ids, settings.retry(), clock);
         this.upload = new Upload(store, appends, settings.retry(), tools);
-        Deletions deletions = new Deletions(store, appends, replicas, states, settings.hold(), settings.retry(), clock);
+        Deletions deletions = new Deletions(store, appends, replicas, states, settings.hold(), settings.retry(), clock, tools);
         this.mirrors = new Mirrors(store, outbox, tools, states, replicas, settings.hold(), clock);
         this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
                 settings.pushInterval(), settings.lease(), states, clock);

@@ -1,6 +1,7 @@
 package dev.idiom.consistency;
 
 import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityDeleted;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.NewEvent;
 import dev.idiom.events.Replica;
@@ -16,7 +17,9 @@ import java.util.UUID;
 import java.util.logging.Logger;
 
 /**
- * Copies deleted in a tool: their replicas are unlinked (an event; the DE stays), unless that
+ * Copies deleted in a tool: their replicas are unlinked (an event; the DE stays, except that the
+ * last copy of a DE deleted in an account that propagates deletions moves the DE to Idiom's trash
+ * with it), unless that
  * would unlink more of the account's replicas than the {@link DeletionHold} allows, in which case
  * the account is held with the deletions kept for a curator. A copy whose DE still has another
  * copy in the same account moved (a new URL, a new hash); it was not deleted, and does not count
@@ -35,9 +38,11 @@ public final class Deletions {
     private final AccountReplicas replicas;
     private final OptimisticRetry retry;
     private final Clock clock;
+    private final ToolDirectory tools;
 
     Deletions(EventStore store, EntityAppends appends, AccountReplicas replicas, ToolAccountRepository states, DeletionHold hold, OptimisticRetry retry,
-            Clock clock) {
+            Clock clock, ToolDirectory tools) {
+        this.tools = tools;
         this.store = store;
         this.appends = appends;
         this.states = states;
@@ -72,7 +77,8 @@ public final class Deletions {
             hold(tool, new HeldDeletions(why, deleted));
             return new Applied(moved.size(), why);
         }
-        unlink(tool, deleted, linked, "deleted in " + tool.kind() + " " + tool.account());
+        boolean propagates = MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().propagatesDeletions();
+        unlink(tool, deleted, linked, "deleted in " + tool.kind() + " " + tool.account(), EventSources.replica(tool), propagates);
         return new Applied(moved.size() + deleted.size(), null);
     }
 
@@ -84,19 +90,26 @@ public final class Deletions {
 
     /** Unlinks each copy that is still linked (an event on its DE, through the one write door). */
     void unlink(AnnotationTool tool, List<String> remoteIds, Map<String, UUID> linked, String reason) {
-        unlink(tool, remoteIds, linked, reason, EventSources.replica(tool));
+        unlink(tool, remoteIds, linked, reason, EventSources.replica(tool), false);
     }
 
-    /** As {@link #unlink(AnnotationTool, List, Map, String)}, the events naming {@code source}. */
-    void unlink(AnnotationTool tool, List<String> remoteIds, Map<String, UUID> linked, String reason, String source) {
+    /**
+     * As {@link #unlink(AnnotationTool, List, Map, String)}, the events naming {@code source};
+     * {@code deletesLast}: a live DE left without any copy goes to Idiom's trash in the same commit.
+     */
+    void unlink(AnnotationTool tool, List<String> remoteIds, Map<String, UUID> linked, String reason, String source, boolean deletesLast) {
         for (String id : remoteIds) {
             UUID entity = linked.get(id);
             retry.run("unlinking " + tool.kind() + " " + tool.account() + " " + id, () -> {
                 DigitalEntity de = store.load(entity).orElse(null);
                 Replica r = de == null ? null : de.replica(tool.kind(), tool.account(), id).orElse(null);
                 if (r != null) {
-                    appends.commit(entity, de.version(), List.of(new NewEvent(UUID.randomUUID(), source,
+                    List<NewEvent> events = new ArrayList<>(List.of(new NewEvent(UUID.randomUUID(), source,
                             new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), reason))));
+                    if (deletesLast && de.live() && de.replicas().size() == 1) {
+                        events.add(new NewEvent(UUID.randomUUID(), source, new EntityDeleted(reason + ", its last copy")));
+                    }
+                    appends.commit(entity, de.version(), events);
                 }
                 return r;
             });

@@ -70,7 +70,7 @@ public final class DryRun {
         for (Mirrors.Owing o : mirrors.preview(rules)) {
             DigitalEntity de = o.entity();
             SyncPlan.Writes w = writes.get(o.selection().account().name());
-            if (o.remoteId() == null) {
+            if (!o.removal()) {
                 w.copy(de.id(), de.metadata().title());
             } else {
                 w.remove(de.id(), de.metadata().title());
@@ -174,10 +174,12 @@ public final class DryRun {
                 continue;
             }
             Optional<Replica> r = de.replicas().stream().filter(x -> x.remoteId().equals(e.remoteId()) && s.holds(x)).findFirst();
-            if (r.isPresent() && s.rule().mirrors() && !s.selects(de) && mirrors.madeByRule(de, r.get())) {
+            if (r.isPresent() && mirrors.removes(s, de, r.get())) {
                 w.remove(de.id(), de.metadata().title());
             } else if (r.isPresent()) {
                 w.update(de.id(), de.metadata().title());
+            } else if (de.live() && s.rule().propagatesDeletions()) { // a copy a deletion removed, owed back
+                w.copy(de.id(), de.metadata().title());
             }
         }
     }

@@ -28,14 +28,19 @@ final class EventSources {
         return cut("mirror:" + kind);
     }
 
+    /** A copy removed because its DE went to Idiom's trash, or made again because it came back. */
+    static String deletion(String kind) {
+        return cut("deleted:" + kind);
+    }
+
     /** Copies unlinked because their tool account was removed. */
     static String accountRemoved(AnnotationTool tool) {
         return cut("removed:" + tool.kind() + ":" + tool.account());
     }
 
-    /** True for an unlink that says nothing of what a curator wants in the account (a rule's removal, the account's removal). */
+    /** True for an unlink that says nothing of what a curator wants in the account (a rule's removal, a deletion's, the account's removal). */
     static boolean byIdiom(String source) {
-        return source != null && (source.startsWith("mirror:") || source.startsWith("removed:"));
+        return source != null && (source.startsWith("mirror:") || source.startsWith("removed:") || source.startsWith("deleted:"));
     }
 
     private static String cut(String s) {

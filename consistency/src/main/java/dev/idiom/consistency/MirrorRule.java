@@ -33,8 +33,12 @@ import java.util.stream.Collectors;
  * @param types a DE of one of these types; empty: any
  * @param query words that must all occur in the DE's title, authors, venue, abstract, tags or notes (case and accents ignored); null: any
  * @param from a DE holding a copy in one of these accounts (by name); empty: any
+ * @param propagatesDeletions a DE deleted in Idiom has its copies in the account deleted (a tool with a trash keeps them there),
+ *        and a copy deleted there deletes the DE when it was the DE's last; false ("keep", the default): copies stay, and a copy
+ *        deleted there is only unlinked
  */
-public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> types, String query, SortedSet<String> from, Direction direction) {
+public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> types, String query, SortedSet<String> from, Direction direction,
+                         boolean propagatesDeletions) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_CRITERIA = 100;
 
@@ -83,6 +87,30 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
         }
     }
 
+    public MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> types, String query, SortedSet<String> from, Direction direction) {
+        this(all, tags, types, query, from, direction, false);
+    }
+
+    /** The same rule with the account's deletions setting: "propagate" or "keep" (null: keep). */
+    public MirrorRule withDeletions(String deletions) {
+        boolean propagate = switch (deletions == null ? "keep" : deletions.strip()) {
+            case "keep" -> false;
+            case "propagate" -> true;
+            default -> throw new InvalidValueException("deletions must be \"propagate\" or \"keep\", got '" + deletions + "'");
+        };
+        return new MirrorRule(all, tags, types, query, from, direction, propagate);
+    }
+
+    /** The deletions setting as the API and the store name it. */
+    public String deletions() {
+        return propagatesDeletions ? "propagate" : "keep";
+    }
+
+    /** True if Idiom has work of its own to do in the account: copies a rule selects, or deletions to carry there. */
+    public boolean plans() {
+        return direction.written() && (mirrors() || propagatesDeletions);
+    }
+
     public MirrorRule {
         tags = Collections.unmodifiableSortedSet(new TreeSet<>(tags));
         types = Collections.unmodifiableSortedSet(new TreeSet<>(types));
@@ -100,7 +128,7 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
      * the {@link #from} accounts (the directory knows which kind and account a name is).
      */
     public boolean selects(DigitalEntity de, Predicate<Replica> inFrom) {
-        if (!mirrors() || !de.exists()) {
+        if (!mirrors() || !de.live()) {
             return false;
         }
         if (all) {
@@ -251,13 +279,16 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
         }
     }
 
-    /** Identifies what is selected (not the direction): a new fingerprint starts planning again from the first event. */
+    /**
+     * Identifies what is planned (not the direction): a new fingerprint starts planning again from the
+     * first event (deletions that now propagate reach the DEs already in the trash).
+     */
     public String fingerprint() {
-        return Fingerprint.of(String.valueOf(stored()));
+        return Fingerprint.of(String.valueOf(stored()) + (propagatesDeletions ? "\npropagate" : ""));
     }
 
     @Override
     public String toString() {
-        return view() + " (" + direction.text() + ")";
+        return view() + " (" + direction.text() + (propagatesDeletions ? ", deletions propagate" : "") + ")";
     }
 }

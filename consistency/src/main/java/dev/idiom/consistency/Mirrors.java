@@ -2,6 +2,8 @@ package dev.idiom.consistency;
 
 import dev.idiom.consistency.report.MirrorProgress;
 import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityDeleted;
+import dev.idiom.events.EntityRestored;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.RecordedEvent;
@@ -66,7 +68,7 @@ public final class Mirrors {
         MirrorRules rules = MirrorRules.of(tools);
         Planned total = new Planned(0, 0);
         for (MirrorRules.Selection s : rules.all()) {
-            if (s.rule().mirrors() && s.rule().direction().written() && !states.syncState(s.account().kind(), s.account().account()).paused()) {
+            if (s.rule().plans() && !states.syncState(s.account().kind(), s.account().account()).paused()) {
                 total = total.plus(plan(s));
             }
         }
@@ -76,7 +78,7 @@ public final class Mirrors {
     /** Plans one account by name (a curator's sync), if its rule writes to it. */
     public Planned plan(String name) {
         return MirrorRules.of(tools).all().stream().filter(s -> name.equals(s.account().name()))
-                .filter(s -> s.rule().mirrors() && s.rule().direction().written()).findFirst().map(this::plan).orElse(new Planned(0, 0));
+                .filter(s -> s.rule().plans()).findFirst().map(this::plan).orElse(new Planned(0, 0));
     }
 
     /** Where an account's mirror stands (see {@link MirrorProgress}). */
@@ -114,8 +116,8 @@ public final class Mirrors {
             if (page.isEmpty()) {
                 return total;
             }
-            List<Owing> owing = owing(s, store.loadAll(changed(page, s)).values());
-            int removals = (int) owing.stream().filter(o -> o.remoteId() != null).count();
+            List<Owing> owing = owing(s, store.loadAll(changed(page, s)).values(), restored(page));
+            int removals = (int) owing.stream().filter(Owing::removal).count();
             if (removals > 0 && page.getLast().position() > at.removalsAllowedTo()) {
                 copiesHere = copiesHere < 0 ? replicas.count(kind, account) : copiesHere;
                 if (hold.holds(total.removals() + removals, copiesHere)) { // the mass-delete guard, as for a pull's deletions
@@ -164,28 +166,90 @@ public final class Mirrors {
     private Planned owe(MirrorRules.Selection s, List<Owing> owing) {
         outbox.owe(owing.stream().map(o -> new Outbox.Owed(o.entity().id(), s.account().kind(), s.account().account(),
                 o.remoteId() == null ? Outbox.NEW_COPY : o.remoteId(), o.entity().version())).toList());
-        int copies = (int) owing.stream().filter(o -> o.remoteId() == null).count();
-        return new Planned(copies, owing.size() - copies);
+        int removals = (int) owing.stream().filter(Owing::removal).count();
+        return new Planned(owing.size() - removals, removals);
     }
 
-    /** One thing a rule owes an account: a copy of the DE (remote id null) or the removal of its copy {@code remoteId}. */
-    record Owing(MirrorRules.Selection selection, DigitalEntity entity, String remoteId) {}
+    /** One thing a rule owes an account: a copy of the DE, the removal of its copy {@code remoteId}, or that copy back (a restore). */
+    record Owing(MirrorRules.Selection selection, DigitalEntity entity, String remoteId, Kind kind) {
+        enum Kind { COPY, REMOVAL, RESTORE }
 
-    private List<Owing> owing(MirrorRules.Selection s, java.util.Collection<DigitalEntity> des) {
+        boolean removal() {
+            return kind == Kind.REMOVAL;
+        }
+    }
+
+    /**
+     * What the account is owed for these DEs: a copy where its rule selects a DE it lacks; the
+     * removal of a copy the rule made and no longer selects, or of any copy of a DE in Idiom's trash
+     * when the account propagates deletions; and, for a DE taken out of the trash ({@code restored}),
+     * the copies its deletion removed there.
+     */
+    private List<Owing> owing(MirrorRules.Selection s, java.util.Collection<DigitalEntity> des, Set<UUID> restored) {
         List<Owing> out = new ArrayList<>();
+        Map<UUID, List<String>> removedByDeletion = s.rule().propagatesDeletions() && !restored.isEmpty()
+                ? removedByDeletion(restored, s.account().kind(), s.account().account()) : Map.of();
         for (DigitalEntity de : des) {
             List<Replica> held = de.replicas().stream().filter(s::holds).toList();
-            boolean selected = s.selects(de);
-            if (selected && held.isEmpty()) {
-                out.add(new Owing(s, de, null));
-            } else if (!selected && !held.isEmpty()) {
-                for (Replica r : held) {
-                    if (madeByRule(de, r)) {
-                        out.add(new Owing(s, de, r.remoteId()));
-                    }
+            List<String> back = held.isEmpty() && de.live() ? removedByDeletion.getOrDefault(de.id(), List.of()) : List.of();
+            back.forEach(id -> out.add(new Owing(s, de, id, Owing.Kind.RESTORE)));
+            if (s.selects(de) && held.isEmpty() && back.isEmpty()) {
+                out.add(new Owing(s, de, null, Owing.Kind.COPY));
+            }
+            for (Replica r : held) {
+                if (removes(s, de, r)) {
+                    out.add(new Owing(s, de, r.remoteId(), Owing.Kind.REMOVAL));
                 }
             }
         }
+        return out;
+    }
+
+    /**
+     * True if the account's copy {@code r} of {@code de} is to be removed: the DE is in Idiom's trash
+     * and the account propagates deletions, or the account's rule made the copy and no longer selects
+     * the DE (a live one: a DE in the trash keeps its copies where deletions are kept).
+     */
+    boolean removes(MirrorRules.Selection s, DigitalEntity de, Replica r) {
+        if (!s.rule().direction().written()) {
+            return false;
+        }
+        if (de.lifecycle().trashed()) {
+            return s.rule().propagatesDeletions();
+        }
+        return de.live() && s.rule().mirrors() && !s.selects(de) && madeByRule(de, r);
+    }
+
+    /**
+     * The copies in this account that Idiom removed because their DE went to the trash, per DE, for
+     * DEs live again: those unlinked by the deletion since its last {@link EntityDeleted}.
+     */
+    Map<UUID, List<String>> removedByDeletion(java.util.Collection<UUID> ids, String kind, String account) {
+        Map<UUID, List<String>> out = new java.util.HashMap<>();
+        String source = EventSources.deletion(kind);
+        store.histories(ids).forEach((id, events) -> {
+            List<String> removed = new ArrayList<>();
+            for (RecordedEvent e : events) {
+                if (e.event() instanceof EntityDeleted) {
+                    removed.clear();
+                } else if (e.event() instanceof dev.idiom.events.ReplicaUnlinked u && source.equals(e.source()) && u.tool().equals(kind)
+                        && sameAccount(u.account(), account)) {
+                    removed.add(u.remoteId());
+                } else if (e.event() instanceof dev.idiom.events.ReplicaEvent r && !(e.event() instanceof dev.idiom.events.ReplicaUnlinked)) {
+                    removed.remove(r.remoteId()); // linked again
+                }
+            }
+            if (!removed.isEmpty()) {
+                out.put(id, removed);
+            }
+        });
+        return out;
+    }
+
+    /** The DEs of a page taken out of the trash. */
+    private static Set<UUID> restored(List<RecordedEvent> page) {
+        Set<UUID> out = new java.util.HashSet<>();
+        page.stream().filter(e -> e.event() instanceof EntityRestored).forEach(e -> out.add(e.entityId()));
         return out;
     }
 
@@ -196,17 +260,17 @@ public final class Mirrors {
     List<Owing> preview(MirrorRules rules) {
         List<Owing> out = new ArrayList<>();
         for (MirrorRules.Selection s : rules.all()) {
-            if (!s.rule().mirrors() || !s.rule().direction().written()) {
+            if (!s.rule().plans()) {
                 continue;
             }
             MirrorPlan at = progress(s.account().kind(), s.account().account(), s.rule());
             long position = at == null ? 0 : at.position();
             boolean keepsPrivate = tools.open(s.account().kind(), s.account().account()).map(AnnotationTool::keepsPrivate).orElse(false);
             for (List<RecordedEvent> page = store.after(position, PAGE); !page.isEmpty(); page = store.after(position, PAGE)) {
-                List<Owing> owing = owing(s, store.loadAll(changed(page, s)).values());
-                Set<UUID> deleted = deletedThere(owing.stream().filter(o -> o.remoteId() == null).map(o -> o.entity().id()).toList(),
+                List<Owing> owing = owing(s, store.loadAll(changed(page, s)).values(), restored(page));
+                Set<UUID> deleted = deletedThere(owing.stream().filter(o -> o.kind() == Owing.Kind.COPY).map(o -> o.entity().id()).toList(),
                         s.account().kind(), s.account().account());
-                owing.stream().filter(o -> o.remoteId() != null || owesCopy(s, o.entity(), keepsPrivate, deleted)).forEach(out::add);
+                owing.stream().filter(o -> o.kind() != Owing.Kind.COPY || owesCopy(s, o.entity(), keepsPrivate, deleted)).forEach(out::add);
                 position = page.getLast().position();
             }
         }

@@ -67,6 +67,9 @@ final class RecordArrival {
         RemoteRecord r = arrived;
         if (linked.isPresent()) {
             DigitalEntity de = view.load(linked.get());
+            if (de.lifecycle().state() == dev.idiom.events.Lifecycle.State.PURGED) { // a copy kept in the tool of a DE purged from the trash
+                return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
+            }
             Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
             r = read(tool, r, replica.synced());
             // the same version with the same content is no change; the same version with other content (anti-entropy found the
@@ -93,7 +96,9 @@ final class RecordArrival {
             if (former.isPresent()) {
                 return merged(tool, read(tool, r, former.get().synced()), de, former.get(), former.get().remoteId(), view, source);
             }
-            return new Decision(new ImportOutcome(ImportOutcome.Kind.MERGED, r.remoteId(), de.id(), null), new Append(de.id(), de.version(), List.of(event)));
+            if (de.live()) { // a record of a work whose DE is in the trash is a new DE
+                return new Decision(new ImportOutcome(ImportOutcome.Kind.MERGED, r.remoteId(), de.id(), null), new Append(de.id(), de.version(), List.of(event)));
+            }
         }
         UUID id = ids.next();
         return new Decision(new ImportOutcome(ImportOutcome.Kind.CREATED, r.remoteId(), id, null), new Append(id, 0, List.of(event)));

@@ -136,6 +136,9 @@ public final class ReplicaPush {
         Optional<Replica> replica = found.flatMap(de -> de.replica(owed.tool(), emptyToNull(owed.account()), owed.remoteId())
                 .or(() -> de.replica(owed.tool(), owed.account(), owed.remoteId())));
         if (replica.isEmpty()) {
+            if (found.isPresent() && removedByDeletion(found.get(), owed, rule)) {
+                return restore(owed, found.get());
+            }
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.GONE;
         }
@@ -151,8 +154,12 @@ public final class ReplicaPush {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.NOT_SENT;
         }
-        if (rule.rule().mirrors() && !rule.selects(de) && mirrors.madeByRule(de, r)) {
+        if (mirrors.removes(rule, de, r)) {
             return remove(owed, de, r, tool);
+        }
+        if (!de.live() && !de.lifecycle().trashed()) { // purged: nothing is written to its copies any more
+            outbox.acknowledged(owed, Integer.MAX_VALUE);
+            return PushOutcome.NOT_SENT;
         }
         Set<Field> kept = tool.fieldsKept();
         Metadata wanted = ReplicaContent.wanted(de, tool, r.synced());
@@ -267,7 +274,7 @@ public final class ReplicaPush {
 
     /** The outcome of a copy row that needs no copy made (and its row settled), or null if the copy is to be made. */
     private PushOutcome settledWithoutCopy(Outbox.Entry owed, DigitalEntity de, MirrorRules.Selection rule, AnnotationTool tool, Set<UUID> deletedThere) {
-        if (de == null || !de.exists()) {
+        if (de == null || !de.live()) {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.GONE;
         }
@@ -324,7 +331,50 @@ public final class ReplicaPush {
         return PushOutcome.COPIED;
     }
 
-    /** The rule no longer selects the DE: its copy there is deleted (a tool with a trash keeps it there) and unlinked. */
+    /** True if the row names a copy of this live DE that its deletion removed from a propagating account: it is owed back. */
+    private boolean removedByDeletion(DigitalEntity de, Outbox.Entry owed, MirrorRules.Selection rule) {
+        return de.live() && rule.rule().propagatesDeletions() && rule.rule().direction().written()
+                && mirrors.removedByDeletion(List.of(de.id()), owed.tool(), owed.account()).getOrDefault(de.id(), List.of()).contains(owed.remoteId());
+    }
+
+    /**
+     * A DE came back from Idiom's trash: its copy that the deletion removed is taken back out of the
+     * tool's trash where the tool has one ({@link AnnotationTool#restore}), else made again; linked,
+     * and owed a push if the DE changed since.
+     */
+    private PushOutcome restore(Outbox.Entry owed, DigitalEntity de) {
+        Optional<AnnotationTool> opened = tools.open(owed.tool(), emptyToNull(owed.account()) == null ? "" : owed.account());
+        if (opened.isEmpty()) {
+            outbox.park(owed, "no tool account of kind " + owed.tool() + " for " + owed.account() + " is configured");
+            return PushOutcome.PARKED;
+        }
+        AnnotationTool tool = opened.get();
+        Metadata wanted = ReplicaContent.wanted(de, tool, null);
+        ReplicaLinked link;
+        try {
+            Optional<RemoteRecord> back = tool.restore(owed.remoteId());
+            link = back.isPresent()
+                    ? new ReplicaLinked(tool.kind(), tool.account(), back.get().remoteId(), back.get().version(),
+                            ReplicaMerge.asHeld(back.get().metadata(), tool.tagsAsRead(back.get().metadata(), wanted), tool.fieldsKept()),
+                            back.get().shadow(), null, back.get().privateCopy())
+                    : linkOf(tool, wanted, tool.create(wanted, ReplicaContent.keepPrivate(de), de.id()));
+        } catch (ToolException failed) {
+            return notTaken(owed, failed);
+        }
+        record(de, link, EventSources.deletion(tool.kind()));
+        outbox.acknowledged(owed, Integer.MAX_VALUE);
+        DigitalEntity latest = store.load(de.id()).orElseThrow();
+        latest.replica(link.tool(), link.account(), link.remoteId())
+                .filter(now -> !CanonicalForm.agree(now.synced(), ReplicaContent.wanted(latest, tool, now.synced()), tool.fieldsKept()))
+                .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
+        lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), owed.enqueuedAt());
+        return PushOutcome.COPIED;
+    }
+
+    /**
+     * The copy goes: its DE is in Idiom's trash and the account propagates deletions, or the account's
+     * rule no longer selects the DE. Deleted in the tool (a tool with a trash keeps it there) and unlinked.
+     */
     private PushOutcome remove(Outbox.Entry owed, DigitalEntity de, Replica r, AnnotationTool tool) {
         try {
             tool.delete(r.remoteId(), r.remoteVersion());
@@ -334,8 +384,10 @@ public final class ReplicaPush {
             retryLater(owed, failed);
             return PushOutcome.RETRY_LATER;
         }
+        boolean deletion = de.lifecycle().trashed();
         record(de, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "removed from " + r.tool() + " " + r.account()
-                + ": its replication rule no longer selects this record"), EventSources.mirror(r.tool()));
+                + (deletion ? ": the record was deleted in Idiom" : ": its replication rule no longer selects this record")),
+                deletion ? EventSources.deletion(r.tool()) : EventSources.mirror(r.tool()));
         outbox.acknowledged(owed, Integer.MAX_VALUE);
         lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
         return PushOutcome.REMOVED;

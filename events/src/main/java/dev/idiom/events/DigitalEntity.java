@@ -13,12 +13,19 @@ import java.util.UUID;
  *
  * @param version the number of events folded in (the ETag)
  * @param markedPrivate a curator marked it private ({@link PrivacyMarked}); see {@link Visibility}
+ * @param lifecycle live, in the trash, purged or merged into another
  */
 public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
-                            boolean markedPrivate) implements Serializable {
+                            boolean markedPrivate, Lifecycle lifecycle) implements Serializable {
 
     public DigitalEntity {
         replicas = replicas == null ? List.of() : List.copyOf(replicas);
+        lifecycle = lifecycle == null ? Lifecycle.LIVE : lifecycle;
+    }
+
+    public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
+            boolean markedPrivate) {
+        this(id, version, metadata, replicas, createdAt, updatedAt, markedPrivate, Lifecycle.LIVE);
     }
 
     public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt) {
@@ -37,6 +44,11 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
 
     public boolean exists() {
         return version > 0;
+    }
+
+    /** It exists and is neither in the trash, purged nor merged away: what reads, search, matching and rules see. */
+    public boolean live() {
+        return exists() && lifecycle.live();
     }
 
     /** Folds {@code events} (in stream order) into a state. */
@@ -60,6 +72,10 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case TagRemoved removed -> metadata.withoutTag(removed.tag());
             case ConflictResolved conflict -> metadata.with(conflict.field(), conflict.winner());
             case PrivacyMarked marked -> metadata;
+            case EntityPurged purged -> Metadata.EMPTY;
+            case EntityDeleted deleted -> metadata;
+            case EntityRestored restored -> metadata;
+            case EntityMerged merged -> metadata;
         };
         List<Replica> nextReplicas = switch (event) {
             case RecordImported i when i.fromTool() -> linked(new Replica(i.tool(), i.account(), i.remoteId(), i.remoteVersion(), i.metadata(),
@@ -69,10 +85,19 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case ReplicaPushed p -> linked(new Replica(p.tool(), p.account(), p.remoteId(), p.remoteVersion(), p.synced(), null, p.shadow(),
                     p.privateCopy()), p.replaces());
             case ReplicaUnlinked u -> replicas.stream().filter(r -> !r.sameCopy(u.tool(), u.account(), u.remoteId())).toList();
+            case EntityMerged m -> List.of(); // they moved to the winner
+            case EntityPurged p -> replicas.stream().map(Replica::purged).toList();
             default -> replicas;
         };
         boolean marked = event instanceof PrivacyMarked m ? m.marked() : markedPrivate;
-        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked);
+        Lifecycle life = switch (event) {
+            case EntityDeleted d -> new Lifecycle(Lifecycle.State.TRASHED, at, null);
+            case EntityRestored r -> Lifecycle.LIVE;
+            case EntityPurged p -> new Lifecycle(Lifecycle.State.PURGED, at, null);
+            case EntityMerged m -> new Lifecycle(Lifecycle.State.MERGED, null, m.into());
+            default -> lifecycle;
+        };
+        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked, life);
     }
 
     /**

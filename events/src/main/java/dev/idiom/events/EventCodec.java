@@ -72,6 +72,10 @@ public final class EventCodec {
                 n.put("account", e.account());
             }
             case PrivacyMarked e -> n.put("marked", e.marked());
+            case EntityDeleted e -> n.put("reason", e.reason());
+            case EntityRestored e -> { }
+            case EntityPurged e -> { }
+            case EntityMerged e -> n.put("into", e.into().toString());
         }
         return write(n);
     }
@@ -107,6 +111,10 @@ public final class EventCodec {
                         f.fromJson(n.get("winner")), n.path("policy").asText(), n.path("tool").asText(), text(n, "account"));
             }
             case "PrivacyMarked" -> new PrivacyMarked(n.path("marked").asBoolean());
+            case "EntityDeleted" -> new EntityDeleted(n.path("reason").asText());
+            case "EntityRestored" -> new EntityRestored();
+            case "EntityPurged" -> new EntityPurged();
+            case "EntityMerged" -> new EntityMerged(UUID.fromString(n.path("into").asText()));
             default -> throw new IllegalStateException("unknown stored event type " + type);
         };
     }
@@ -187,7 +195,31 @@ public final class EventCodec {
         var replicas = n.putArray("replicas");
         de.replicas().forEach(r -> replica(replicas.addObject(), r));
         privateFlag(n, de.markedPrivate());
+        lifecycle(n, de.lifecycle());
         return n;
+    }
+
+    /** Written only when not live: projections of live DEs keep the bytes they had before DEs could be deleted. */
+    private static void lifecycle(ObjectNode n, Lifecycle life) {
+        if (!life.live()) {
+            n.put("lifecycle", life.state().name().toLowerCase(java.util.Locale.ROOT));
+            if (life.since() != null) {
+                n.put("since", life.since().toString());
+            }
+            if (life.mergedInto() != null) {
+                n.put("mergedInto", life.mergedInto().toString());
+            }
+        }
+    }
+
+    private static Lifecycle lifecycle(JsonNode n) {
+        JsonNode state = n.get("lifecycle");
+        if (state == null) {
+            return Lifecycle.LIVE;
+        }
+        return new Lifecycle(Lifecycle.State.valueOf(state.asText().toUpperCase(java.util.Locale.ROOT)),
+                n.hasNonNull("since") ? Instant.parse(n.get("since").asText()) : null,
+                n.hasNonNull("mergedInto") ? UUID.fromString(n.get("mergedInto").asText()) : null);
     }
 
     public DigitalEntity entity(String stored) {
@@ -195,7 +227,7 @@ public final class EventCodec {
         List<Replica> replicas = new ArrayList<>();
         n.path("replicas").forEach(r -> replicas.add(replica(r)));
         return new DigitalEntity(UUID.fromString(n.get("id").asText()), n.get("version").asInt(), metadata(n.get("metadata")), replicas,
-                Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()), n.path("private").asBoolean());
+                Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()), n.path("private").asBoolean(), lifecycle(n));
     }
 
     public ObjectMapper mapper() {

@@ -50,9 +50,13 @@ public final class MatchKeys {
 
     /** The keys of a DE: of its metadata and of every replica's last synced record. */
     public static Set<Key> of(DigitalEntity de) {
-        Set<Key> keys = new LinkedHashSet<>(of(de.metadata()));
+        // a DE out of the live ones (trashed, purged, merged) is found by its copies only: a new record of its work is a new DE
+        boolean live = de.lifecycle().live();
+        Set<Key> keys = new LinkedHashSet<>(live ? of(de.metadata()) : Set.of());
         de.replicas().forEach(r -> {
-            keys.addAll(of(r.synced()));
+            if (live) {
+                keys.addAll(of(r.synced()));
+            }
             keys.add(replica(r.tool(), r.account(), r.remoteId()));
             keys.add(account(r.tool(), r.account()));
             if (r.identityHint() != null) {

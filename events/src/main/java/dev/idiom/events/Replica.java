@@ -28,6 +28,11 @@ public record Replica(String tool, String account, String remoteId, String remot
         return shadow == null ? this : new Replica(tool, account, remoteId, remoteVersion, synced, identityHint, null, privateCopy);
     }
 
+    /** The link of a purged DE's copy: which copy it is, nothing of its record. */
+    public Replica purged() {
+        return new Replica(tool, account, remoteId, remoteVersion, Metadata.EMPTY, identityHint, null, privateCopy);
+    }
+
     public boolean sameCopy(String tool, String account, String remoteId) {
         return this.tool.equals(tool) && Objects.equals(this.account, account) && this.remoteId.equals(remoteId);
     }

@@ -18,6 +18,7 @@ import dev.idiom.events.accounts.mysql.MySqlCallTurns;
 import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
 import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
+import dev.idiom.services.app.EntityLifecycle;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.ImportRecords;
@@ -61,9 +62,21 @@ public final class Idiom implements AutoCloseable {
     private final Application app;
 
     private final ConsistencyEngine engine;
+    /** Purges what has been in the trash longer than its retention (servers with a background engine only). */
+    private final java.util.concurrent.ScheduledExecutorService trashSweep;
 
     private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search,
-            Application app, ConsistencyEngine engine) {
+            Application app, ConsistencyEngine engine, boolean sweepTrash) {
+        this.trashSweep = sweepTrash ? java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("trash-sweep").factory()) : null;
+        if (trashSweep != null) {
+            trashSweep.scheduleWithFixedDelay(() -> {
+                try {
+                    app.lifecycle().purgeExpired();
+                } catch (RuntimeException e) {
+                    LOG.log(java.util.logging.Level.WARNING, "the trash sweep failed; it runs again within the hour", e);
+                }
+            }, 1, 60, java.util.concurrent.TimeUnit.MINUTES);
+        }
         this.search = search;
         this.engine = engine;
         this.embedded = embedded;
@@ -128,15 +141,17 @@ public final class Idiom implements AutoCloseable {
             Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()),
                     new MySqlCallTurns(database.dataSource()));
             IdiomConfig.SyncSettings sync = config.sync();
-            ConsistencyEngine engine = new ConsistencyEngine(store, writes, new SqlOutbox(database.dataSource(), clock), tools, toolAccounts, ids, clock,
+            SqlOutbox outbox = new SqlOutbox(database.dataSource(), clock);
+            ConsistencyEngine engine = new ConsistencyEngine(store, writes, outbox, tools, toolAccounts, ids, clock,
                     new SecureRandom(), new ConsistencyEngine.Settings(sync.pushInterval(), sync.lease(), sync.pullInterval(), sync.checkInterval(),
                             new DeletionHold(sync.massDeletePercent() / 100.0), OptimisticRetry.DEFAULT));
             ImportRecords imports = new ImportRecords(engine.pull(), tools);
             ReplicaLinks links = new ReplicaLinks(engine.upload(), tools);
             ReplicaSync replicaSync = new ReplicaSync(engine);
             Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, links, tools,
-                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock);
-            return new Idiom(embedded, database, store, cache, feed, search, app, engine.start());
+                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock,
+                    new EntityLifecycle(store, writes, outbox, ids, clock, sync.trashRetention()));
+            return new Idiom(embedded, database, store, cache, feed, search, app, engine.start(), followSearch && !sync.pushInterval().isZero());
         } catch (RuntimeException e) {
             if (search != null) {
                 search.close();
@@ -182,6 +197,9 @@ public final class Idiom implements AutoCloseable {
 
     @Override
     public void close() {
+        if (trashSweep != null) {
+            trashSweep.shutdownNow();
+        }
         engine.close(); // no push starts once the pool is closing
         if (feed != null) {
             feed.close();

@@ -39,7 +39,9 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
      * The consistency engine's timing: push rounds, scheduled pulls, anti-entropy checks, the lease on claimed pushes, and
      * the share of an account's replicas a pull may delete before it is held for a curator.
      */
-    public record SyncSettings(Duration pushInterval, Duration pullInterval, Duration checkInterval, Duration lease, int massDeletePercent) {}
+    /** @param trashRetention how long a deleted DE stays in Idiom's trash (restorable) before it is purged */
+    public record SyncSettings(Duration pushInterval, Duration pullInterval, Duration checkInterval, Duration lease, int massDeletePercent,
+                               Duration trashRetention) {}
 
     /** What a key holds; each kind validates its values. */
     public enum Kind {
@@ -80,6 +82,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("check-interval-ms", Kind.WHOLE_NUMBER, "3600000", "how often each tool account gets an anti-entropy check (every replica fetched, compared, repaired; `0`: only on demand)"),
             key("sync-lease-ms", Kind.WHOLE_NUMBER, "120000", "how long a node holds a claimed push; a node that dies delays its pushes by at most this"),
             key("mass-delete-percent", Kind.WHOLE_NUMBER, "10", "a pull that would unlink more than this share of an account's replicas is held for a curator"),
+            key("trash-days", Kind.WHOLE_NUMBER, "30", "how long a deleted DE stays in Idiom's trash, restorable with its copies, before it is purged (checked hourly)"),
             key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
             key("max-tags", Kind.WHOLE_NUMBER, "200", "most tags a DE may have (a create or update with more gets 400 / fault `Invalid`)"),
             key("max-authors", Kind.WHOLE_NUMBER, "500", "most names in each list a DE has (authors, editors, translators)"),
@@ -172,7 +175,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 Duration.ofMillis(number(get, "cache.feedPollMillis")), env.get("IDIOM_SECRET_KEY"), adminToken,
                 new SyncSettings(Duration.ofMillis(number(get, "sync-interval-ms")), Duration.ofMillis(number(get, "pull-interval-ms")),
                         Duration.ofMillis(number(get, "check-interval-ms")), Duration.ofMillis(Math.max(1, number(get, "sync-lease-ms"))),
-                        percent(get, "mass-delete-percent")),
+                        percent(get, "mass-delete-percent"), Duration.ofDays(positive(get, "trash-days"))),
                 new InputLimits((int) positive(get, "max-tags"), (int) positive(get, "max-authors"), (int) positive(get, "max-json-depth")),
                 (int) number(get, "max-in-flight"), Duration.ofMillis(number(get, "admission-wait-ms")),
                 new SearchSettings(Duration.ofMillis(Math.max(1, number(get, "search.feedPollMillis"))), Duration.ofMillis(number(get, "search.freshWaitMillis"))),

@@ -181,4 +181,12 @@ public interface AnnotationTool {
 
     /** @throws RemoteChangedException the record changed remotely since {@code knownVersion} */
     void delete(String remoteId, String knownVersion);
+
+    /**
+     * Takes a record this tool keeps in its trash (after {@link #delete}) back out, as it now is;
+     * empty if the tool has no trash or no longer has the record (the caller then makes a new copy).
+     */
+    default java.util.Optional<RemoteRecord> restore(String remoteId) {
+        return java.util.Optional.empty();
+    }
 }

@@ -7,10 +7,16 @@ import java.time.Instant;
  * clear; null when there is none), whether records Idiom creates there are "private" or "public",
  * which side wins a conflict with its replicas (a policy name, see the consistency module), and its
  * replication rule: which DEs it should hold ({@code mirror}, the rule's JSON; null: none) and which
- * way copies flow ({@code direction}: both, receive-only, send-only).
+ * way copies flow ({@code direction}: both, receive-only, send-only), and whether deletions in Idiom
+ * reach its copies ({@code deletions}: keep, propagate).
  */
 public record StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
-        String conflictPolicy, Instant updatedAt, boolean privateLibrary, String mirror, String direction) {
+        String conflictPolicy, Instant updatedAt, boolean privateLibrary, String mirror, String direction, String deletions) {
+    public StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
+                             String conflictPolicy, Instant updatedAt, boolean privateLibrary, String mirror, String direction) {
+        this(name, kind, baseUrl, account, sealedSecret, newRecords, conflictPolicy, updatedAt, privateLibrary, mirror, direction, "keep");
+    }
+
     public StoredToolAccount(String name, String kind, String baseUrl, String account, String sealedSecret, String newRecords,
                              String conflictPolicy, Instant updatedAt, boolean privateLibrary) {
         this(name, kind, baseUrl, account, sealedSecret, newRecords, conflictPolicy, updatedAt, privateLibrary, null, "both");

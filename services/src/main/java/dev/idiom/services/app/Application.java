@@ -11,4 +11,4 @@ import dev.idiom.services.tools.Tools;
  * is the one every expiry reads (sessions, remembered keys, throttles, health), so tests can move it.
  */
 public record Application(EntityReads reads, EntityWrites writes, ImportRecords imports, ReplicaLinks replicas, Tools tools, ApiKeys keys,
-                          Administration administration, EventCodec codec, ReplicaSync sync, Clock clock) {}
+                          Administration administration, EventCodec codec, ReplicaSync sync, Clock clock, EntityLifecycle lifecycle) {}

@@ -54,6 +54,7 @@ public final class EntityReads {
      */
     public EntitySnapshot describe(UUID id, ReadPath path, Caller caller) {
         EntitySnapshot whole = describe(id, path);
+        EntityLifecycle.refuseUnlessLive(whole.entity()); // in the trash or purged: gone; merged: answered by its winner
         if (caller.seesPrivate() || !Visibility.restricted(whole.entity())) {
             return whole;
         }

@@ -57,6 +57,10 @@ public final class EntityWrites implements EntityAppends {
         this.ids = ids;
     }
 
+    public EventCodec codec() {
+        return codec;
+    }
+
     public InputLimits limits() {
         return limits;
     }
@@ -104,6 +108,7 @@ public final class EntityWrites implements EntityAppends {
         // re-checks the version under the row lock, so deciding on it is safe and saves a query
         DigitalEntity current = cache.get(id).map(EntitySnapshot::entity).filter(de -> de.version() == expectedVersion)
                 .orElseGet(() -> store.load(id).orElseThrow(() -> new UnknownEntityException(id)));
+        EntityLifecycle.refuseUnlessLive(current); // a DE in the trash is restored before it is changed
         if (current.version() != expectedVersion) {
             throw new StaleVersionException(id, expectedVersion, current.version());
         }

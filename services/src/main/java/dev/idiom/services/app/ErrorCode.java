@@ -21,6 +21,10 @@ public enum ErrorCode {
     UNAUTHORIZED("Unauthorized", 401, false),
     FORBIDDEN("Forbidden", 403, false),
     NOT_FOUND("NotFound", 404, false),
+    /** the DE was merged into another: REST redirects to it (308), SOAP names it */
+    MOVED("Moved", 308, false),
+    /** the DE is in Idiom's trash or was purged from it */
+    GONE("Gone", 410, false),
     CONFLICT("Conflict", 409, false),
     REMOTE_CHANGED("RemoteChanged", 409, true),
     STALE_VERSION("StaleVersion", 412, false),
@@ -68,6 +72,8 @@ public enum ErrorCode {
     public static Failure of(Throwable e) {
         return switch (e) {
             case InvalidValueException x -> new Failure(INVALID, x.getMessage());
+            case EntityMovedException x -> new Failure(MOVED, x.getMessage());
+            case EntityGoneException x -> new Failure(GONE, x.getMessage());
             case UnknownEntityException x -> new Failure(NOT_FOUND, x.getMessage());
             case StaleVersionException x -> new Failure(STALE_VERSION, x.getMessage() + "; read it again and retry");
             case NotAuthorizedException x -> new Failure(UNAUTHORIZED, x.getMessage());

@@ -17,7 +17,9 @@ import dev.idiom.services.app.Provenance;
 import dev.idiom.services.app.ReadPath;
 import dev.idiom.services.web.PublicUrl;
 import jakarta.servlet.http.HttpServletRequest;
+import dev.idiom.services.app.EntityLifecycle;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
@@ -48,8 +50,10 @@ public final class EntitiesResource {
     private final EntityWrites writes;
     private final JsonBodies json;
     private final PublicUrl publicUrl;
+    private final EntityLifecycle lifecycle;
 
-    EntitiesResource(EntityReads reads, EntityWrites writes, JsonBodies json, PublicUrl publicUrl) {
+    EntitiesResource(EntityReads reads, EntityWrites writes, EntityLifecycle lifecycle, JsonBodies json, PublicUrl publicUrl) {
+        this.lifecycle = lifecycle;
         this.reads = reads;
         this.writes = writes;
         this.json = json;
@@ -114,6 +118,96 @@ public final class EntitiesResource {
         EntitySnapshot updated = writes.patch(entityId, json.mergePatch(patch), JsonBodies.privacyMark(patch), expected,
                 RoleCheck.caller(request).source("rest", source));
         return Response.ok(updated.json()).tag(etag(updated.version())).build();
+    }
+
+    /** Moves the DE to Idiom's trash (If-Match: the version read); its copies follow per account ({@code deletions}). */
+    @Needs(Role.CURATOR)
+    @DELETE
+    @Path("{id}")
+    public Response delete(@PathParam("id") String id, @HeaderParam("If-Match") String ifMatch, @HeaderParam("Idiom-Source") String source,
+                           @Context HttpServletRequest request) {
+        EntitySnapshot deleted = lifecycle.delete(entityId(id), expected(ifMatch, "DELETE"), RoleCheck.caller(request).source("rest", source));
+        return Response.ok(deleted.json()).tag(etag(deleted.version())).build();
+    }
+
+    /** Takes the DE out of the trash; the copies its deletion removed are made again. */
+    @Needs(Role.CURATOR)
+    @POST
+    @Path("{id}/restore")
+    public Response restore(@PathParam("id") String id, @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
+        EntitySnapshot restored = lifecycle.restore(entityId(id), RoleCheck.caller(request).source("rest", source));
+        return Response.ok(restored.json()).tag(etag(restored.version())).build();
+    }
+
+    /** Sets the DE's fields back to what they were at {@code version} (new events; If-Match: the version read). */
+    @Needs(Role.CURATOR)
+    @POST
+    @Path("{id}/revert")
+    public Response revert(@PathParam("id") String id, @QueryParam("version") String version, @HeaderParam("If-Match") String ifMatch,
+                           @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
+        if (version == null) {
+            throw new InvalidValueException("name the version to revert to: ?version=N");
+        }
+        EntitySnapshot reverted = lifecycle.revert(entityId(id), (int) QueryParams.whole("version", version, 0, 1, Integer.MAX_VALUE),
+                expected(ifMatch, "revert"), RoleCheck.caller(request).source("rest", source));
+        return Response.ok(reverted.json()).tag(etag(reverted.version())).build();
+    }
+
+    /**
+     * Merges another DE into this one. Body: {"from": "<id>", "take": ["title", …]}: the fields to take
+     * from the other DE (others stay, a gap is filled from it, tags are joined). The other DE's id
+     * answers with a redirect to this one from now on.
+     */
+    @Needs(Role.CURATOR)
+    @POST
+    @Path("{id}/merge")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response merge(@PathParam("id") String id, byte[] body, @HeaderParam("If-Match") String ifMatch, @HeaderParam("Idiom-Source") String source,
+                          @Context HttpServletRequest request) {
+        ObjectNode b = JsonBodies.closed(json.object(body), "from", "take");
+        String from = JsonBodies.string(b, "from");
+        if (from == null) {
+            throw new InvalidValueException("name the DE to merge into this one: {\"from\": \"<id>\"}");
+        }
+        java.util.List<String> take = new java.util.ArrayList<>();
+        if (b.has("take")) {
+            if (!b.get("take").isArray()) {
+                throw new InvalidValueException("\"take\" is a list of field names");
+            }
+            b.get("take").forEach(f -> take.add(f.asText()));
+        }
+        EntityLifecycle.Outcome merged = lifecycle.merge(entityId(id), entityId(from), EntityLifecycle.fields(take), expected(ifMatch, "merge"),
+                RoleCheck.caller(request).source("rest", source));
+        return Response.ok(merged.kept().json()).tag(etag(merged.kept().version())).build();
+    }
+
+    /**
+     * Splits one replica off this DE into a new DE made from that copy's record. Body:
+     * {"tool", "account", "remoteId"}; answers 201 with the new DE.
+     */
+    @Needs(Role.CURATOR)
+    @POST
+    @Path("{id}/split")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response split(@PathParam("id") String id, byte[] body, @HeaderParam("If-Match") String ifMatch, @HeaderParam("Idiom-Source") String source,
+                          @Context HttpServletRequest request) {
+        ObjectNode b = JsonBodies.closed(json.object(body), "tool", "account", "remoteId");
+        String tool = JsonBodies.string(b, "tool");
+        String remoteId = JsonBodies.string(b, "remoteId");
+        if (tool == null || remoteId == null) {
+            throw new InvalidValueException("name the replica to split off: {\"tool\", \"account\", \"remoteId\"} as the DE's replicas show it");
+        }
+        EntityLifecycle.Outcome split = lifecycle.split(entityId(id), tool, JsonBodies.string(b, "account"), remoteId, expected(ifMatch, "split"),
+                RoleCheck.caller(request).source("rest", source));
+        return Response.created(URI.create(publicUrl.of(request) + "/api/entities/" + split.other().entity().id()))
+                .tag(etag(split.other().version())).entity(split.other().json()).build();
+    }
+
+    private static int expected(String ifMatch, String what) {
+        if (ifMatch == null || ifMatch.isBlank()) {
+            throw new PreconditionRequired(what + " needs If-Match with the version you read (the ETag, e.g. \"3\")");
+        }
+        return Etags.version(ifMatch);
     }
 
     @GET

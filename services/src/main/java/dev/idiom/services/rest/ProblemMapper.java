@@ -4,6 +4,7 @@ import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.web.BodyLimitExceeded;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import java.net.URI;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -41,6 +42,9 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
                 }
                 Response r = Problem.of(f.code(), f.message());
                 yield switch (f.code()) {
+                    // a merged DE's id answers with its winner (the method and body kept, as 308 says)
+                    case MOVED -> Response.fromResponse(r).location(URI.create("/api/entities/" + ((dev.idiom.services.app.EntityMovedException) e).winner()))
+                            .build();
                     case UNAUTHORIZED -> Response.fromResponse(r).header("WWW-Authenticate", "Bearer realm=\"idiom\"").build();
                     // the store already retried transient failures; a client may try again shortly
                     case UNAVAILABLE -> Response.fromResponse(r).header("Retry-After", "1").build();

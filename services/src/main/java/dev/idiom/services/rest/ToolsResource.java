@@ -44,7 +44,8 @@ public final class ToolsResource {
     /**
      * Body: {"kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary", "mirror", "direction"}; the
      * secret is sealed with IDIOM_SECRET_KEY. {@code mirror}: "none" (the default), "all" or a filter {"tags", "types", "query",
-     * "from"}; {@code direction}: "both" (the default), "receive-only" or "send-only".
+     * "from"}; {@code direction}: "both" (the default), "receive-only" or "send-only"; {@code deletions}: "keep" (the default)
+     * or "propagate" (a DE deleted in Idiom has its copies there deleted; a copy deleted there deletes a DE it was the last copy of).
      */
     @Needs(Role.ADMIN)
     @PUT
@@ -52,10 +53,11 @@ public final class ToolsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public String put(@PathParam("name") String name, byte[] body) {
         ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary",
-                "mirror", "direction");
+                "mirror", "direction", "deletions");
         return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
                 JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"),
-                JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"))).toString();
+                JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"), JsonBodies.string(b, "deletions")))
+                .toString();
     }
 
     /** Removes the account: its copies unlinked (the records stay in the tool), what it was owed dropped, its secret destroyed. */
@@ -168,6 +170,6 @@ public final class ToolsResource {
         return json.mapper().createObjectNode().put("name", a.name()).put("kind", a.kind()).put("baseUrl", a.baseUrl())
                 .put("account", a.account()).put("hasSecret", a.hasSecret())
                 .put("newRecords", a.newRecords()).put("conflictPolicy", a.conflictPolicy()).put("privateLibrary", a.privateLibrary())
-                .put("direction", a.direction()).set("mirror", a.mirror());
+                .put("direction", a.direction()).put("deletions", a.deletions()).set("mirror", a.mirror());
     }
 }

@@ -49,6 +49,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private final ImportRecords imports;
     private final ReplicaLinks replicas;
     private final ReplicaSync sync;
+    private final dev.idiom.services.app.EntityLifecycle lifecycle;
     private final SoapXml xml = new SoapXml();
 
     DigitalEntitySoap(Application app) {
@@ -57,6 +58,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         this.imports = app.imports();
         this.replicas = app.replicas();
         this.sync = app.sync();
+        this.lifecycle = app.lifecycle();
     }
 
     @Override
@@ -104,7 +106,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     static Role needs(String operation) {
         return switch (operation) {
             case "empty", "moreInfo", "cite", "history", "search" -> Role.READER;
-            case "createDE", "updateDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts" -> Role.CURATOR;
+            case "createDE", "updateDE", "deleteDE", "restoreDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts" -> Role.CURATOR;
             default -> Role.ADMIN;
         };
     }
@@ -137,6 +139,14 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 xml.entity(response, writes.update(id(request), SoapXml.required(request, "field"), value == null ? "" : value,
                         expected, source).entity());
             }
+            case "deleteDE" -> {
+                Integer expected = SoapXml.integer(request, "expectedVersion");
+                if (expected == null) {
+                    throw new InvalidValueException("<deleteDE> needs <expectedVersion>, the version you read");
+                }
+                xml.entity(response, lifecycle.delete(id(request), expected, source).entity());
+            }
+            case "restoreDE" -> xml.entity(response, lifecycle.restore(id(request), source).entity());
             case "history" -> reads.history(id(request), caller).forEach(e -> xml.event(response, e.event(), e.withheld()));
             case "search" -> {
                 Integer limit = SoapXml.integer(request, "limit");

@@ -75,6 +75,9 @@ final class SoapXml {
         if (Visibility.hidden(de)) {
             child(e, "private", "true");
         }
+        if (!de.lifecycle().live()) {
+            child(e, "lifecycle", de.lifecycle().state().name().toLowerCase(java.util.Locale.ROOT));
+        }
         return e;
     }
 
@@ -148,6 +151,10 @@ final class SoapXml {
                 child(e, "remoteId", copy.remoteId());
             }
             case PrivacyMarked p -> child(e, "value", Boolean.toString(p.marked()));
+            case dev.idiom.events.EntityDeleted d -> child(e, "value", d.reason());
+            case dev.idiom.events.EntityMerged m -> child(e, "value", m.into().toString());
+            case dev.idiom.events.EntityRestored restored -> { }
+            case dev.idiom.events.EntityPurged purged -> { }
         }
         return e;
     }

@@ -26,6 +26,10 @@ public record ToolAccount(String name, String kind, String baseUrl, String accou
         return replication.direction().text();
     }
 
+    public String deletions() {
+        return replication.deletions();
+    }
+
     public boolean createsPrivate() {
         return !"public".equals(newRecords);
     }

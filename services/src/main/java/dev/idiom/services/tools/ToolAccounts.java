@@ -84,10 +84,11 @@ public final class ToolAccounts {
     /**
      * @param mirror the replication rule as a request gives it ("none", "all" or a filter; null: none)
      * @param direction "both" (null: the default), "receive-only" or "send-only"
+     * @param deletions "keep" (null: the default) or "propagate"
      */
     public ToolAccount put(String name, String kind, String baseUrl, String account, String secret, String newRecords, String conflictPolicy,
-                           boolean privateLibrary, com.fasterxml.jackson.databind.JsonNode mirror, String direction) {
-        return put(name, kind, baseUrl, account, secret, newRecords, conflictPolicy, privateLibrary, MirrorRule.of(mirror, direction));
+                           boolean privateLibrary, com.fasterxml.jackson.databind.JsonNode mirror, String direction, String deletions) {
+        return put(name, kind, baseUrl, account, secret, newRecords, conflictPolicy, privateLibrary, MirrorRule.of(mirror, direction).withDeletions(deletions));
     }
 
     /**
@@ -141,7 +142,7 @@ public final class ToolAccounts {
         String sealed = secret == null || secret.isEmpty() ? null
                 : secrets.seal(secret, binding(name, kind, baseUrl.strip(), account == null ? "" : account.strip()));
         StoredToolAccount stored = new StoredToolAccount(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), sealed, visibility,
-                policy, clock.instant(), privateLibrary, replication.stored(), replication.direction().text());
+                policy, clock.instant(), privateLibrary, replication.stored(), replication.direction().text(), replication.deletions());
         repository.save(stored);
         return view(stored);
     }
@@ -226,7 +227,7 @@ public final class ToolAccounts {
 
     private static ToolAccount view(StoredToolAccount a) {
         return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null, a.newRecords(), a.conflictPolicy(),
-                a.privateLibrary(), MirrorRule.stored(a.mirror(), a.direction()));
+                a.privateLibrary(), MirrorRule.stored(a.mirror(), a.direction()).withDeletions(a.deletions()));
     }
 
     /** The conflict policy of the account this tool and account are (prefer-idiom for files and unconfigured ones). */

@@ -276,6 +276,12 @@ public final class ZoteroTool implements AnnotationTool {
         return fetch(key).orElseThrow(() -> new ToolException("Zotero item " + key + " is gone after leaving the trash"));
     }
 
+    /** The item back out of Zotero's trash (as a curator restores it there), if Zotero still has it. */
+    @Override
+    public java.util.Optional<RemoteRecord> restore(String key) {
+        return fetch(key).isPresent() ? java.util.Optional.of(existing(key)) : java.util.Optional.empty();
+    }
+
     /** An item key as Zotero makes them: 8 characters of its alphabet (no 0, 1, O), random enough never to meet another. */
     private String newKey() {
         StringBuilder k = new StringBuilder(8);

@@ -144,6 +144,12 @@ public final class LuceneSearchIndex implements SearchIndex {
     private void write(Collection<DigitalEntity> entities, long upTo, boolean replacing) {
         try {
             for (DigitalEntity de : entities) {
+                if (!de.live()) { // in the trash, purged or merged away: not found by search
+                    if (replacing) {
+                        writer.deleteDocuments(new Term(SearchDocument.ID, de.id().toString()));
+                    }
+                    continue;
+                }
                 if (replacing) {
                     writer.updateDocuments(new Term(SearchDocument.ID, de.id().toString()), SearchDocument.of(de, codec));
                 } else {

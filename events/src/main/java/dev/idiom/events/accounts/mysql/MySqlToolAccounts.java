@@ -24,7 +24,7 @@ import javax.sql.DataSource;
 
 /** Tool accounts and import cursors in MySQL/MariaDB ({@code tool_account}, {@code tool_cursor}), bound parameters only. */
 public final class MySqlToolAccounts implements ToolAccountRepository {
-    private static final String COLUMNS = "name, kind, base_url, account, secret, new_records, conflict_policy, updated_at, private_library, mirror, direction";
+    private static final String COLUMNS = "name, kind, base_url, account, secret, new_records, conflict_policy, updated_at, private_library, mirror, direction, deletions";
 
     private final DataSource db;
 
@@ -35,9 +35,9 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     @Override
     public void save(StoredToolAccount a) {
         run(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_account (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_account (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     + "ON DUPLICATE KEY UPDATE kind = VALUES(kind), base_url = VALUES(base_url), account = VALUES(account), secret = VALUES(secret), new_records = VALUES(new_records), conflict_policy = VALUES(conflict_policy), private_library = VALUES(private_library), "
-                    + "mirror = VALUES(mirror), direction = VALUES(direction), "
+                    + "mirror = VALUES(mirror), direction = VALUES(direction), deletions = VALUES(deletions), "
                     + "updated_at = VALUES(updated_at)")) {
                 ps.setString(1, a.name());
                 ps.setString(2, a.kind());
@@ -50,6 +50,7 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
                 ps.setBoolean(9, a.privateLibrary());
                 ps.setString(10, a.mirror());
                 ps.setString(11, a.direction() == null ? "both" : a.direction());
+                ps.setString(12, a.deletions() == null ? "keep" : a.deletions());
                 ps.executeUpdate();
             }
             return null;
@@ -83,7 +84,7 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
 
     private static StoredToolAccount account(ResultSet rs) throws SQLException {
         return new StoredToolAccount(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
-                rs.getObject(8, LocalDateTime.class).toInstant(ZoneOffset.UTC), rs.getBoolean(9), rs.getString(10), rs.getString(11));
+                rs.getObject(8, LocalDateTime.class).toInstant(ZoneOffset.UTC), rs.getBoolean(9), rs.getString(10), rs.getString(11), rs.getString(12));
     }
 
     @Override
