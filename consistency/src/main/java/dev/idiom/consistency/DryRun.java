@@ -127,6 +127,8 @@ public final class DryRun {
                         pulled.updated.add(de.id(), r.metadata().title());
                         changedDes.add(de.id());
                     }
+                } else if (store.findKey(dev.idiom.events.MatchKeys.detached(tool.kind(), tool.account(), r.remoteId())).isPresent()) {
+                    pulled.unchanged++; // unlinked by a curator: the pull leaves it alone
                 } else {
                     Optional<UUID> match = store.findMatch(r.metadata());
                     if (match.isPresent()) {

@@ -43,6 +43,7 @@ final class PendingView {
         Set<MatchKeys.Key> wanted = new LinkedHashSet<>();
         for (RemoteRecord r : records) {
             wanted.add(MatchKeys.replica(tool.kind(), tool.account(), r.remoteId()));
+            wanted.add(MatchKeys.detached(tool.kind(), tool.account(), r.remoteId()));
             if (r.identityHint() != null) {
                 wanted.add(MatchKeys.hint(tool.kind(), r.identityHint()));
             }

@@ -64,6 +64,11 @@ final class RecordArrival {
     private Decision decideValid(AnnotationTool tool, RemoteRecord arrived, PendingView view) {
         String source = EventSources.replica(tool);
         Optional<UUID> linked = view.findReplica(tool.kind(), tool.account(), arrived.remoteId());
+        Optional<UUID> detachedFrom = linked.isPresent() ? Optional.empty()
+                : view.findKey(MatchKeys.detached(tool.kind(), tool.account(), arrived.remoteId()));
+        if (detachedFrom.isPresent()) { // a curator unlinked this copy by hand: it is left alone, not linked to a DE again
+            return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, arrived.remoteId(), detachedFrom.get(), null), null);
+        }
         RemoteRecord r = arrived;
         if (linked.isPresent()) {
             DigitalEntity de = view.load(linked.get());

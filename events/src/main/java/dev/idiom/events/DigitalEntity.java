@@ -14,13 +14,23 @@ import java.util.UUID;
  * @param version the number of events folded in (the ETag)
  * @param markedPrivate a curator marked it private ({@link PrivacyMarked}); see {@link Visibility}
  * @param lifecycle live, in the trash, purged or merged into another
+ * @param detached copies a curator unlinked by hand: left alone in their tools, never linked to this DE again by a pull
  */
 public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
-                            boolean markedPrivate, Lifecycle lifecycle) implements Serializable {
+                            boolean markedPrivate, Lifecycle lifecycle, List<CopyId> detached) implements Serializable {
+
+    /** Which copy: its tool, account and id there. */
+    public record CopyId(String tool, String account, String remoteId) implements Serializable {}
 
     public DigitalEntity {
         replicas = replicas == null ? List.of() : List.copyOf(replicas);
         lifecycle = lifecycle == null ? Lifecycle.LIVE : lifecycle;
+        detached = detached == null ? List.of() : List.copyOf(detached);
+    }
+
+    public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
+            boolean markedPrivate, Lifecycle lifecycle) {
+        this(id, version, metadata, replicas, createdAt, updatedAt, markedPrivate, lifecycle, List.of());
     }
 
     public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
@@ -97,7 +107,15 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case EntityMerged m -> new Lifecycle(Lifecycle.State.MERGED, null, m.into());
             default -> lifecycle;
         };
-        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked, life);
+        List<CopyId> nextDetached = detached;
+        if (event instanceof ReplicaUnlinked u && u.byCurator()) {
+            nextDetached = new ArrayList<>(detached);
+            nextDetached.add(new CopyId(u.tool(), u.account(), u.remoteId()));
+        } else if (event instanceof ReplicaEvent r && !(event instanceof ReplicaUnlinked) && !detached.isEmpty()) { // linked again by hand
+            nextDetached = detached.stream().filter(c -> !(c.tool().equals(r.tool()) && java.util.Objects.equals(c.account(), r.account())
+                    && c.remoteId().equals(r.remoteId()))).toList();
+        }
+        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked, life, nextDetached);
     }
 
     /**

@@ -54,6 +54,9 @@ public final class EventCodec {
             case ReplicaUnlinked e -> {
                 replica(n, new Replica(e.tool(), e.account(), e.remoteId(), null, e.lastSynced()));
                 n.put("reason", e.reason());
+                if (e.byCurator()) {
+                    n.put("byCurator", true);
+                }
             }
             case FieldChanged e -> {
                 n.put("field", e.field().jsonName());
@@ -97,7 +100,7 @@ public final class EventCodec {
             }
             case "ReplicaUnlinked" -> {
                 Replica r = replica(n);
-                yield new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), n.path("reason").asText());
+                yield new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), n.path("reason").asText(), n.path("byCurator").asBoolean());
             }
             case "FieldChanged" -> {
                 Field f = Field.named(n.path("field").asText());
@@ -196,6 +199,10 @@ public final class EventCodec {
         de.replicas().forEach(r -> replica(replicas.addObject(), r));
         privateFlag(n, de.markedPrivate());
         lifecycle(n, de.lifecycle());
+        if (!de.detached().isEmpty()) { // written only when there are some: projections from before keep their bytes
+            var detached = n.putArray("detached");
+            de.detached().forEach(c -> detached.addObject().put("tool", c.tool()).put("account", c.account()).put("remoteId", c.remoteId()));
+        }
         return n;
     }
 
@@ -210,6 +217,12 @@ public final class EventCodec {
                 n.put("mergedInto", life.mergedInto().toString());
             }
         }
+    }
+
+    private static List<DigitalEntity.CopyId> detached(JsonNode n) {
+        List<DigitalEntity.CopyId> out = new ArrayList<>();
+        n.path("detached").forEach(c -> out.add(new DigitalEntity.CopyId(c.path("tool").asText(), text(c, "account"), c.path("remoteId").asText())));
+        return out;
     }
 
     private static Lifecycle lifecycle(JsonNode n) {
@@ -227,7 +240,8 @@ public final class EventCodec {
         List<Replica> replicas = new ArrayList<>();
         n.path("replicas").forEach(r -> replicas.add(replica(r)));
         return new DigitalEntity(UUID.fromString(n.get("id").asText()), n.get("version").asInt(), metadata(n.get("metadata")), replicas,
-                Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()), n.path("private").asBoolean(), lifecycle(n));
+                Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()), n.path("private").asBoolean(), lifecycle(n),
+                detached(n));
     }
 
     public ObjectMapper mapper() {

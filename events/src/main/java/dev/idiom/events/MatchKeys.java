@@ -22,6 +22,8 @@ public final class MatchKeys {
     public static final String REPLICA = "replica";
     /** A tool's own id of the work across its users (BibSonomy's interhash). */
     public static final String HINT = "hint";
+    /** A copy unlinked by hand from the DE holding the key. */
+    public static final String DETACHED = "detached";
     /** Not a match of works: every DE with a copy in one tool account holds that account's key. */
     public static final String ACCOUNT = "account";
 
@@ -63,7 +65,13 @@ public final class MatchKeys {
                 keys.add(hint(r.tool(), r.identityHint()));
             }
         });
+        de.detached().forEach(c -> keys.add(detached(c.tool(), c.account(), c.remoteId())));
         return keys;
+    }
+
+    /** The key of a copy a curator unlinked from the DE holding it: a pull leaves that copy alone. */
+    public static Key detached(String tool, String account, String remoteId) {
+        return new Key(DETACHED, clip(Fingerprint.of(tool + "\n" + account + "\n" + remoteId)));
     }
 
     /** The key of a tool's identity hint (tools' hints live in separate spaces). */

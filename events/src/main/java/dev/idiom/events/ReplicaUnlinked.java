@@ -6,5 +6,12 @@ package dev.idiom.events;
  *
  * @param lastSynced the record the replica last held (kept so the history shows what was lost)
  * @param reason why it was unlinked (e.g. "deleted in pinboard")
+ * @param byCurator a curator unlinked it by hand: the copy stays in its tool and is not synced again
+ *        (a pull that meets it leaves it alone rather than linking it to this DE again)
  */
-public record ReplicaUnlinked(String tool, String account, String remoteId, Metadata lastSynced, String reason) implements EntityEvent, ReplicaEvent {}
+public record ReplicaUnlinked(String tool, String account, String remoteId, Metadata lastSynced, String reason, boolean byCurator)
+        implements EntityEvent, ReplicaEvent {
+    public ReplicaUnlinked(String tool, String account, String remoteId, Metadata lastSynced, String reason) {
+        this(tool, account, remoteId, lastSynced, reason, false);
+    }
+}

@@ -67,7 +67,7 @@ public final class Visibility {
         }
         List<Replica> publicCopies = shown.stream().map(r -> new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(),
                 withoutTags(r.synced(), privateTags), r.identityHint(), null, false)).toList();
-        return new DigitalEntity(de.id(), de.version(), m, publicCopies, de.createdAt(), de.updatedAt(), false, de.lifecycle());
+        return new DigitalEntity(de.id(), de.version(), m, publicCopies, de.createdAt(), de.updatedAt(), false, de.lifecycle(), de.detached());
     }
 
     /** The DE whole but for its replicas' shadows (the tools' own forms of records stay in the store). */
@@ -76,7 +76,7 @@ public final class Visibility {
             return de;
         }
         return new DigitalEntity(de.id(), de.version(), de.metadata(), de.replicas().stream().map(Replica::withoutShadow).toList(),
-                de.createdAt(), de.updatedAt(), de.markedPrivate(), de.lifecycle());
+                de.createdAt(), de.updatedAt(), de.markedPrivate(), de.lifecycle(), de.detached());
     }
 
     /**

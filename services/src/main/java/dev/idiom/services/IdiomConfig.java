@@ -81,7 +81,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("pull-interval-ms", Kind.WHOLE_NUMBER, "60000", "how often each tool account is polled for changes (never faster than the tool's own limits; `0`: only on a curator's sync)"),
             key("check-interval-ms", Kind.WHOLE_NUMBER, "3600000", "how often each tool account gets an anti-entropy check (every replica fetched, compared, repaired; `0`: only on demand)"),
             key("sync-lease-ms", Kind.WHOLE_NUMBER, "120000", "how long a node holds a claimed push; a node that dies delays its pushes by at most this"),
-            key("mass-delete-percent", Kind.WHOLE_NUMBER, "10", "a pull that would unlink more than this share of an account's replicas is held for a curator"),
+            key("mass-delete-percent", Kind.WHOLE_NUMBER, "10", "a pull that would unlink, or a plan that would remove (a replication rule's removals, deletions that propagate), more than this share of an account's copies holds the account for a curator"),
             key("trash-days", Kind.WHOLE_NUMBER, "30", "how long a deleted DE stays in Idiom's trash, restorable with its copies, before it is purged (checked hourly)"),
             key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
             key("max-tags", Kind.WHOLE_NUMBER, "200", "most tags a DE may have (a create or update with more gets 400 / fault `Invalid`)"),

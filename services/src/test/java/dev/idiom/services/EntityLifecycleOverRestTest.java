@@ -267,4 +267,43 @@ class EntityLifecycleOverRestTest {
             assertTrue(RunningIdiom.json(idiom.get("/api/entities/" + w + "/events")).toString().contains("revert to version " + good));
         }
     }
+
+    @Test
+    void aReplicaUnlinkedByHandIsLeftAloneByLaterPullsAndPushes() throws Exception {
+        Path bib = Files.writeString(dir.resolve("library.bib"), "");
+        try (ZoteroStub zotero = new ZoteroStub(); RunningIdiom idiom = idiom()) {
+            String key = zotero.addRemotely(item("Epidemic algorithms", "https://example.org/epidemic"));
+            zoteroAccount(idiom, zotero, "keep");
+            put(idiom, "library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}");
+            sync(idiom, "zotero");
+            String id = holderOf(idiom, key).get("id").asText();
+            assertEquals(201, idiom.post("/api/entities/" + id + "/replicas", "application/json", "{\"tool\":\"library\"}").statusCode());
+            JsonNode de = RunningIdiom.json(idiom.get("/api/entities/" + id));
+            String copy = "{\"tool\":\"zotero\",\"account\":\"" + ZoteroStub.LIBRARY + "\",\"remoteId\":\"" + key + "\"}";
+            assertEquals(428, idiom.post("/api/entities/" + id + "/unlink", "application/json", copy).statusCode());
+            HttpResponse<String> unknown = withVersion(idiom, "POST", "/api/entities/" + id + "/unlink", de.get("version").asInt(),
+                    copy.replace(key, "NOSUCHKY"));
+            assertEquals(404, unknown.statusCode(), unknown.body());
+            HttpResponse<String> unlinked = withVersion(idiom, "POST", "/api/entities/" + id + "/unlink", de.get("version").asInt(), copy);
+            assertEquals(200, unlinked.statusCode(), unlinked.body());
+            assertEquals(1, RunningIdiom.json(unlinked).get("replicas").size());
+            assertEquals(key, RunningIdiom.json(unlinked).get("detached").get(0).get("remoteId").asText());
+
+            // the copy changes in Zotero: the pull neither links it again nor makes it a new DE
+            zotero.editRemotely(key, "Epidemic algorithms, edited in Zotero");
+            sync(idiom, "zotero");
+            assertEquals(null, holderOf(idiom, key), "not linked again");
+            assertEquals(1, RunningIdiom.json(idiom.get("/api/entities?limit=200")).get("entities").size(), "no second DE");
+            JsonNode after = RunningIdiom.json(idiom.get("/api/entities/" + id));
+            assertEquals("Epidemic algorithms", after.get("metadata").get("title").asText());
+            // and a change in Idiom reaches the file, not the unlinked copy
+            HttpResponse<String> renamed = idiom.patch("/api/entities/" + id, "{\"metadata\":{\"title\":\"Epidemic algorithms (PODC 1987)\"}}",
+                    "If-Match", "\"" + after.get("version").asInt() + "\"");
+            assertEquals(200, renamed.statusCode(), renamed.body());
+            sync(idiom, "library");
+            sync(idiom, "zotero");
+            assertTrue(Files.readString(bib).contains("Epidemic algorithms (PODC 1987)"));
+            assertEquals("Epidemic algorithms, edited in Zotero", zotero.data(key).get("title").asText());
+        }
+    }
 }

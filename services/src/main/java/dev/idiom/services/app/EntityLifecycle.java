@@ -269,9 +269,7 @@ public final class EntityLifecycle {
     public Outcome split(UUID id, String tool, String account, String remoteId, int expectedVersion, String source) {
         DigitalEntity de = live(id);
         at(de, expectedVersion);
-        Replica r = de.replica(tool, account == null || account.isEmpty() ? null : account, remoteId)
-                .or(() -> de.replica(tool, account, remoteId))
-                .orElseThrow(() -> new UnknownEntityException("entity " + id + " has no replica " + tool + " " + account + " " + remoteId));
+        Replica r = replica(de, tool, account, remoteId);
         if (de.replicas().size() < 2) {
             throw new ConflictException("entity " + id + " has no other replica: there is nothing to split that one from");
         }
@@ -291,6 +289,25 @@ public final class EntityLifecycle {
         }
         done.get(1).get();
         return new Outcome(EntitySnapshot.of(store.load(id).orElseThrow(), writes.codec()), EntitySnapshot.of(store.load(newId).orElseThrow(), writes.codec()));
+    }
+
+    /**
+     * Unlinks one replica by hand (at {@code expectedVersion}): the copy stays in its tool as it is,
+     * nothing more is pushed to it, and a later pull leaves it alone instead of linking it again.
+     */
+    public EntitySnapshot unlink(UUID id, String tool, String account, String remoteId, int expectedVersion, String source) {
+        DigitalEntity de = live(id);
+        at(de, expectedVersion);
+        Replica r = replica(de, tool, account, remoteId);
+        return writes.append(id, expectedVersion, events(source, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(),
+                "unlinked by a curator (" + source + ")", true)));
+    }
+
+    /** The DE's replica as a request names it (an empty account is the account-less tools' null). */
+    private static Replica replica(DigitalEntity de, String tool, String account, String remoteId) {
+        return de.replica(tool, account == null || account.isEmpty() ? null : account, remoteId)
+                .or(() -> de.replica(tool, account, remoteId))
+                .orElseThrow(() -> new UnknownEntityException("entity " + de.id() + " has no replica " + tool + " " + account + " " + remoteId));
     }
 
     /** The DE if it is live; a DE in the trash or purged is gone (410), a merged one answers with its winner. */
