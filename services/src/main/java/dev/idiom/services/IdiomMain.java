@@ -43,6 +43,7 @@ public final class IdiomMain {
                 case "seed" -> List.of("entities", "events-per-entity");
                 case "sync" -> List.of("account", "allow-deletions", "check", "server", "dry-run");
                 case "keys" -> List.of("name", "role");
+                case "mirror" -> List.of("account", "rule", "direction", "deletions", "server");
                 default -> List.of();
             };
             for (String k : own) {
@@ -63,6 +64,7 @@ public final class IdiomMain {
                 case "import" -> new ImportCommand(out, err).run(config, commandFlags);
                 case "seed" -> new SeedCommand(out, err).run(config, commandFlags);
                 case "sync" -> new SyncCommand(out, err).run(config, commandFlags);
+                case "mirror" -> new MirrorCommand(out, err).run(config, commandFlags);
                 case "keys" -> new KeysCommand(out).run(config, sub, commandFlags);
                 case "rotate-secret-key" -> rotateSecretKey(config, System.getenv(SecretBox.ENV_NEW), out);
                 case "help", "--help", "-h" -> {
@@ -180,6 +182,8 @@ public final class IdiomMain {
                        ./idiom import  --tool bibtex|bookmarks --file FILE [--from-start true] [--data …] [--db-url …]
                        ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
                        ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--dry-run true] [--server http://HOST:PORT] [--data …]
+                       ./idiom mirror  --account NAME [--rule none|all|'{"tags":[…],"types":[…],"query":"…","from":[…]}'] [--direction both|receive-only|send-only]
+                                       [--deletions keep|propagate] [--server http://HOST:PORT] [--data …]
                        ./idiom seed    --entities N [--events-per-entity 1] [--data …] [--db-url …]
                        ./idiom rotate-secret-key [--data …] [--db-url …]   (stop the server first)
                        ./idiom keys    create --name NAME --role reader|curator|admin | list | revoke --name NAME [--data …] [--db-url …]
@@ -193,6 +197,9 @@ public final class IdiomMain {
                          is owed; prints pulled / pushed / merged / conflicts / unlinked / parked. --check also runs
                          anti-entropy; --dry-run only says what it would pull and write where (counts, samples), changing
                          nothing; --server asks a running Idiom (IDIOM_ADMIN_TOKEN) instead of opening the data dir
+                mirror   a tool account's replication settings (a flag left out keeps its setting): which DEs it holds (--rule),
+                         which way copies flow (--direction), whether deletions in Idiom reach its copies (--deletions); then
+                         where its mirror stands: events planned, writes owed, and about how long they take at the tool's pace
                 keys     API keys: create (the key is printed once), list (never the keys), revoke. Roles: reader (portals:
                          read), curator (also create, update, import, sync), admin (also tool accounts, keys, admin pages)
                 rotate-secret-key  re-seals every stored tool secret, atomically, from IDIOM_SECRET_KEY (the current key) to

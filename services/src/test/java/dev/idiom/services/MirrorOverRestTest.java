@@ -136,4 +136,63 @@ class MirrorOverRestTest {
             assertEquals(file.indexOf("Planned"), file.lastIndexOf("Planned"), file);
         }
     }
+
+    @Test
+    void replicationSettingsChangeAloneOverRestSoapAndTheCommandLineKeepingTheSecret() throws Exception {
+        String db = TestDatabase.freshUrl();
+        Path bib = Files.writeString(dir.resolve("library.bib"), "");
+        try (ZoteroStub zotero = new ZoteroStub();
+             RunningIdiom idiom = new RunningIdiom(db, Map.of("files-dir", dir.toString(), "sync-interval-ms", "0"))) {
+            zotero.addRemotely(item("Epidemic algorithms", "https://example.org/epidemic"));
+            put(idiom, "zotero", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + ZoteroStub.LIBRARY + "\",\"secret\":\""
+                    + ZoteroStub.KEY + "\"}");
+            put(idiom, "library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}");
+            // REST: only the settings named change; the secret stays (the sync still reads Zotero)
+            HttpResponse<String> patched = idiom.patch("/api/tools/zotero", "{\"deletions\":\"propagate\",\"direction\":\"receive-only\"}");
+            assertEquals(200, patched.statusCode(), patched.body());
+            JsonNode z = RunningIdiom.json(patched);
+            assertTrue(z.get("hasSecret").asBoolean(), patched.body());
+            assertEquals("propagate", z.get("deletions").asText());
+            assertEquals("receive-only", z.get("direction").asText());
+            assertEquals("\"none\"", z.get("mirror").toString());
+            assertEquals(200, idiom.post("/api/tools/zotero/sync", "application/json", "").statusCode());
+            assertEquals(1, RunningIdiom.json(idiom.get("/api/entities")).get("total").asInt());
+            HttpResponse<String> bad = idiom.patch("/api/tools/zotero", "{\"deletions\":\"sometimes\"}");
+            assertEquals(400, bad.statusCode(), bad.body());
+            assertTrue(bad.body().contains("deletions must be"), bad.body());
+            assertEquals("propagate", RunningIdiom.json(idiom.get("/api/tools")).get(1).get("deletions").asText(), "nothing changed");
+            assertEquals(404, idiom.patch("/api/tools/nosuch", "{\"mirror\":\"all\"}").statusCode());
+
+            // SOAP: the same settings
+            HttpResponse<String> soap = idiom.soap("<de:setReplication><de:tool>library</de:tool><de:mirror>{\"from\":[\"zotero\"]}</de:mirror>"
+                    + "<de:deletions>propagate</de:deletions></de:setReplication>");
+            assertEquals(200, soap.statusCode(), soap.body());
+            assertTrue(soap.body().contains("{\"from\":[\"zotero\"]}") && soap.body().contains("propagate"), soap.body());
+            JsonNode library = RunningIdiom.json(idiom.get("/api/tools")).get(0);
+            assertEquals("{\"from\":[\"zotero\"]}", library.get("mirror").toString());
+            assertEquals("both", library.get("direction").asText(), "left as it was");
+            HttpResponse<String> soapBad = idiom.soap("<de:setReplication><de:tool>library</de:tool><de:mirror>{\"from\":</de:mirror></de:setReplication>");
+            assertEquals(500, soapBad.statusCode());
+            assertTrue(soapBad.body().contains("Invalid"), soapBad.body());
+
+        }
+        // the command line, in-process on a database with no sealed secret (the command opens the data as the server does)
+        String db2 = TestDatabase.freshUrl();
+        try (RunningIdiom idiom = new RunningIdiom(db2, Map.of("files-dir", dir.toString(), "sync-interval-ms", "0"))) {
+            put(idiom, "library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}");
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            int code = IdiomMain.run(java.util.List.of("mirror", "--account", "library", "--rule", "all", "--deletions", "propagate", "--db-url", db2,
+                    "--data", dir.resolve("cli").toString(), "--files-dir", dir.toString(), "--sync-interval-ms", "0"),
+                    new java.io.PrintStream(out, true), new java.io.PrintStream(err, true));
+            assertEquals(0, code, "out: " + out + " err: " + err);
+            assertTrue(out.toString().contains("library now mirrors \"all\", direction both, deletions propagate"), out.toString());
+            assertTrue(out.toString().contains("planned"), out.toString());
+            JsonNode library = RunningIdiom.json(idiom.get("/api/tools")).get(0);
+            assertEquals("\"all\"", library.get("mirror").toString());
+            assertEquals("propagate", library.get("deletions").asText());
+            assertEquals(2, IdiomMain.run(java.util.List.of("mirror", "--db-url", db2), new java.io.PrintStream(out, true), new java.io.PrintStream(err, true)),
+                    "an account must be named");
+        }
+    }
 }

@@ -60,6 +60,19 @@ public final class ToolsResource {
                 .toString();
     }
 
+    /**
+     * Changes only the account's replication settings. Body: any of {"mirror", "direction",
+     * "deletions"} (as for PUT); the rest of the account, its secret included, stays.
+     */
+    @Needs(Role.ADMIN)
+    @jakarta.ws.rs.PATCH
+    @Path("{name}")
+    @Consumes({EntitiesResource.MERGE_PATCH, MediaType.APPLICATION_JSON})
+    public String replicate(@PathParam("name") String name, byte[] body) {
+        ObjectNode b = JsonBodies.closed(json.object(body), "mirror", "direction", "deletions");
+        return view(accounts.replicate(name, b.get("mirror"), JsonBodies.string(b, "direction"), JsonBodies.string(b, "deletions"))).toString();
+    }
+
     /** Removes the account: its copies unlinked (the records stay in the tool), what it was owed dropped, its secret destroyed. */
     @Needs(Role.ADMIN)
     @DELETE

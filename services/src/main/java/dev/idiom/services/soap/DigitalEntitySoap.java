@@ -50,6 +50,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private final ReplicaLinks replicas;
     private final ReplicaSync sync;
     private final dev.idiom.services.app.EntityLifecycle lifecycle;
+    private final dev.idiom.services.tools.ToolAccounts accounts;
     private final SoapXml xml = new SoapXml();
 
     DigitalEntitySoap(Application app) {
@@ -59,6 +60,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         this.replicas = app.replicas();
         this.sync = app.sync();
         this.lifecycle = app.lifecycle();
+        this.accounts = app.tools().accounts();
     }
 
     @Override
@@ -147,6 +149,15 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 xml.entity(response, lifecycle.delete(id(request), expected, source).entity());
             }
             case "restoreDE" -> xml.entity(response, lifecycle.restore(id(request), source).entity());
+            case "setReplication" -> {
+                String mirror = SoapXml.text(request, "mirror");
+                dev.idiom.services.tools.ToolAccount a = accounts.replicate(SoapXml.required(request, "tool"), mirror == null ? null : SoapXml.rule(mirror),
+                        SoapXml.text(request, "direction"), SoapXml.text(request, "deletions"));
+                xml.child(response, "tool", a.name());
+                xml.child(response, "mirror", a.mirror().isTextual() ? a.mirror().asText() : a.mirror().toString());
+                xml.child(response, "direction", a.direction());
+                xml.child(response, "deletions", a.deletions());
+            }
             case "history" -> reads.history(id(request), caller).forEach(e -> xml.event(response, e.event(), e.withheld()));
             case "search" -> {
                 Integer limit = SoapXml.integer(request, "limit");

@@ -206,6 +206,23 @@ public final class ToolAccounts {
         return repository.list().stream().map(ToolAccounts::view).toList();
     }
 
+    /**
+     * Changes only the account's replication settings, keeping its address and sealed secret (a
+     * curator changing a rule need not know the secret). Each argument null: as it is; {@code mirror}
+     * as a request gives it ("none", "all" or a filter).
+     */
+    public ToolAccount replicate(String name, com.fasterxml.jackson.databind.JsonNode mirror, String direction, String deletions) {
+        StoredToolAccount a = (validName(name) ? repository.find(name) : Optional.<StoredToolAccount>empty())
+                .orElseThrow(() -> new UnknownToolAccountException(name));
+        MirrorRule was = MirrorRule.stored(a.mirror(), a.direction()).withDeletions(a.deletions());
+        MirrorRule rule = (mirror == null ? MirrorRule.stored(a.mirror(), direction == null ? a.direction() : direction)
+                : MirrorRule.of(mirror, direction == null ? a.direction() : direction)).withDeletions(deletions == null ? was.deletions() : deletions);
+        StoredToolAccount changed = new StoredToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret(), a.newRecords(),
+                a.conflictPolicy(), clock.instant(), a.privateLibrary(), rule.stored(), rule.direction().text(), rule.deletions());
+        repository.save(changed);
+        return view(changed);
+    }
+
     private static void printable(String what, String value) {
         // as the document's pattern says: no C0 or C1 control (nor a lone surrogate, which JSON Schema cannot say)
         if (value != null && value.codePoints().anyMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE)) {
