@@ -241,6 +241,35 @@ final class MirrorTest {
     }
 
     @Test
+    void aFirstMirrorIntoPinboardSaysHowLongItTakesAtOneWritePerThreeSeconds() {
+        // given 1,200 DEs and a Pinboard account whose rule now selects them all
+        List<dev.idiom.events.Append> batch = new java.util.ArrayList<>();
+        for (int i = 0; i < 1_200; i++) {
+            UUID id = UUID.randomUUID();
+            batch.add(new dev.idiom.events.Append(id, 0, List.of(new dev.idiom.events.NewEvent(UUID.randomUUID(), "test",
+                    new dev.idiom.events.RecordImported(dev.idiom.events.Changes.forNewRecord(paper("Paper " + i).with(Field.URL,
+                            "https://example.org/p" + i)), "idiom", id.toString())))));
+        }
+        f.store.appendAll(batch);
+        f.tools.rules.put("pin", rule("\"all\"", null));
+        // before planning, the progress says nothing is planned yet of the whole feed
+        dev.idiom.consistency.report.MirrorProgress before = f.engine.mirrors().progress("pin");
+        assertEquals(0, before.planned());
+        assertEquals(1_200, before.of());
+        // when the rule is planned, every copy is owed and the estimate is the tool's pace times the writes: 1,200 × 3 s = one hour
+        f.engine.mirrors().planAll();
+        dev.idiom.consistency.report.MirrorProgress planned = f.engine.mirrors().progress("pin");
+        assertEquals(1_200, planned.owed());
+        assertEquals(planned.of(), planned.planned());
+        assertEquals(java.time.Duration.ofHours(1), planned.estimate());
+        // and as the pushes make copies (paced by the tool's gate), what is owed and its estimate go down
+        f.engine.pushes().round();
+        dev.idiom.consistency.report.MirrorProgress later = f.engine.mirrors().progress("pin");
+        assertTrue(later.owed() < 1_200 && later.owed() > 0, later.toString());
+        assertEquals(java.time.Duration.ofSeconds(3L * later.owed()), later.estimate());
+    }
+
+    @Test
     void aPrivateDeIsMirroredOnlyWhereItCanStayPrivate() throws Exception {
         // given a DE a curator marked private, and a BibTeX file (no privacy) and a Pinboard account both mirroring everything
         UUID id = f.entered(paper("Private reading").with(Field.URL, "https://example.org/private"));
