@@ -142,6 +142,7 @@ public final class DryRun {
                     }
                 }
             }
+            listed.addAll(page.present());
             pulled.skipped += page.skipped().size();
             deleted.addAll(page.deleted());
             cursor = page.cursor();

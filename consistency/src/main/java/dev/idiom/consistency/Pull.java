@@ -65,6 +65,7 @@ public final class Pull {
             page = tool.changedSince(cursor);
             complete &= page.complete();
             page.records().forEach(r -> listed.add(r.remoteId()));
+            listed.addAll(page.present());
             for (Skipped s : page.skipped()) {
                 summary.add(new ImportOutcome(ImportOutcome.Kind.SKIPPED, s.remoteId(), null, s.reason()));
             }
@@ -90,7 +91,10 @@ public final class Pull {
         return summary;
     }
 
-    /** The remote ids of this account's copies that Idiom knows and a full snapshot did not list. */
+    /**
+     * The remote ids of this account's copies that Idiom knows and a full snapshot did not list (for
+     * a tool whose listings can leave a record out, only those a fetch no longer finds).
+     */
     List<String> missingFromSnapshot(AnnotationTool tool, Set<String> listed) {
         List<String> missing = new ArrayList<>();
         replicas.forEach(tool, (de, r) -> {
@@ -98,7 +102,7 @@ public final class Pull {
                 missing.add(r.remoteId());
             }
         });
-        return missing;
+        return tool.listingMayMissRecords() ? missing.stream().filter(id -> tool.fetch(id).isEmpty()).toList() : missing;
     }
 
     /** Download: one record by its remote id. */

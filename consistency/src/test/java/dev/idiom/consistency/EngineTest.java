@@ -115,6 +115,29 @@ class EngineTest {
     }
 
     @Test
+    void aPostDeletedInBibSonomyIsSeenByTheNextPullAndOneAListingLeftOutStaysLinked() {
+        // given 20 BibSonomy posts pulled into DEs
+        List<String> hashes = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            hashes.add(f.tools.bib.create(paper("Paper " + i).with(Field.URL, "https://example.org/p" + i)).remoteId());
+        }
+        assertEquals(20, f.engine.sync().sync("bib", false, Progress.SILENT).pulled().count(ImportOutcome.Kind.CREATED));
+        UUID deleted = f.store.findReplica("bibsonomy", f.tools.bib.account(), hashes.get(3)).orElseThrow();
+        UUID leftOut = f.store.findReplica("bibsonomy", f.tools.bib.account(), hashes.get(7)).orElseThrow();
+        // when one is deleted on the site, and a listing leaves out another that still exists (its page shifted)
+        f.bibsonomy.deleteOnSite(hashes.get(3));
+        f.bibsonomy.hideFromListings(hashes.get(7));
+        SyncReport r = f.engine.sync().sync("bib", false, Progress.SILENT);
+        // then the deleted one is unlinked (its DE stays: the account keeps deletions), the one left out stays linked
+        assertEquals(1, r.unlinked(), r.toString());
+        assertTrue(f.load(deleted).replicas().isEmpty());
+        assertTrue(f.load(deleted).live());
+        assertEquals(1, f.load(leftOut).replicas().size());
+        // and a pass with nothing changed brings no record in again
+        assertEquals(0, f.engine.sync().sync("bib", false, Progress.SILENT).pulled().records());
+    }
+
+    @Test
     void antiEntropyRepairsACopyThatDivergedBehindTheCursor() {
         // given a DE with a Zotero copy, and the account's cursor already past an edit made in Zotero
         UUID id = f.uploaded(paper("Epidemic algorithms"), "zot");

@@ -183,6 +183,14 @@ public interface AnnotationTool {
     void delete(String remoteId, String knownVersion);
 
     /**
+     * True if a complete listing can leave out a record that exists (offset paging while records
+     * are deleted shifts the pages): a record it does not list is fetched before it is taken for deleted.
+     */
+    default boolean listingMayMissRecords() {
+        return false;
+    }
+
+    /**
      * Takes a record this tool keeps in its trash (after {@link #delete}) back out, as it now is;
      * empty if the tool has no trash or no longer has the record (the caller then makes a new copy).
      */

@@ -123,48 +123,64 @@ public final class BibSonomyTool implements AnnotationTool {
     }
 
     /**
-     * Cursor: "type;start;since;newest". A pass reads publications then bookmarks, page by page
-     * along the {@code next} links, and returns the posts changed after {@code since} (the newest
-     * change date of the previous pass, which ends as "done;newest"). BibSonomy lists no deletions.
+     * Cursor: "done;newest" (older cursors "type;start;since;newest" read as their {@code since}).
+     * BibSonomy lists no deletions and orders posts by posting date, newest first, so an edit of an
+     * old post stays deep in the list: each pass reads the whole listing (publications, then
+     * bookmarks, along the {@code next} links) in one page, returns the posts changed after the
+     * last pass's newest change date and names the others as present. The listing is complete
+     * (a post Idiom knows and it does not show was deleted) unless a post could not be read; a
+     * post it leaves out is fetched before it is taken for deleted (see {@link #listingMayMissRecords}).
      */
     @Override
     public ChangePage changedSince(String cursor) {
-        String[] c = cursor == null ? new String[] {"publication", "0", "", ""}
-                : cursor.startsWith("done;") ? new String[] {"publication", "0", cursor.substring(5), cursor.substring(5)}
-                : cursor.split(";", -1);
+        String since = cursor == null ? "" : cursor.startsWith("done;") ? cursor.substring(5) : sinceOf(cursor);
+        String newest = since;
+        List<RemoteRecord> records = new ArrayList<>();
+        List<String> present = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        for (String type : List.of("publication", "bookmark")) {
+            int start = 0;
+            while (true) {
+                Document doc = ok(send("GET", postsPath() + "?resourcetype=" + type + "&start=" + start + "&end=" + (start + LIMITS.maxBatch()), null),
+                        200, "list posts");
+                NodeList posts = doc.getElementsByTagName("post");
+                for (int i = 0; i < posts.getLength(); i++) {
+                    try {
+                        RemoteRecord rec = record((Element) posts.item(i));
+                        if (later(rec.version(), since)) {
+                            records.add(rec);
+                        } else {
+                            present.add(rec.remoteId());
+                        }
+                        if (later(rec.version(), newest)) {
+                            newest = rec.version();
+                        }
+                    } catch (RuntimeException bad) {
+                        skipped.add(new Skipped(null, "unreadable BibSonomy post: " + bad.getMessage()));
+                    }
+                }
+                Element list = (Element) doc.getElementsByTagName("posts").item(0);
+                if (list == null || list.getAttribute("next").isBlank() || posts.getLength() == 0) {
+                    break;
+                }
+                start += posts.getLength();
+            }
+        }
+        return new ChangePage(records, List.of(), skipped, "done;" + newest, false, skipped.isEmpty(), present);
+    }
+
+    private static String sinceOf(String cursor) {
+        String[] c = cursor.split(";", -1);
         if (c.length != 4) {
             throw new ToolException("not a BibSonomy sync cursor: " + cursor);
         }
-        String type = c[0];
-        int start = Integer.parseInt(c[1]);
-        String since = c[2];
-        String newest = c[3];
-        Document doc = ok(send("GET", postsPath() + "?resourcetype=" + type + "&start=" + start + "&end=" + (start + LIMITS.maxBatch()), null),
-                200, "list posts");
-        List<RemoteRecord> records = new ArrayList<>();
-        List<Skipped> skipped = new ArrayList<>();
-        NodeList posts = doc.getElementsByTagName("post");
-        for (int i = 0; i < posts.getLength(); i++) {
-            try {
-                RemoteRecord rec = record((Element) posts.item(i));
-                if (later(rec.version(), since)) {
-                    records.add(rec);
-                }
-                if (later(rec.version(), newest)) {
-                    newest = rec.version();
-                }
-            } catch (RuntimeException bad) {
-                skipped.add(new Skipped(null, "unreadable BibSonomy post: " + bad.getMessage()));
-            }
-        }
-        Element list = (Element) doc.getElementsByTagName("posts").item(0);
-        if (list != null && !list.getAttribute("next").isBlank()) {
-            return new ChangePage(records, List.of(), skipped, String.join(";", type, Integer.toString(start + posts.getLength()), since, newest), true);
-        }
-        if (type.equals("publication")) {
-            return new ChangePage(records, List.of(), skipped, String.join(";", "bookmark", "0", since, newest), true);
-        }
-        return new ChangePage(records, List.of(), skipped, "done;" + newest, false);
+        return c[2];
+    }
+
+    /** Offset pages shift when a post is deleted between two of them: a post a listing leaves out may still be there. */
+    @Override
+    public boolean listingMayMissRecords() {
+        return true;
     }
 
     /** Whether change date {@code a} is after {@code b} ("" is before everything). */

@@ -54,6 +54,18 @@ public final class BibSonomyStub extends StubServer {
         return List.copyOf(inboxes.getOrDefault(user.toLowerCase(java.util.Locale.ROOT), List.of()));
     }
 
+    private final java.util.Set<String> hidden = new java.util.HashSet<>();
+
+    /** Listings leave this post out (as offset pages shifted by a deletion between two of them would); fetching it still finds it. */
+    public synchronized void hideFromListings(String hash) {
+        hidden.add(hash);
+    }
+
+    /** Someone deletes the post on the BibSonomy site. */
+    public synchronized void deleteOnSite(String hash) {
+        posts.remove(hash);
+    }
+
     /** Posts put on the CV page by {@code myown}. */
     public synchronized List<String> cv() {
         return List.copyOf(cv);
@@ -100,6 +112,9 @@ public final class BibSonomyStub extends StubServer {
                 matching.add(p);
             }
         }
+        matching.removeIf(p -> hidden.stream().anyMatch(h -> p.contains("intrahash=\"" + h + "\"")));
+        // as BibSonomy lists them: newest first by posting date (an edit does not move a post)
+        matching.sort(java.util.Comparator.comparing((String p) -> attribute(p, "postingdate")).reversed());
         StringBuilder out = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?><bibsonomy stat=\"ok\"><posts start=\"")
                 .append(start).append("\" end=\"").append(Math.min(end, matching.size())).append('"');
         if (end < matching.size()) {
@@ -162,7 +177,9 @@ public final class BibSonomyStub extends StubServer {
                     + " " + norm(resource.getAttribute("year"))));
         }
         clock = clock.plusSeconds(60);
-        post.setAttribute("postingdate", clock.toString());
+        // an edit keeps the post's posting date (lists are ordered by it) and moves its change date
+        String posted = oldHash == null ? clock.toString() : attribute(posts.get(oldHash), "postingdate");
+        post.setAttribute("postingdate", posted);
         post.setAttribute("changedate", clock.toString());
         if (oldHash != null) {
             posts.remove(oldHash);
@@ -241,5 +258,10 @@ public final class BibSonomyStub extends StubServer {
     /** The post as the stub holds it (XML). */
     String post(String hash) {
         return posts.get(hash);
+    }
+
+    private static String attribute(String postXml, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(name + "=\"([^\"]*)\"").matcher(postXml);
+        return m.find() ? m.group(1) : "";
     }
 }
