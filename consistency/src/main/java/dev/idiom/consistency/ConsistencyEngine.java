@@ -40,6 +40,7 @@ public final class ConsistencyEngine implements AutoCloseable {
     private final PullSchedule schedule;
     private final Mirrors mirrors;
     private final DryRun dryRun;
+    private final DeLifecycle lifecycle;
 
     public ConsistencyEngine(EventStore store, EntityAppends appends, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
             Clock clock, RandomGenerator random, Settings settings) {
@@ -57,6 +58,7 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, mirrors, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
+        this.lifecycle = new DeLifecycle(store, appends, outbox, ids, clock, settings.retry());
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
         this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);
         pushes.pulls(schedule);
@@ -66,6 +68,11 @@ public final class ConsistencyEngine implements AutoCloseable {
     /** A curator's sync planned, not run. */
     public DryRun dryRun() {
         return dryRun;
+    }
+
+    /** A DE's life beyond its fields: trash, restore, purge, merge, split, revert, unlink. */
+    public DeLifecycle lifecycle() {
+        return lifecycle;
     }
 
     /** The replication rules' planner: what each account's rule owes it. */

@@ -34,6 +34,10 @@ public final class Upload {
     /** Creates the copy; refused if the DE has one in this account already. */
     public Replica upload(UUID id, AnnotationTool tool) {
         DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+        if (!de.live()) { // in the trash, purged or merged: nothing of it is written to tools
+            throw new SyncRefusedException("entity " + id + " is " + de.lifecycle().state().name().toLowerCase(java.util.Locale.ROOT)
+                    + (de.lifecycle().trashed() ? ": restore it first (POST /api/entities/" + id + "/restore)" : ""));
+        }
         if (!MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().direction().written()) {
             throw new SyncRefusedException(tool.kind() + " " + tool.account() + " is receive-only: Idiom does not write to it");
         }

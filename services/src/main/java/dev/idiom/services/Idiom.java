@@ -141,8 +141,7 @@ public final class Idiom implements AutoCloseable {
             Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()),
                     new MySqlCallTurns(database.dataSource()));
             IdiomConfig.SyncSettings sync = config.sync();
-            SqlOutbox outbox = new SqlOutbox(database.dataSource(), clock);
-            ConsistencyEngine engine = new ConsistencyEngine(store, writes, outbox, tools, toolAccounts, ids, clock,
+            ConsistencyEngine engine = new ConsistencyEngine(store, writes, new SqlOutbox(database.dataSource(), clock), tools, toolAccounts, ids, clock,
                     new SecureRandom(), new ConsistencyEngine.Settings(sync.pushInterval(), sync.lease(), sync.pullInterval(), sync.checkInterval(),
                             new DeletionHold(sync.massDeletePercent() / 100.0), OptimisticRetry.DEFAULT));
             ImportRecords imports = new ImportRecords(engine.pull(), tools);
@@ -150,7 +149,7 @@ public final class Idiom implements AutoCloseable {
             ReplicaSync replicaSync = new ReplicaSync(engine);
             Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, links, tools,
                     new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock,
-                    new EntityLifecycle(store, writes, outbox, ids, clock, sync.trashRetention()));
+                    new EntityLifecycle(engine.lifecycle(), codec, sync.trashRetention()));
             return new Idiom(embedded, database, store, cache, feed, search, app, engine.start(), followSearch && !sync.pushInterval().isZero());
         } catch (RuntimeException e) {
             if (search != null) {

@@ -72,8 +72,8 @@ public enum ErrorCode {
     public static Failure of(Throwable e) {
         return switch (e) {
             case InvalidValueException x -> new Failure(INVALID, x.getMessage());
-            case EntityMovedException x -> new Failure(MOVED, x.getMessage());
-            case EntityGoneException x -> new Failure(GONE, x.getMessage());
+            case dev.idiom.consistency.report.EntityMovedException x -> new Failure(MOVED, x.getMessage());
+            case dev.idiom.consistency.report.EntityGoneException x -> new Failure(GONE, x.getMessage());
             case UnknownEntityException x -> new Failure(NOT_FOUND, x.getMessage());
             case StaleVersionException x -> new Failure(STALE_VERSION, x.getMessage() + "; read it again and retry");
             case NotAuthorizedException x -> new Failure(UNAUTHORIZED, x.getMessage());

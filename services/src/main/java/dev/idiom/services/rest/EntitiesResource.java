@@ -176,7 +176,7 @@ public final class EntitiesResource {
             }
             b.get("take").forEach(f -> take.add(f.asText()));
         }
-        EntityLifecycle.Outcome merged = lifecycle.merge(entityId(id), entityId(from), EntityLifecycle.fields(take), expected(ifMatch, "merge"),
+        EntityLifecycle.Outcome merged = lifecycle.merge(entityId(id), entityId(from), take, expected(ifMatch, "merge"),
                 RoleCheck.caller(request).source("rest", source));
         return Response.ok(merged.kept().json()).tag(etag(merged.kept().version())).build();
     }

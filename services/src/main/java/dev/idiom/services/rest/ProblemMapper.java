@@ -43,7 +43,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
                 Response r = Problem.of(f.code(), f.message());
                 yield switch (f.code()) {
                     // a merged DE's id answers with its winner (the method and body kept, as 308 says)
-                    case MOVED -> Response.fromResponse(r).location(URI.create("/api/entities/" + ((dev.idiom.services.app.EntityMovedException) e).winner()))
+                    case MOVED -> Response.fromResponse(r).location(URI.create("/api/entities/" + ((dev.idiom.consistency.report.EntityMovedException) e).winner()))
                             .build();
                     case UNAUTHORIZED -> Response.fromResponse(r).header("WWW-Authenticate", "Bearer realm=\"idiom\"").build();
                     // the store already retried transient failures; a client may try again shortly

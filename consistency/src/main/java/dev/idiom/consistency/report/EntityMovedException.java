@@ -1,4 +1,4 @@
-package dev.idiom.services.app;
+package dev.idiom.consistency.report;
 
 import dev.idiom.events.UnknownEntityException;
 import java.util.UUID;

@@ -1,0 +1,348 @@
+package dev.idiom.consistency;
+
+import dev.idiom.consistency.report.EntityGoneException;
+import dev.idiom.consistency.report.EntityMovedException;
+import dev.idiom.consistency.report.SyncRefusedException;
+import dev.idiom.events.Append;
+import dev.idiom.events.AppendOutcome;
+import dev.idiom.events.Changes;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityDeleted;
+import dev.idiom.events.EntityEvent;
+import dev.idiom.events.EntityIds;
+import dev.idiom.events.EntityMerged;
+import dev.idiom.events.EntityPurged;
+import dev.idiom.events.EntityRestored;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.Field;
+import dev.idiom.events.InvalidValueException;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.NewEvent;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.RecordImported;
+import dev.idiom.events.RecordedEvent;
+import dev.idiom.events.Replica;
+import dev.idiom.events.ReplicaLinked;
+import dev.idiom.events.ReplicaUnlinked;
+import dev.idiom.events.StaleVersionException;
+import dev.idiom.events.UnknownEntityException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.logging.Logger;
+
+/**
+ * A DE's life beyond its fields, each step an event that reaches the replicas through the engine:
+ * deleted to Idiom's trash, restored, purged once the trash's retention ran out; two DEs of one work
+ * merged (the loser's replicas move to the winner, its id answers with the winner's); a replica
+ * whose record is another work split off into a DE of its own; a DE reverted to an earlier version
+ * (new events, the history kept). The copies follow through the engine: a deletion through the
+ * accounts that propagate deletions, field changes through the outbox as any change.
+ */
+public final class DeLifecycle {
+    private static final Logger LOG = Logger.getLogger(DeLifecycle.class.getName());
+    /** Deletions read per page of the store's listing by type. */
+    private static final int PAGE = 500;
+
+    private final EventStore store;
+    private final EntityAppends writes;
+    private final Outbox outbox;
+    private final EntityIds ids;
+    private final Clock clock;
+    private final OptimisticRetry retry;
+
+    /** @param writes the one write door (each step reaches this node's read models at once) */
+    DeLifecycle(EventStore store, EntityAppends writes, Outbox outbox, EntityIds ids, Clock clock, OptimisticRetry retry) {
+        this.store = store;
+        this.writes = writes;
+        this.outbox = outbox;
+        this.ids = ids;
+        this.clock = clock;
+        this.retry = retry;
+    }
+
+    private DigitalEntity append(UUID id, int expectedVersion, List<NewEvent> events) {
+        return writes.commit(id, expectedVersion, events).entity();
+    }
+
+    /** Moves a live DE to the trash, if it is at {@code expectedVersion}. */
+    public DigitalEntity delete(UUID id, int expectedVersion, String source) {
+        DigitalEntity de = live(id);
+        at(de, expectedVersion);
+        return append(id, expectedVersion, events(source, new EntityDeleted("deleted by " + source)));
+    }
+
+    /** Takes a DE out of the trash: live again, its copies that the deletion removed made again by the engine. */
+    public DigitalEntity restore(UUID id, String source) {
+        DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+        switch (de.lifecycle().state()) {
+            case LIVE -> throw new SyncRefusedException("entity " + id + " is not in the trash");
+            case MERGED -> throw new EntityMovedException(id, de.lifecycle().mergedInto());
+            case PURGED -> throw new EntityGoneException("entity " + id + " was purged from the trash on " + de.lifecycle().since()
+                    + " and cannot be restored");
+            case TRASHED -> { }
+        }
+        return append(id, de.version(), events(source, new EntityRestored()));
+    }
+
+    /** The DEs in the trash, most recently deleted first (at most {@code limit}). */
+    public List<DigitalEntity> trash(int limit) {
+        if (limit < 1 || limit > 1000) {
+            throw new InvalidValueException("limit must be between 1 and 1000, got " + limit);
+        }
+        List<DigitalEntity> out = new ArrayList<>();
+        forEachTrashed(de -> {
+            out.add(de);
+            return out.size() < limit;
+        });
+        return out;
+    }
+
+    /** Purges a DE in the trash now (an admin emptying it ahead of the retention). */
+    public DigitalEntity purge(UUID id, String source) {
+        DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+        if (!de.lifecycle().trashed()) {
+            throw new SyncRefusedException("entity " + id + " is not in the trash (" + de.lifecycle().state().name().toLowerCase(java.util.Locale.ROOT)
+                    + "): only a DE in the trash can be purged");
+        }
+        return append(id, de.version(), events(source, new EntityPurged()));
+    }
+
+    /** Purges every DE that has been in the trash longer than {@code retention}; returns how many. */
+    public int purgeExpired(Duration retention) {
+        Instant before = clock.instant().minus(retention);
+        List<UUID> expired = new ArrayList<>();
+        forEachTrashed(de -> {
+            if (de.lifecycle().since().isBefore(before)) {
+                expired.add(de.id());
+            }
+            return true;
+        });
+        int purged = 0;
+        for (UUID id : expired) {
+            try {
+                purge(id, "trash:retention");
+                purged++;
+            } catch (SyncRefusedException | StaleVersionException restoredMeanwhile) {
+                // restored (or changed) since it was listed: the next round decides again
+            }
+        }
+        if (purged > 0) {
+            LOG.info("purged " + purged + " DEs that were in the trash longer than " + retention);
+        }
+        return purged;
+    }
+
+    /** Calls {@code each} for every DE in the trash, most recently deleted first, until it answers false. */
+    private void forEachTrashed(java.util.function.Predicate<DigitalEntity> each) {
+        Set<UUID> seen = new java.util.HashSet<>();
+        long before = Long.MAX_VALUE;
+        while (true) {
+            List<RecordedEvent> page = store.ofType(EntityDeleted.class.getSimpleName(), before, PAGE);
+            if (page.isEmpty()) {
+                return;
+            }
+            List<UUID> fresh = page.stream().map(RecordedEvent::entityId).filter(seen::add).toList();
+            Map<UUID, DigitalEntity> states = store.loadAll(fresh);
+            for (UUID id : fresh) {
+                DigitalEntity de = states.get(id);
+                if (de != null && de.lifecycle().trashed() && !each.test(de)) {
+                    return;
+                }
+            }
+            before = page.getLast().position();
+        }
+    }
+
+    /**
+     * Reverts a DE's fields to what they were at {@code version}: one minor event per field that
+     * differs (the history stays, the revert is on top of it), pushed to the copies as any change.
+     */
+    public DigitalEntity revert(UUID id, int version, int expectedVersion, String source) {
+        DigitalEntity de = live(id);
+        at(de, expectedVersion);
+        if (version < 1 || version >= de.version()) {
+            throw new InvalidValueException("version must be an earlier version of the entity, from 1 to " + (de.version() - 1) + ", got " + version);
+        }
+        Metadata past = store.asOfVersion(id, version).metadata();
+        Map<Field, Object> values = new LinkedHashMap<>();
+        for (Field f : Field.values()) {
+            values.put(f, past.get(f));
+        }
+        List<EntityEvent> changes = Changes.toSet(de.metadata(), values);
+        if (changes.isEmpty()) {
+            return de;
+        }
+        return append(id, expectedVersion, changes.stream().map(e -> new NewEvent(UUID.randomUUID(), source + " (revert to version " + version + ")", e))
+                .toList());
+    }
+
+    /** What a merge or a split left: the DE that stays and the other one. */
+    public record Outcome(DigitalEntity kept, DigitalEntity other) {}
+
+    /**
+     * Merges {@code loserId} into {@code winnerId} (at {@code expectedVersion}): the winner keeps its
+     * fields except those named in {@code fromLoser}, which take the loser's values, and a field
+     * only the loser has fills the winner's gap; tags are joined. The loser's replicas move to the
+     * winner (each owed the winner's content) and the loser answers with the winner from now on.
+     * Both appends go in one transaction; if a concurrent write refused one, it is completed on the
+     * entity's newest state, so a merge is never left half-done.
+     */
+    public Outcome merge(UUID winnerId, UUID loserId, Set<Field> fromLoser, int expectedVersion, String source) {
+        if (winnerId.equals(loserId)) {
+            throw new InvalidValueException("an entity cannot be merged into itself");
+        }
+        DigitalEntity winner = live(winnerId);
+        at(winner, expectedVersion);
+        DigitalEntity loser = live(loserId);
+        String why = source + " (merged " + loserId + " into " + winnerId + ")";
+        List<AppendOutcome> done = writes.commitAll(List.of(new Append(winnerId, winner.version(), winnerEvents(winner, loser, fromLoser, why)),
+                new Append(loserId, loser.version(), events(why, new EntityMerged(winnerId)))));
+        if (!done.get(0).succeeded()) { // the winner moved after it was checked: its part goes on its newest state
+            retry.run("merging " + loserId + " into " + winnerId, () -> {
+                DigitalEntity latest = store.load(winnerId).orElseThrow();
+                return append(winnerId, latest.version(), winnerEvents(latest, loser, fromLoser, why));
+            });
+        }
+        if (!done.get(1).succeeded()) { // the loser moved meanwhile: its copies as they are now move too
+            retry.run("merging " + loserId + " into " + winnerId, () -> {
+                DigitalEntity latest = store.load(loserId).orElseThrow();
+                DigitalEntity w = store.load(winnerId).orElseThrow();
+                List<NewEvent> moved = links(latest.replicas().stream().filter(r -> w.replica(r.tool(), r.account(), r.remoteId()).isEmpty()).toList(), why);
+                if (!moved.isEmpty()) {
+                    append(winnerId, w.version(), moved);
+                }
+                return append(loserId, latest.version(), events(why, new EntityMerged(winnerId)));
+            });
+        }
+        DigitalEntity merged = store.load(winnerId).orElseThrow();
+        // the moved copies hold the loser's record: each is owed the winner's content (a crash before this leaves them to anti-entropy)
+        List<Outbox.Owed> owed = new ArrayList<>();
+        for (Replica r : merged.replicas()) {
+            if (loser.replica(r.tool(), r.account(), r.remoteId()).isPresent() && !merged.metadata().equals(r.synced())) {
+                owed.add(new Outbox.Owed(winnerId, r.tool(), r.account(), r.remoteId(), merged.version()));
+            }
+        }
+        outbox.owe(owed);
+        return new Outcome(merged, store.load(loserId).orElseThrow());
+    }
+
+    private static List<NewEvent> winnerEvents(DigitalEntity winner, DigitalEntity loser, Set<Field> fromLoser, String source) {
+        Map<Field, Object> values = new LinkedHashMap<>();
+        for (Field f : Field.values()) {
+            Object mine = winner.metadata().get(f);
+            Object theirs = loser.metadata().get(f);
+            if (f == Field.TAGS && !fromLoser.contains(f)) {
+                Set<String> joined = new java.util.TreeSet<>(winner.metadata().tags());
+                joined.addAll(loser.metadata().tags());
+                values.put(f, joined);
+            } else if (fromLoser.contains(f) || (empty(mine) && !empty(theirs))) {
+                values.put(f, theirs);
+            }
+        }
+        List<NewEvent> out = new ArrayList<>(Changes.toSet(winner.metadata(), values).stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList());
+        out.addAll(links(loser.replicas(), source));
+        return out;
+    }
+
+    private static boolean empty(Object v) {
+        return v == null || (v instanceof java.util.Collection<?> c && c.isEmpty());
+    }
+
+    /** The replicas linked to another DE, as they are (version, record last synced, shadow, privacy). */
+    private static List<NewEvent> links(List<Replica> replicas, String source) {
+        return replicas.stream().map(r -> new NewEvent(UUID.randomUUID(), source, (EntityEvent) new ReplicaLinked(r.tool(), r.account(), r.remoteId(),
+                r.remoteVersion(), r.synced(), r.shadow(), null, r.privateCopy()))).toList();
+    }
+
+    /**
+     * Splits the replica {@code tool}/{@code account}/{@code remoteId} off {@code id} (at
+     * {@code expectedVersion}) into a new DE made from the record that copy last synced: a replica
+     * that describes another work. Both appends go in one transaction.
+     */
+    public Outcome split(UUID id, String tool, String account, String remoteId, int expectedVersion, String source) {
+        DigitalEntity de = live(id);
+        at(de, expectedVersion);
+        Replica r = replica(de, tool, account, remoteId);
+        if (de.replicas().size() < 2) {
+            throw new SyncRefusedException("entity " + id + " has no other replica: there is nothing to split that one from");
+        }
+        UUID newId = ids.next();
+        String why = source + " (split " + r.tool() + " " + r.remoteId() + " off " + id + " into " + newId + ")";
+        RecordImported record = new RecordImported(r.synced(), r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.identityHint(), r.shadow(),
+                r.privateCopy());
+        ReplicaUnlinked unlinked = new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "split off into entity " + newId);
+        List<AppendOutcome> done = writes.commitAll(List.of(new Append(id, expectedVersion, events(why, unlinked)),
+                new Append(newId, 0, events(why, record))));
+        if (!done.get(0).succeeded()) { // the DE moved after it was checked: the copy leaves its newest state
+            retry.run("splitting " + remoteId + " off " + id, () -> {
+                DigitalEntity latest = store.load(id).orElseThrow();
+                return latest.replica(r.tool(), r.account(), r.remoteId()).isPresent()
+                        ? append(id, latest.version(), events(why, unlinked)) : latest;
+            });
+        }
+        done.get(1).get();
+        return new Outcome(store.load(id).orElseThrow(), store.load(newId).orElseThrow());
+    }
+
+    /**
+     * Unlinks one replica by hand (at {@code expectedVersion}): the copy stays in its tool as it is,
+     * nothing more is pushed to it, and a later pull leaves it alone instead of linking it again.
+     */
+    public DigitalEntity unlink(UUID id, String tool, String account, String remoteId, int expectedVersion, String source) {
+        DigitalEntity de = live(id);
+        at(de, expectedVersion);
+        Replica r = replica(de, tool, account, remoteId);
+        return append(id, expectedVersion, events(source, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(),
+                "unlinked by a curator (" + source + ")", true)));
+    }
+
+    /** The DE's replica as a request names it (an empty account is the account-less tools' null). */
+    private static Replica replica(DigitalEntity de, String tool, String account, String remoteId) {
+        return de.replica(tool, account == null || account.isEmpty() ? null : account, remoteId)
+                .or(() -> de.replica(tool, account, remoteId))
+                .orElseThrow(() -> new UnknownEntityException("entity " + de.id() + " has no replica " + tool + " " + account + " " + remoteId));
+    }
+
+    /** The DE if it is live; a DE in the trash or purged is gone (410), a merged one answers with its winner. */
+    public DigitalEntity live(UUID id) {
+        DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
+        refuseUnlessLive(de);
+        return de;
+    }
+
+    /** Throws the answer for a DE that is not live: gone (in the trash or purged) or moved (merged). */
+    public static void refuseUnlessLive(DigitalEntity de) {
+        switch (de.lifecycle().state()) {
+            case LIVE -> { }
+            case TRASHED -> throw new EntityGoneException("entity " + de.id() + " is in the trash since " + de.lifecycle().since()
+                    + "; restore it with POST /api/entities/" + de.id() + "/restore");
+            case PURGED -> throw new EntityGoneException("entity " + de.id() + " was deleted and purged from the trash on " + de.lifecycle().since());
+            case MERGED -> throw new EntityMovedException(de.id(), de.lifecycle().mergedInto());
+        }
+    }
+
+    private static void at(DigitalEntity de, int expectedVersion) {
+        if (de.version() != expectedVersion) {
+            throw new StaleVersionException(de.id(), expectedVersion, de.version());
+        }
+    }
+
+    private static List<NewEvent> events(String source, EntityEvent... events) {
+        return java.util.Arrays.stream(events).map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList();
+    }
+
+    /** The fields a request names (JSON names), for a merge's choices. */
+    public static Set<Field> fields(List<String> names) {
+        Set<Field> out = new LinkedHashSet<>();
+        names.forEach(n -> out.add(Field.named(n)));
+        return out;
+    }
+}
