@@ -267,6 +267,22 @@ public record MirrorRule(boolean all, SortedSet<String> tags, SortedSet<String> 
         return n;
     }
 
+    /**
+     * A rule as a command line or a SOAP element gives it, as text: "none", "all", or a filter as
+     * JSON; what {@link #of} reads (it checks the rest).
+     */
+    public static JsonNode text(String text) {
+        String t = text.strip();
+        if (!t.startsWith("{")) {
+            return JSON.getNodeFactory().textNode(t);
+        }
+        try {
+            return JSON.readTree(t);
+        } catch (JsonProcessingException e) {
+            throw new InvalidValueException("mirror: a filter is JSON such as {\"tags\": [\"gossip\"]}: " + e.getOriginalMessage());
+        }
+    }
+
     /** The rule as stored (null: none) with the account's direction; an unreadable stored rule is refused loudly. */
     public static MirrorRule stored(String mirror, String direction) {
         if (mirror == null) {

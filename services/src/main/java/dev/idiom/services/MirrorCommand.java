@@ -34,7 +34,7 @@ final class MirrorCommand {
         if (account == null || account.isBlank()) {
             throw new InvalidValueException("say which tool account: --account NAME (configured with PUT /api/tools/NAME)");
         }
-        JsonNode rule = flags.containsKey("rule") ? rule(flags.get("rule")) : null;
+        JsonNode rule = flags.containsKey("rule") ? dev.idiom.services.tools.ToolAccounts.rule(flags.get("rule")) : null;
         String direction = flags.get("direction");
         String deletions = flags.get("deletions");
         boolean changes = rule != null || direction != null || deletions != null;
@@ -49,19 +49,6 @@ final class MirrorCommand {
             MirrorProgress p = idiom.application().sync().mirror(account);
             print(p.name(), p.mirror().toString(), p.direction(), p.planned(), p.of(), p.owed(), p.estimate());
             return 0;
-        }
-    }
-
-    /** "none", "all", or a filter as JSON ({"tags": [...], ...}). */
-    static JsonNode rule(String text) {
-        String t = text.strip();
-        if (!t.startsWith("{")) {
-            return JSON.getNodeFactory().textNode(t);
-        }
-        try {
-            return JSON.readTree(t);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new InvalidValueException("--rule: a filter is JSON such as '{\"tags\":[\"gossip\"]}': " + e.getOriginalMessage());
         }
     }
 

@@ -31,7 +31,10 @@ class SchemathesisTest {
         try (RunningIdiom idiom = new RunningIdiom(Map.of())) {
             List<String> command = new ArrayList<>(List.of(executable, "--config-file", Path.of("src/test/fuzz/schemathesis.toml").toAbsolutePath().toString(),
                     "run", idiom.url("/api/openapi.json"), "--url", idiom.url("/api"), "-H", "Authorization: Bearer " + RunningIdiom.ADMIN_TOKEN,
-                    "--checks", "all", "--max-examples", "30", "--no-color", "--workers", "2"));
+                    // one worker: Hypothesis's caches are not thread-safe, and two worker threads made the fuzzer itself fail now and
+                    // then with a KeyError in its lambda-source cache (a runtime error of the tool, not a finding); one is also what
+                    // makes the fixed seed reproduce a run exactly
+                    "--checks", "all", "--max-examples", "30", "--no-color", "--workers", "1"));
             String seed = System.getenv().getOrDefault("IDIOM_FUZZ_SEED", DEFAULT_SEED);
             if (!seed.equals("random")) {
                 command.addAll(List.of("--seed", seed));

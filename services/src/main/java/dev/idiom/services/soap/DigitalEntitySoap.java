@@ -151,7 +151,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             case "restoreDE" -> xml.entity(response, lifecycle.restore(id(request), source).entity());
             case "setReplication" -> {
                 String mirror = SoapXml.text(request, "mirror");
-                dev.idiom.services.tools.ToolAccount a = accounts.replicate(SoapXml.required(request, "tool"), mirror == null ? null : SoapXml.rule(mirror),
+                dev.idiom.services.tools.ToolAccount a = accounts.replicate(SoapXml.required(request, "tool"), mirror == null ? null : dev.idiom.services.tools.ToolAccounts.rule(mirror),
                         SoapXml.text(request, "direction"), SoapXml.text(request, "deletions"));
                 xml.child(response, "tool", a.name());
                 xml.child(response, "mirror", a.mirror().isTextual() ? a.mirror().asText() : a.mirror().toString());

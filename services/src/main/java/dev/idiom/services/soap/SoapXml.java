@@ -270,18 +270,4 @@ final class SoapXml {
             throw new InvalidValueException("<" + name + "> must be a whole number, got '" + v + "'");
         }
     }
-
-    /** A replication rule as SOAP carries it: "none", "all", or a filter as JSON text. */
-    static com.fasterxml.jackson.databind.JsonNode rule(String text) {
-        String t = text.strip();
-        if (!t.startsWith("{")) {
-            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.textNode(t);
-        }
-        try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(t);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new InvalidValueException("mirror: a filter is JSON, {\"tags\": […], \"types\": […], \"query\": \"…\", \"from\": […]}: "
-                    + e.getOriginalMessage());
-        }
-    }
 }

@@ -206,6 +206,11 @@ public final class ToolAccounts {
         return repository.list().stream().map(ToolAccounts::view).toList();
     }
 
+    /** A replication rule as text (a command line's flag, a SOAP element): "none", "all" or a filter as JSON. */
+    public static com.fasterxml.jackson.databind.JsonNode rule(String text) {
+        return MirrorRule.text(text);
+    }
+
     /**
      * Changes only the account's replication settings, keeping its address and sealed secret (a
      * curator changing a rule need not know the secret). Each argument null: as it is; {@code mirror}
