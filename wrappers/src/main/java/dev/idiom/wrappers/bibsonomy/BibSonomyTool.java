@@ -122,31 +122,48 @@ public final class BibSonomyTool implements AnnotationTool {
         return "/users/" + ToolHttp.segment(user) + "/posts";
     }
 
+    /** How often a pull reads the whole listing (to see deletions and edits of older posts); between, pulls read only the newest pages. */
+    public static final java.time.Duration FULL_LISTING_EVERY = java.time.Duration.ofMinutes(15);
+
     /**
-     * Cursor: "done;newest" (older cursors "type;start;since;newest" read as their {@code since}).
-     * BibSonomy lists no deletions and orders posts by posting date, newest first, so an edit of an
-     * old post stays deep in the list: each pass reads the whole listing (publications, then
-     * bookmarks, along the {@code next} links) in one page, returns the posts changed after the
-     * last pass's newest change date and names the others as present. The listing is complete
-     * (a post Idiom knows and it does not show was deleted) unless a post could not be read; a
-     * post it leaves out is fetched before it is taken for deleted (see {@link #listingMayMissRecords}).
+     * BibSonomy lists no deletions and orders posts by posting date, newest first; an edit of an old
+     * post moves its change date, not its place. So a pull reads the whole listing (publications,
+     * then bookmarks, along the {@code next} links) at most every {@link #FULL_LISTING_EVERY}: it
+     * returns the posts changed since the last pull, names the others as present, and is complete
+     * (a post Idiom knows and it does not show was deleted) unless a post could not be read. Between
+     * whole listings a pull reads pages only until it meets a post no newer than the newest it had
+     * seen: new posts and edits of the newest come in at once, edits of older posts and deletions at
+     * the next whole listing. Cursor: "v2;newest change;newest posting;last whole listing" (older
+     * cursors are read as their newest change date, and the next pull lists everything).
      */
     @Override
     public ChangePage changedSince(String cursor) {
-        String since = cursor == null ? "" : cursor.startsWith("done;") ? cursor.substring(5) : sinceOf(cursor);
+        String[] c = cursor(cursor);
+        String since = c[0];
+        String posted = c[1];
+        java.time.Instant now = http.clock().instant();
+        boolean whole = c[2].isEmpty() || !now.isBefore(java.time.Instant.parse(c[2]).plus(FULL_LISTING_EVERY));
         String newest = since;
+        String newestPosted = posted;
         List<RemoteRecord> records = new ArrayList<>();
         List<String> present = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         for (String type : List.of("publication", "bookmark")) {
             int start = 0;
-            while (true) {
+            boolean older = false;
+            while (!older) {
                 Document doc = ok(send("GET", postsPath() + "?resourcetype=" + type + "&start=" + start + "&end=" + (start + LIMITS.maxBatch()), null),
                         200, "list posts");
                 NodeList posts = doc.getElementsByTagName("post");
                 for (int i = 0; i < posts.getLength(); i++) {
+                    Element post = (Element) posts.item(i);
+                    String postedAt = post.getAttribute("postingdate");
+                    older |= !whole && !later(postedAt, posted); // the rest of this listing was posted before the last pull saw it
+                    if (later(postedAt, newestPosted)) {
+                        newestPosted = postedAt;
+                    }
                     try {
-                        RemoteRecord rec = record((Element) posts.item(i));
+                        RemoteRecord rec = record(post);
                         if (later(rec.version(), since)) {
                             records.add(rec);
                         } else {
@@ -166,15 +183,26 @@ public final class BibSonomyTool implements AnnotationTool {
                 start += posts.getLength();
             }
         }
-        return new ChangePage(records, List.of(), skipped, "done;" + newest, false, skipped.isEmpty(), present);
+        String next = String.join(";", "v2", newest, newestPosted, whole ? now.toString() : c[2]);
+        return new ChangePage(records, List.of(), skipped, next, false, whole && skipped.isEmpty(), whole ? present : List.of());
     }
 
-    private static String sinceOf(String cursor) {
-        String[] c = cursor.split(";", -1);
-        if (c.length != 4) {
-            throw new ToolException("not a BibSonomy sync cursor: " + cursor);
+    /** A cursor's newest change date, newest posting date and last whole listing ("" where unknown). */
+    private static String[] cursor(String cursor) {
+        if (cursor == null) {
+            return new String[] {"", "", ""};
         }
-        return c[2];
+        String[] c = cursor.split(";", -1);
+        if (c.length == 4 && c[0].equals("v2")) {
+            return new String[] {c[1], c[2], c[3]};
+        }
+        if (c.length == 2 && c[0].equals("done")) {
+            return new String[] {c[1], "", ""};
+        }
+        if (c.length == 4) { // "type;start;since;newest" of an earlier release
+            return new String[] {c[2], "", ""};
+        }
+        throw new ToolException("not a BibSonomy sync cursor: " + cursor);
     }
 
     /** Offset pages shift when a post is deleted between two of them: a post a listing leaves out may still be there. */

@@ -66,6 +66,11 @@ public final class ToolHttp {
         this.bounds = bounds;
     }
 
+    /** The clock calls are timed by (a fake one in tests). */
+    public Clock clock() {
+        return clock;
+    }
+
     public ToolHttp(String tool, ToolLimits limits) {
         this(tool, limits, Clock.systemUTC(), Pacing.SLEEP, 6);
     }

@@ -92,7 +92,7 @@ class BibSonomyToolTest extends AnnotationToolContract {
     }
 
     @Test
-    void aPassFollowsTheNextLinkThroughPublicationsThenBookmarksAndNamesTheUnchangedOnesAsPresent() {
+    void aWholeListingFollowsTheNextLinksAndNamesTheUnchangedPostsAsPresent() {
         BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
         for (int i = 0; i < 45; i++) {
             b.create(sample(i));
@@ -105,11 +105,37 @@ class BibSonomyToolTest extends AnnotationToolContract {
         assertEquals(46, seen.size());
         assertTrue(stub.requests() - before >= 4, "list requests: " + (stub.requests() - before));
         assertTrue(page.complete(), "every post listed: a copy not listed was deleted");
-        // the next pass lists the same posts as present, none changed
+        // a whole listing later names the same posts as present, none changed
+        time.pause(BibSonomyTool.FULL_LISTING_EVERY);
         ChangePage again = b.changedSince(page.cursor());
         assertEquals(0, again.records().size());
+        assertTrue(again.complete());
         assertEquals(seen, new HashSet<>(again.present()));
         assertTrue(b.listingMayMissRecords(), "offset pages: a post left out is fetched before it counts as deleted");
+    }
+
+    @Test
+    void betweenWholeListingsAPullReadsOnlyTheNewestPagesAndTheNextWholeListingSeesOlderEdits() {
+        BibSonomyTool b = bibsonomy(BibSonomyStub.KEY);
+        List<String> hashes = new java.util.ArrayList<>();
+        for (int i = 0; i < 45; i++) {
+            hashes.add(b.create(sample(i)).remoteId());
+        }
+        String cursor = b.changedSince(null).cursor();
+        // a new post, and an edit on the site of the oldest one
+        String added = b.create(sample(46)).remoteId();
+        stub.touch(hashes.getFirst());
+        int before = stub.requests();
+        ChangePage quick = b.changedSince(cursor);
+        assertEquals(2, stub.requests() - before, "one page of publications, one of bookmarks: the rest is older");
+        assertEquals(List.of(added), quick.records().stream().map(RemoteRecord::remoteId).toList());
+        assertFalse(quick.complete(), "not a whole listing: nothing can be taken for deleted");
+        // the whole listing due after FULL_LISTING_EVERY brings the older post's edit
+        time.pause(BibSonomyTool.FULL_LISTING_EVERY);
+        ChangePage whole = b.changedSince(quick.cursor());
+        assertEquals(List.of(hashes.getFirst()), whole.records().stream().map(RemoteRecord::remoteId).toList());
+        assertTrue(whole.complete());
+        assertEquals(45, whole.present().size());
     }
 
     @Test
