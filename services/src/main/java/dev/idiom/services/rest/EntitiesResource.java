@@ -191,8 +191,8 @@ public final class EntitiesResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response split(@PathParam("id") String id, byte[] body, @HeaderParam("If-Match") String ifMatch, @HeaderParam("Idiom-Source") String source,
                           @Context HttpServletRequest request) {
-        String[] copy = copy(body, "split off");
-        EntityLifecycle.Outcome split = lifecycle.split(entityId(id), copy[0], copy[1], copy[2], expected(ifMatch, "split"),
+        Copy copy = copy(body, "split off");
+        EntityLifecycle.Outcome split = lifecycle.split(entityId(id), copy.tool(), copy.account(), copy.remoteId(), expected(ifMatch, "split"),
                 RoleCheck.caller(request).source("rest", source));
         return Response.created(URI.create(publicUrl.of(request) + "/api/entities/" + split.other().entity().id()))
                 .tag(etag(split.other().version())).entity(split.other().json()).build();
@@ -208,21 +208,24 @@ public final class EntitiesResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response unlink(@PathParam("id") String id, byte[] body, @HeaderParam("If-Match") String ifMatch, @HeaderParam("Idiom-Source") String source,
                            @Context HttpServletRequest request) {
-        String[] copy = copy(body, "unlink");
-        EntitySnapshot unlinked = lifecycle.unlink(entityId(id), copy[0], copy[1], copy[2], expected(ifMatch, "unlink"),
+        Copy copy = copy(body, "unlink");
+        EntitySnapshot unlinked = lifecycle.unlink(entityId(id), copy.tool(), copy.account(), copy.remoteId(), expected(ifMatch, "unlink"),
                 RoleCheck.caller(request).source("rest", source));
         return Response.ok(unlinked.json()).tag(etag(unlinked.version())).build();
     }
 
+    /** A replica as a body names it. */
+    private record Copy(String tool, String account, String remoteId) {}
+
     /** The replica a body names: {"tool", "account", "remoteId"} as the DE's replicas show it. */
-    private String[] copy(byte[] body, String purpose) {
+    private Copy copy(byte[] body, String purpose) {
         ObjectNode b = JsonBodies.closed(json.object(body), "tool", "account", "remoteId");
         String tool = JsonBodies.string(b, "tool");
         String remoteId = JsonBodies.string(b, "remoteId");
         if (tool == null || remoteId == null) {
             throw new InvalidValueException("name the replica to " + purpose + ": {\"tool\", \"account\", \"remoteId\"} as the DE's replicas show it");
         }
-        return new String[] {tool, JsonBodies.string(b, "account"), remoteId};
+        return new Copy(tool, JsonBodies.string(b, "account"), remoteId);
     }
 
     private static int expected(String ifMatch, String what) {
