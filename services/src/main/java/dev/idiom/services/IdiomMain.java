@@ -9,7 +9,9 @@ import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.LogManager;
 
 /** The command line: {@code serve}, {@code rebuild}, {@code import}, {@code sync}, {@code seed}, {@code help}. */
@@ -88,7 +90,9 @@ public final class IdiomMain {
 
     private static int serve(IdiomConfig config, PrintStream out) {
         long started = System.nanoTime();
-        IdiomServer server = IdiomServer.start(config);
+        // The first admin key is on disk before the port opens: whoever waits for /api/ping may read it then.
+        var firstKey = new AtomicReference<Optional<String>>(Optional.empty());
+        IdiomServer server = IdiomServer.start(config, idiom -> firstKey.set(idiom.application().keys().firstAdminKey(config.data())));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("idiom: stopping…");
@@ -102,7 +106,7 @@ public final class IdiomMain {
         out.println("  SOAP WSDL : " + url + "/services/DigitalEntityService?wsdl");
         out.println("  REST      : " + url + "/api/entities   (OpenAPI: " + url + "/api/openapi.json)");
         out.println("  Admin     : " + url + "/admin          (metrics: " + url + "/admin/metrics)");
-        server.idiom().application().keys().firstAdminKey(config.data()).ifPresent(key -> {
+        firstKey.get().ifPresent(key -> {
             out.println("  Admin key : " + key);
             out.println("              shown once; kept in " + config.data().resolve(ApiKeys.ADMIN_KEY_FILE).toAbsolutePath()
                     + " (owner-only). Send it as Authorization: Bearer <key>; make others with ./idiom keys create.");

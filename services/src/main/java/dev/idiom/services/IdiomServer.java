@@ -5,6 +5,7 @@ import dev.idiom.services.web.PublicUrl;
 import java.time.Duration;
 import dev.idiom.services.web.WebApp;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
@@ -29,8 +30,14 @@ public final class IdiomServer implements AutoCloseable {
     }
 
     public static IdiomServer start(IdiomConfig config) {
+        return start(config, idiom -> { });
+    }
+
+    /** Runs {@code beforeServing} on the started application before Tomcat opens its port. */
+    public static IdiomServer start(IdiomConfig config, Consumer<Idiom> beforeServing) {
         Idiom idiom = Idiom.start(config);
         try {
+            beforeServing.accept(idiom);
             return start(idiom, config);
         } catch (RuntimeException e) {
             idiom.close();

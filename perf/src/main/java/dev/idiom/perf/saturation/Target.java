@@ -80,19 +80,27 @@ final class Target implements AutoCloseable {
             pb.environment().put("IDIOM_LOCAL_TOOL_HOSTS", "true"); // the download and upload plans register a local Zotero stub
             t.server = pb.start();
         }
+        try {
+            awaitStarted(t, data);
+            ApiKey.use(Files.readString(data.resolve("admin.key")).strip());
+            return t;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            t.close(); // a server that failed to become usable is not left running on the data folder
+            throw e;
+        }
+    }
+
+    private static void awaitStarted(Target t, Path data) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (!t.pings()) {
             if (t.server != null && !t.server.isAlive()) {
                 throw new IOException("Idiom exited during start; the end of " + data.resolve("serve.log") + ":\n" + tail(data.resolve("serve.log")));
             }
             if (System.nanoTime() > deadline) {
-                t.close();
                 throw new IOException("Idiom did not answer " + t.url + "/api/ping within 5 minutes");
             }
             Thread.sleep(500);
         }
-        ApiKey.use(Files.readString(data.resolve("admin.key")).strip());
-        return t;
     }
 
     /**
