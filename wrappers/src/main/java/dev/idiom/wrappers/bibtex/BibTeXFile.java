@@ -178,7 +178,7 @@ public final class BibTeXFile implements AnnotationTool {
         List<Segment> segments = new ArrayList<>();
         Map<String, BibTeXEntry> entries = new LinkedHashMap<>();
         List<Skipped> skipped = new ArrayList<>();
-        List<BibTeXString> macros = new ArrayList<>();
+        ChunkParser parser = ChunkParser.create();
         Matcher m = ENTRY_START.matcher(text);
         List<Integer> starts = new ArrayList<>();
         while (m.find()) {
@@ -198,21 +198,7 @@ public final class BibTeXFile implements AnnotationTool {
             }
             int line = lineOfChunk;
             try {
-                List<Skipped> unresolved = new ArrayList<>();
-                BibTeXParser parser = new BibTeXParser() {
-                    @Override
-                    public void checkStringResolution(Key key, BibTeXString string) {
-                        if (string == null) {
-                            unresolved.add(new Skipped(key.getValue(), "line " + line + ": undefined @string macro '" + key.getValue() + "'"));
-                        }
-                    }
-
-                    @Override
-                    public void checkCrossReferenceResolution(Key key, BibTeXEntry entry) {
-                        // a crossref to an entry elsewhere is kept as it is
-                    }
-                };
-                macros.forEach(parser::addMacro);
+                parser.startChunk(line);
                 BibTeXDatabase db;
                 try {
                     db = parser.parse(new StringReader(chunk));
@@ -225,8 +211,8 @@ public final class BibTeXFile implements AnnotationTool {
                     }
                     db = parser.parse(new StringReader(chunk.substring(0, end)));
                 }
-                skipped.addAll(unresolved);
-                macros.addAll(db.getStrings().values());
+                skipped.addAll(parser.unresolved);
+                db.getStrings().values().forEach(parser::addMacro); // later entries may use them, as BibTeX reads on
                 boolean keyless = KEYLESS.matcher(chunk).lookingAt();
                 for (BibTeXEntry e : db.getEntries().values()) {
                     String id = keyless ? keylessId(e, entries.keySet()) : e.getKey().getValue();
@@ -241,6 +227,43 @@ public final class BibTeXFile implements AnnotationTool {
             }
         }
         return new Parsed(segments, entries, skipped, Fingerprint.of(text), encoding);
+    }
+
+    /**
+     * One jbibtex parser for the whole file, given one entry at a time (a parser per entry allocated
+     * its buffers anew for each: tens of KB per entry); it keeps the {@code @string} macros read so far.
+     */
+    private static final class ChunkParser extends BibTeXParser {
+        final List<Skipped> unresolved = new ArrayList<>();
+        private int line;
+
+        private ChunkParser() throws ParseException {
+        }
+
+        static ChunkParser create() {
+            try {
+                return new ChunkParser();
+            } catch (ParseException e) {
+                throw new IllegalStateException("jbibtex could not start a parser", e);
+            }
+        }
+
+        void startChunk(int lineOfChunk) {
+            line = lineOfChunk;
+            unresolved.clear();
+        }
+
+        @Override
+        public void checkStringResolution(Key key, BibTeXString string) {
+            if (string == null) {
+                unresolved.add(new Skipped(key.getValue(), "line " + line + ": undefined @string macro '" + key.getValue() + "'"));
+            }
+        }
+
+        @Override
+        public void checkCrossReferenceResolution(Key key, BibTeXEntry entry) {
+            // a crossref to an entry elsewhere is kept as it is
+        }
     }
 
     private static String firstLine(String s) {

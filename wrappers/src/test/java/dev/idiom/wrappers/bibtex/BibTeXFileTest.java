@@ -72,6 +72,29 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void anEntryAfterABrokenOneIsReadWithTheMacrosDefinedBeforeItAndAnUndefinedMacroNamesItsLine() throws IOException {
+        // one parser reads the whole file an entry at a time: a broken entry must leave it able to read on
+        Path file = dir.resolve("after-broken.bib");
+        Files.writeString(file, """
+                @string{jacm = "Journal of the ACM"}
+
+                @article{broken, title = {Unclosed, journal = jacm,
+
+                @article{after, title = {Read after a broken entry}, journal = jacm, year = 2001}
+
+                @article{late, title = {Uses a macro defined only later}, journal = later, year = 2002}
+                @string{later = "Defined Too Late"}
+                """);
+        ChangePage page = new BibTeXFile(file).changedSince(null);
+        Map<String, Metadata> byKey = page.records().stream().collect(Collectors.toMap(RemoteRecord::remoteId, RemoteRecord::metadata));
+        assertEquals("Journal of the ACM", byKey.get("after").venue(), "a macro from before the broken entry still resolves after it");
+        assertEquals("Read after a broken entry", byKey.get("after").title());
+        assertTrue(page.skipped().stream().anyMatch(s -> s.reason().startsWith("line 3: malformed BibTeX")), "skipped: " + page.skipped());
+        assertTrue(page.skipped().stream().anyMatch(s -> "later".equals(s.remoteId()) && s.reason().startsWith("line 7: undefined @string macro")),
+                "skipped: " + page.skipped());
+    }
+
+    @Test
     void writingBackAnEntryKeepsTheFieldsAndBlocksIdiomDoesNotModel() throws IOException {
         Path file = jabref();
         BibTeXFile bib = new BibTeXFile(file);
