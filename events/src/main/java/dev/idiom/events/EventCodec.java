@@ -1,14 +1,20 @@
 package dev.idiom.events;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -19,7 +25,8 @@ import java.util.UUID;
 public final class EventCodec {
     private final ObjectMapper json = new ObjectMapper()
             .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .registerModule(MetadataJson.module());
 
     public String payload(EntityEvent event) {
         ObjectNode n = json.createObjectNode();
@@ -174,7 +181,7 @@ public final class EventCodec {
 
     /** The projection's stored form of a DE. */
     public String entity(DigitalEntity de) {
-        return write(entityTree(de));
+        return written(g -> writeEntity(g, de, null));
     }
 
     /**
@@ -183,65 +190,186 @@ public final class EventCodec {
      * {@link Visibility#publicView}.
      */
     public String view(DigitalEntity de) {
-        ObjectNode n = entityTree(Visibility.withoutShadows(de));
-        n.put("private", Visibility.hidden(de));
-        return write(n);
+        return written(g -> writeEntity(g, Visibility.withoutShadows(de), Visibility.hidden(de)));
     }
 
-    private ObjectNode entityTree(DigitalEntity de) {
-        ObjectNode n = json.createObjectNode();
-        n.put("id", de.id().toString());
-        n.put("version", de.version());
-        n.put("createdAt", de.createdAt().toString());
-        n.put("updatedAt", de.updatedAt().toString());
-        n.set("metadata", json.valueToTree(de.metadata()));
-        var replicas = n.putArray("replicas");
-        de.replicas().forEach(r -> replica(replicas.addObject(), r));
-        privateFlag(n, de.markedPrivate());
-        lifecycle(n, de.lifecycle());
-        if (!de.detached().isEmpty()) { // written only when there are some: projections from before keep their bytes
-            var detached = n.putArray("detached");
-            de.detached().forEach(c -> detached.addObject().put("tool", c.tool()).put("account", c.account()).put("remoteId", c.remoteId()));
+    /**
+     * Streamed, not built as a tree first (a read from the database decodes and encodes a DE: the
+     * tree was most of its time); the bytes are those the tree gave, property for property.
+     *
+     * @param viewPrivate null for the stored form; for a view, the {@code "private"} it answers: in
+     *     the stored flag's place when the DE is marked, else last
+     */
+    private void writeEntity(JsonGenerator g, DigitalEntity de, Boolean viewPrivate) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", de.id().toString());
+        g.writeNumberField("version", de.version());
+        g.writeStringField("createdAt", de.createdAt().toString());
+        g.writeStringField("updatedAt", de.updatedAt().toString());
+        g.writeFieldName("metadata");
+        json.writeValue(g, de.metadata());
+        g.writeArrayFieldStart("replicas");
+        for (Replica r : de.replicas()) {
+            g.writeStartObject();
+            g.writeStringField("tool", r.tool());
+            g.writeStringField("account", r.account());
+            g.writeStringField("remoteId", r.remoteId());
+            g.writeStringField("remoteVersion", r.remoteVersion());
+            g.writeFieldName("synced");
+            if (r.synced() == null) {
+                g.writeNull();
+            } else {
+                json.writeValue(g, r.synced());
+            }
+            if (r.identityHint() != null) {
+                g.writeStringField("identityHint", r.identityHint());
+            }
+            if (r.shadow() != null) {
+                g.writeStringField("shadow", r.shadow());
+            }
+            if (r.privateCopy()) {
+                g.writeBooleanField("private", true);
+            }
+            g.writeEndObject();
         }
-        return n;
-    }
-
-    /** Written only when not live: projections of live DEs keep the bytes they had before DEs could be deleted. */
-    private static void lifecycle(ObjectNode n, Lifecycle life) {
+        g.writeEndArray();
+        if (de.markedPrivate()) {
+            g.writeBooleanField("private", viewPrivate == null || viewPrivate);
+        }
+        Lifecycle life = de.lifecycle();
         if (!life.live()) {
-            n.put("lifecycle", life.state().name().toLowerCase(java.util.Locale.ROOT));
+            g.writeStringField("lifecycle", life.state().name().toLowerCase(java.util.Locale.ROOT));
             if (life.since() != null) {
-                n.put("since", life.since().toString());
+                g.writeStringField("since", life.since().toString());
             }
             if (life.mergedInto() != null) {
-                n.put("mergedInto", life.mergedInto().toString());
+                g.writeStringField("mergedInto", life.mergedInto().toString());
             }
         }
-    }
-
-    private static List<DigitalEntity.CopyId> detached(JsonNode n) {
-        List<DigitalEntity.CopyId> out = new ArrayList<>();
-        n.path("detached").forEach(c -> out.add(new DigitalEntity.CopyId(c.path("tool").asText(), text(c, "account"), c.path("remoteId").asText())));
-        return out;
-    }
-
-    private static Lifecycle lifecycle(JsonNode n) {
-        JsonNode state = n.get("lifecycle");
-        if (state == null) {
-            return Lifecycle.LIVE;
+        if (!de.detached().isEmpty()) { // written only when there are some: projections from before keep their bytes
+            g.writeArrayFieldStart("detached");
+            for (DigitalEntity.CopyId c : de.detached()) {
+                g.writeStartObject();
+                g.writeStringField("tool", c.tool());
+                g.writeStringField("account", c.account());
+                g.writeStringField("remoteId", c.remoteId());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
         }
-        return new Lifecycle(Lifecycle.State.valueOf(state.asText().toUpperCase(java.util.Locale.ROOT)),
-                n.hasNonNull("since") ? Instant.parse(n.get("since").asText()) : null,
-                n.hasNonNull("mergedInto") ? UUID.fromString(n.get("mergedInto").asText()) : null);
+        if (viewPrivate != null && !de.markedPrivate()) {
+            g.writeBooleanField("private", viewPrivate);
+        }
+        g.writeEndObject();
     }
 
+    private interface Writing {
+        void to(JsonGenerator g) throws IOException;
+    }
+
+    private String written(Writing writing) {
+        java.io.StringWriter out = new java.io.StringWriter(1024);
+        try (JsonGenerator g = json.getFactory().createGenerator(out)) {
+            writing.to(g);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return out.toString();
+    }
+
+    /** A projection's stored form, read in one pass (see {@link #writeEntity}). */
     public DigitalEntity entity(String stored) {
-        JsonNode n = read(stored);
-        List<Replica> replicas = new ArrayList<>();
-        n.path("replicas").forEach(r -> replicas.add(replica(r)));
-        return new DigitalEntity(UUID.fromString(n.get("id").asText()), n.get("version").asInt(), metadata(n.get("metadata")), replicas,
-                Instant.parse(n.get("createdAt").asText()), Instant.parse(n.get("updatedAt").asText()), n.path("private").asBoolean(), lifecycle(n),
-                detached(n));
+        try (JsonParser p = json.getFactory().createParser(stored)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalStateException("stored JSON is malformed: a DE is an object");
+            }
+            String id = null;
+            String createdAt = null;
+            String updatedAt = null;
+            int version = 0;
+            Metadata metadata = null;
+            List<Replica> replicas = new ArrayList<>();
+            boolean marked = false;
+            String state = null;
+            String since = null;
+            String mergedInto = null;
+            List<DigitalEntity.CopyId> detached = new ArrayList<>();
+            for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+                JsonToken t = p.nextToken();
+                switch (name) {
+                    case "id" -> id = p.getValueAsString();
+                    case "version" -> version = p.getValueAsInt();
+                    case "createdAt" -> createdAt = p.getValueAsString();
+                    case "updatedAt" -> updatedAt = p.getValueAsString();
+                    case "metadata" -> metadata = metadata(p);
+                    case "replicas" -> {
+                        for (JsonToken e = t == JsonToken.START_ARRAY ? p.nextToken() : JsonToken.END_ARRAY; e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                            replicas.add(replica(p));
+                        }
+                    }
+                    case "private" -> marked = p.getValueAsBoolean();
+                    case "lifecycle" -> state = p.getValueAsString();
+                    case "since" -> since = p.getValueAsString();
+                    case "mergedInto" -> mergedInto = p.getValueAsString();
+                    case "detached" -> {
+                        for (JsonToken e = t == JsonToken.START_ARRAY ? p.nextToken() : JsonToken.END_ARRAY; e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                            Map<String, String> c = texts(p);
+                            detached.add(new DigitalEntity.CopyId(c.getOrDefault("tool", ""), c.get("account"), c.getOrDefault("remoteId", "")));
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            Lifecycle life = state == null ? Lifecycle.LIVE : new Lifecycle(Lifecycle.State.valueOf(state.toUpperCase(java.util.Locale.ROOT)),
+                    since == null ? null : Instant.parse(since), mergedInto == null ? null : UUID.fromString(mergedInto));
+            return new DigitalEntity(UUID.fromString(id), version, metadata, replicas, Instant.parse(createdAt), Instant.parse(updatedAt), marked, life,
+                    detached);
+        } catch (IOException e) {
+            throw new IllegalStateException("stored JSON is malformed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The replica object the parser stands at the start of. */
+    private Replica replica(JsonParser p) throws IOException {
+        Map<String, String> texts = new HashMap<>();
+        Metadata synced = null;
+        boolean privateCopy = false;
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+            p.nextToken();
+            switch (name) {
+                case "synced" -> synced = metadata(p);
+                case "private" -> privateCopy = p.getValueAsBoolean();
+                default -> {
+                    if (p.currentToken().isScalarValue()) {
+                        texts.put(name, p.getValueAsString());
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            }
+        }
+        return new Replica(texts.getOrDefault("tool", ""), texts.get("account"), texts.getOrDefault("remoteId", ""), texts.get("remoteVersion"), synced,
+                texts.get("identityHint"), texts.get("shadow"), privateCopy);
+    }
+
+    /** The scalar members of the object the parser stands at the start of (a JSON null: absent). */
+    private static Map<String, String> texts(JsonParser p) throws IOException {
+        Map<String, String> texts = new HashMap<>();
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+            if (p.nextToken().isScalarValue()) {
+                String v = p.getValueAsString();
+                if (v != null) {
+                    texts.put(name, v);
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        return texts;
+    }
+
+    private Metadata metadata(JsonParser p) throws IOException {
+        return p.currentToken() == JsonToken.VALUE_NULL ? null : json.readValue(p, Metadata.class);
     }
 
     public ObjectMapper mapper() {

@@ -68,6 +68,10 @@ public record Metadata(
     }
 
     /** The record from one value per field, in {@link Field}'s order. */
+    static Metadata fromValues(Object[] v) {
+        return new Metadata(v);
+    }
+
     @SuppressWarnings("unchecked")
     private Metadata(Object[] v) {
         this((String) v[0], (String) v[1], (List<Author>) v[2], (Integer) v[3], (String) v[4], (String) v[5], (String) v[6],
