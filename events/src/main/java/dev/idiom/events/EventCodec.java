@@ -28,7 +28,34 @@ public final class EventCodec {
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .registerModule(MetadataJson.module());
 
+    /** An event's stored payload: a replica event is the replica's members (as in a projection) and its own. */
     public String payload(EntityEvent event) {
+        return switch (event) {
+            case ReplicaLinked e -> written(g -> {
+                writeReplica(g, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow(), e.privateCopy()));
+                optional(g, "replaces", e.replaces());
+                g.writeEndObject();
+            });
+            case ReplicaPushed e -> written(g -> {
+                writeReplica(g, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow(), e.privateCopy()));
+                optional(g, "replaces", e.replaces());
+                g.writeNumberField("pushedVersion", e.pushedVersion());
+                g.writeEndObject();
+            });
+            case ReplicaUnlinked e -> written(g -> {
+                writeReplica(g, new Replica(e.tool(), e.account(), e.remoteId(), null, e.lastSynced()));
+                g.writeStringField("reason", e.reason());
+                if (e.byCurator()) {
+                    g.writeBooleanField("byCurator", true);
+                }
+                g.writeEndObject();
+            });
+            default -> write(tree(event));
+        };
+    }
+
+    /** The payloads that hold no replica. */
+    private ObjectNode tree(EntityEvent event) {
         ObjectNode n = json.createObjectNode();
         switch (event) {
             case RecordImported e -> {
@@ -44,26 +71,6 @@ public final class EventCodec {
                     n.put("shadow", e.shadow());
                 }
                 privateFlag(n, e.privateCopy());
-            }
-            case ReplicaLinked e -> {
-                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow(), e.privateCopy()));
-                if (e.replaces() != null) {
-                    n.put("replaces", e.replaces());
-                }
-            }
-            case ReplicaPushed e -> {
-                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow(), e.privateCopy()));
-                if (e.replaces() != null) {
-                    n.put("replaces", e.replaces());
-                }
-                n.put("pushedVersion", e.pushedVersion());
-            }
-            case ReplicaUnlinked e -> {
-                replica(n, new Replica(e.tool(), e.account(), e.remoteId(), null, e.lastSynced()));
-                n.put("reason", e.reason());
-                if (e.byCurator()) {
-                    n.put("byCurator", true);
-                }
             }
             case FieldChanged e -> {
                 n.put("field", e.field().jsonName());
@@ -86,8 +93,9 @@ public final class EventCodec {
             case EntityRestored e -> { }
             case EntityPurged e -> { }
             case EntityMerged e -> n.put("into", e.into().toString());
+            default -> throw new IllegalStateException(event.getClass().getSimpleName() + " is written with its replica");
         }
-        return write(n);
+        return n;
     }
 
     public EntityEvent event(String type, String payload) {
@@ -134,22 +142,6 @@ public final class EventCodec {
         return v == null || v.isNull() ? null : v.asText();
     }
 
-    private ObjectNode replica(ObjectNode n, Replica r) {
-        n.put("tool", r.tool());
-        n.put("account", r.account());
-        n.put("remoteId", r.remoteId());
-        n.put("remoteVersion", r.remoteVersion());
-        n.set("synced", json.valueToTree(r.synced()));
-        if (r.identityHint() != null) {
-            n.put("identityHint", r.identityHint());
-        }
-        if (r.shadow() != null) {
-            n.put("shadow", r.shadow());
-        }
-        privateFlag(n, r.privateCopy());
-        return n;
-    }
-
     /** Written only when set: events and projections written before privacy existed keep their bytes. */
     private static void privateFlag(ObjectNode n, boolean set) {
         if (set) {
@@ -158,8 +150,12 @@ public final class EventCodec {
     }
 
     private Replica replica(JsonNode n) {
-        return new Replica(n.path("tool").asText(), text(n, "account"), n.path("remoteId").asText(), text(n, "remoteVersion"),
-                metadata(n.get("synced")), text(n, "identityHint"), text(n, "shadow"), n.path("private").asBoolean());
+        try (JsonParser p = json.treeAsTokens(n)) {
+            p.nextToken();
+            return replica(p);
+        } catch (IOException e) {
+            throw new IllegalStateException("stored JSON is malformed: " + e.getMessage(), e);
+        }
     }
 
     /** The JSON tree of an event's payload, for the change feed and history. */
@@ -210,26 +206,7 @@ public final class EventCodec {
         json.writeValue(g, de.metadata());
         g.writeArrayFieldStart("replicas");
         for (Replica r : de.replicas()) {
-            g.writeStartObject();
-            g.writeStringField("tool", r.tool());
-            g.writeStringField("account", r.account());
-            g.writeStringField("remoteId", r.remoteId());
-            g.writeStringField("remoteVersion", r.remoteVersion());
-            g.writeFieldName("synced");
-            if (r.synced() == null) {
-                g.writeNull();
-            } else {
-                json.writeValue(g, r.synced());
-            }
-            if (r.identityHint() != null) {
-                g.writeStringField("identityHint", r.identityHint());
-            }
-            if (r.shadow() != null) {
-                g.writeStringField("shadow", r.shadow());
-            }
-            if (r.privateCopy()) {
-                g.writeBooleanField("private", true);
-            }
+            writeReplica(g, r);
             g.writeEndObject();
         }
         g.writeEndArray();
@@ -261,6 +238,32 @@ public final class EventCodec {
             g.writeBooleanField("private", viewPrivate);
         }
         g.writeEndObject();
+    }
+
+    /** Opens a replica's object and writes its members; the caller adds its own and closes it. */
+    private void writeReplica(JsonGenerator g, Replica r) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("tool", r.tool());
+        g.writeStringField("account", r.account());
+        g.writeStringField("remoteId", r.remoteId());
+        g.writeStringField("remoteVersion", r.remoteVersion());
+        g.writeFieldName("synced");
+        if (r.synced() == null) {
+            g.writeNull();
+        } else {
+            json.writeValue(g, r.synced());
+        }
+        optional(g, "identityHint", r.identityHint());
+        optional(g, "shadow", r.shadow());
+        if (r.privateCopy()) {
+            g.writeBooleanField("private", true);
+        }
+    }
+
+    private static void optional(JsonGenerator g, String name, String value) throws IOException {
+        if (value != null) {
+            g.writeStringField(name, value);
+        }
     }
 
     private interface Writing {

@@ -64,6 +64,28 @@ class EventCodecTest {
     }
 
     @Test
+    void replicaEventPayloadsKeepTheBytesTheTreeBuiltCodecWroteAndReadBackAsTheSameEvents() throws IOException {
+        Metadata m = Metadata.EMPTY.with(Field.TITLE, "T \"q\"").with(Field.YEAR, 2001).with(Field.AUTHORS, List.of(new Author("A", "B")));
+        List<EntityEvent> events = List.of(
+                new ReplicaLinked("zotero", "u1", "K1", "17", m, "shadow", "OLD", true),
+                new ReplicaLinked("bibtex", null, "k", null, null, null, null, false),
+                new ReplicaPushed("pinboard", "u", "http://x", "v2", m, null, "R", 5, false),
+                new ReplicaPushed("zotero", "u1", "K1", null, null, "s", null, 3, true),
+                new ReplicaUnlinked("zotero", "u1", "K1", m, "deleted remotely", true),
+                new ReplicaUnlinked("bibtex", null, "k", null, "gone", false));
+        List<String> golden;
+        try (InputStream in = getClass().getResourceAsStream("/codec/replica-event-payloads.jsonl")) {
+            golden = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+        assertEquals(events.size(), golden.size());
+        for (int i = 0; i < events.size(); i++) {
+            EntityEvent e = events.get(i);
+            assertEquals(golden.get(i), codec.payload(e), "payload of event " + i);
+            assertEquals(e, codec.event(e.getClass().getSimpleName(), golden.get(i)), "event " + i + " read back");
+        }
+    }
+
+    @Test
     void storedMetadataReadsAsJacksonWouldWithUnknownPropertiesIgnoredAndScalarsCoerced() {
         String stored = """
                 {"id":"11111111-2222-3333-4444-555555555555","version":2,"createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z",\
