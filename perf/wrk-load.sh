@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # Closed-loop load driven by wrk (a C generator that stays far from saturating 2 cores where
-# JMeter and a JVM client do not): every operation warmed up first, then each measured in turn,
-# the empty SOAP call first and again last, all in one run against one server. Update clients
-# each own a DE (one connection per wrk thread) and follow its version, so no update is stale.
+# JMeter and a JVM client do not): every operation warmed up until it is steady, then each measured
+# in turn, the empty SOAP call first and again last, all in one run against one server. Update
+# clients each own a DE (one connection per wrk thread) and follow its version, so no update is stale.
+# Warm-up goes in rounds of every operation (--warmup seconds each) until no operation's rate moved
+# more than 10 % from the round before (at least 2 rounds, at most --warmup-rounds): on 2 cores the
+# one C2 compiler thread was still compiling the request path 60 s in, and an operation measured
+# after 5 s of warm-up ran at half its steady rate (perf/RESULTS.md, 2026-11-25).
 # Starts its own Idiom (embedded MariaDB, fresh data directory) unless --url is given.
-#   perf/wrk-load.sh [--connections 16] [--seconds 10] [--warmup 5] [--ops soap-update,rest-update,…] [--url http://host:port]
+#   perf/wrk-load.sh [--connections 16] [--seconds 10] [--warmup 10] [--warmup-rounds 6] [--ops soap-update,rest-update,…] [--url http://host:port]
 # Operations: soap-empty (always, first and last), rest-update, soap-update, rest-moreinfo-db, soap-moreinfo-db,
 #             rest-moreinfo-cache, soap-moreinfo-cache, rest-empty.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-connections=16; seconds=10; warmup=5; ops="rest-update,soap-update,rest-moreinfo-db,soap-moreinfo-db"; url=""
+connections=16; seconds=10; warmup=10; rounds=6; ops="rest-update,soap-update,rest-moreinfo-db,soap-moreinfo-db"; url=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --connections) connections="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --warmup) warmup="$2"; shift 2 ;;
+    --warmup-rounds) rounds="$2"; shift 2 ;;
     --ops) ops="$2"; shift 2 ;;
     --url) url="$2"; shift 2 ;;
-    *) echo "wrk-load: unknown option $1; options: --connections --seconds --warmup --ops --url" >&2; exit 2 ;;
+    *) echo "wrk-load: unknown option $1; options: --connections --seconds --warmup --warmup-rounds --ops --url" >&2; exit 2 ;;
   esac
 done
 command -v wrk >/dev/null || { echo "wrk-load: needs wrk (Debian: apt-get install wrk)" >&2; exit 1; }
@@ -105,23 +110,44 @@ run() {
 }
 
 IFS=, read -r -a wanted <<<"$ops"
+for op in "${wanted[@]}"; do
+  case "$op" in
+    soap-empty|rest-empty|rest-update|soap-update|rest-moreinfo-db|soap-moreinfo-db|rest-moreinfo-cache|soap-moreinfo-cache) ;;
+    *) echo "wrk-load: unknown operation $op" >&2; exit 2 ;;
+  esac
+done
+[ "$rounds" -ge 2 ] 2>/dev/null || { echo "wrk-load: --warmup-rounds must be 2 or more" >&2; exit 2; }
+all=(soap-empty); for op in "${wanted[@]}"; do [ "$op" = soap-empty ] || all+=("$op"); done
 declare -A luas
-for phase in warm measure; do
-  luas[$phase-soap-empty]="$(script soap-empty "" "$phase")"
-  for op in "${wanted[@]}"; do
+# Each phase (a warm-up round, the measured run) has its own DEs: a run starts from the versions its file holds.
+prepare() {
+  local phase="$1" op
+  for op in "${all[@]}"; do
     case "$op" in
-      soap-empty) ;;
-      rest-empty) luas[$phase-$op]="$(script "$op" "" "$phase")" ;;
-      rest-update|soap-update|rest-moreinfo-db|soap-moreinfo-db|rest-moreinfo-cache|soap-moreinfo-cache)
-        luas[$phase-$op]="$(script "$op" "$(make_des "$phase-$op")" "$phase")" ;;
-      *) echo "wrk-load: unknown operation $op" >&2; exit 2 ;;
+      soap-empty|rest-empty) luas[$phase-$op]="$(script "$op" "" "$phase")" ;;
+      *) luas[$phase-$op]="$(script "$op" "$(make_des "$phase-$op")" "$phase")" ;;
     esac
   done
-done
+}
 
-echo "wrk-load: $connections connections, warm-up ${warmup}s per operation, then ${seconds}s each (server $url)" >&2
-run soap-empty "$warmup" warm >/dev/null
-for op in "${wanted[@]}"; do [ "$op" = soap-empty ] || run "$op" "$warmup" warm >/dev/null; done
+echo "wrk-load: $connections connections; warm-up rounds of ${warmup}s per operation until steady (at most $rounds), then ${seconds}s each (server $url)" >&2
+declare -A before
+steady=no
+for round in $(seq 1 "$rounds"); do
+  prepare "warm$round"
+  line="wrk-load: warm-up round $round:"; moved=no
+  for op in "${all[@]}"; do
+    rate=$(run "$op" "$warmup" "warm$round" | awk '{printf "%.0f", $3}')
+    line="$line $op $rate"
+    prev="${before[$op]:-}"
+    if [ -z "$prev" ] || [ "$prev" -eq 0 ] || [ $(( (rate > prev ? rate - prev : prev - rate) * 10 )) -gt "$prev" ]; then moved=yes; fi
+    before[$op]="$rate"
+  done
+  echo "$line" >&2
+  [ "$round" -ge 2 ] && [ "$moved" = no ] && { steady=yes; break; }
+done
+[ "$steady" = yes ] || echo "wrk-load: warning: still not steady after $rounds warm-up rounds (a rate moved > 10 %); figures below are from a JVM still warming" >&2
+prepare measure
 results="$work/results"
 run soap-empty "$seconds" measure | sed 's/RESULT soap-empty/RESULT soap-empty(first)/' > "$results"
 for op in "${wanted[@]}"; do [ "$op" = soap-empty ] || run "$op" "$seconds" measure >> "$results"; done

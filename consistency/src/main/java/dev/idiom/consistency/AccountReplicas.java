@@ -37,7 +37,11 @@ final class AccountReplicas {
 
     /** Each copy in the account with its DE, a chunk of DEs at a time; stops early when {@code enough} says so. */
     void forEach(AnnotationTool tool, BiConsumer<DigitalEntity, Replica> each, java.util.function.BooleanSupplier enough) {
-        List<UUID> holders = holders(tool.kind(), tool.account());
+        forEach(tool, holders(tool.kind(), tool.account()), each, enough);
+    }
+
+    /** Each copy in the account held by one of {@code holders} (DEs found holding one earlier), with its DE. */
+    void forEach(AnnotationTool tool, List<UUID> holders, BiConsumer<DigitalEntity, Replica> each, java.util.function.BooleanSupplier enough) {
         for (int from = 0; from < holders.size() && !enough.getAsBoolean(); from += CHUNK) {
             for (DigitalEntity de : store.loadAll(holders.subList(from, Math.min(holders.size(), from + CHUNK))).values()) {
                 for (Replica r : de.replicas()) {

@@ -17,29 +17,82 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
  * The store as a batch's earlier records leave it: the keys and states the batch's records can
  * need are read from the store once, up front; entities that earlier records of the batch create
  * or change are seen in their pending state (so two records of one work still make one DE).
+ * A batch decided while the batch before it still commits starts from what that one changed
+ * ({@link Pending}): a key or entity it touched is taken from it, anything else from the store,
+ * which that commit cannot have changed.
  */
 final class PendingView {
     private final EventStore store;
     private final Map<UUID, DigitalEntity> states = new HashMap<>();
+    /** The holders of each key looked at, as the batch leaves them. */
     private final Map<MatchKeys.Key, List<UUID>> holders = new HashMap<>();
+    /** The earlier batch's changes to key holders, which its commit may not have made yet. */
+    private final Map<MatchKeys.Key, Moves> earlier;
+    /** This batch's changes to key holders, looked at or not (a key's whole holder list is read only when needed). */
+    private final Map<MatchKeys.Key, Moves> moved = new HashMap<>();
+    private final Set<UUID> changed = new LinkedHashSet<>();
     /** The account's conflict policy, read once per batch. */
     final ConflictPolicy policy;
+
+    /** What a batch's appends change, as it will be once it commits: the entities, and which holders each key gains and loses. */
+    record Pending(Map<UUID, DigitalEntity> states, Map<MatchKeys.Key, Moves> keys) {
+        static final Pending NONE = new Pending(Map.of(), Map.of());
+    }
+
+    /** Entities that came to hold a key and that stopped holding it. */
+    record Moves(Set<UUID> gained, Set<UUID> lost) {
+        Moves() {
+            this(new LinkedHashSet<>(), new LinkedHashSet<>());
+        }
+
+        void gain(UUID id) {
+            lost.remove(id);
+            gained.add(id);
+        }
+
+        void lose(UUID id) {
+            gained.remove(id);
+            lost.add(id);
+        }
+
+        /** The store's holders with these moves made (whether or not the store has them already). */
+        void applyTo(List<UUID> ids) {
+            ids.removeAll(lost);
+            gained.forEach(id -> {
+                if (!ids.contains(id)) {
+                    ids.add(id);
+                }
+            });
+        }
+
+        Moves copy() {
+            return new Moves(new LinkedHashSet<>(gained), new LinkedHashSet<>(lost));
+        }
+    }
 
     /** A view for one record, reading the store as it goes. */
     PendingView(EventStore store, ConflictPolicy policy) {
         this.store = store;
         this.policy = policy;
+        this.earlier = Map.of();
     }
 
     /** A view for a batch: every key the records could match, and the entities holding them, in two round trips. */
     PendingView(EventStore store, AnnotationTool tool, List<RemoteRecord> records, ConflictPolicy policy) {
-        this(store, policy);
+        this(store, tool, records, policy, Pending.NONE);
+    }
+
+    /** A view for a batch decided while {@code before} (the batch before it) may still be committing. */
+    PendingView(EventStore store, AnnotationTool tool, List<RemoteRecord> records, ConflictPolicy policy, Pending before) {
+        this.store = store;
+        this.policy = policy;
+        this.earlier = before.keys();
+        states.putAll(before.states());
         Set<MatchKeys.Key> wanted = new LinkedHashSet<>();
         for (RemoteRecord r : records) {
             wanted.add(MatchKeys.replica(tool.kind(), tool.account(), r.remoteId()));
@@ -50,22 +103,55 @@ final class PendingView {
             wanted.addAll(MatchKeys.of(r.metadata()));
         }
         Map<MatchKeys.Key, List<UUID>> found = store.findKeys(wanted);
-        wanted.forEach(k -> holders.put(k, new ArrayList<>(found.getOrDefault(k, List.of()))));
-        states.putAll(store.loadAll(found.values().stream().flatMap(List::stream).collect(Collectors.toSet())));
+        wanted.forEach(k -> holders.put(k, asPending(k, found.getOrDefault(k, List.of()))));
+        Set<UUID> unread = new LinkedHashSet<>();
+        holders.values().forEach(ids -> ids.stream().filter(id -> !states.containsKey(id)).forEach(unread::add));
+        states.putAll(store.loadAll(unread));
     }
 
     /** The batch's append {@code a} as if committed: later records see its DE and keys. */
     void apply(Append a) {
         DigitalEntity before = a.expectedVersion() == 0 ? DigitalEntity.empty(a.entityId()) : load(a.entityId());
         DigitalEntity after = before.appending(a.expectedVersion(), a.events(), Instant.EPOCH); // times are the store's to set
-        MatchKeys.of(before).forEach(k -> holders.getOrDefault(k, new ArrayList<>()).remove(a.entityId()));
+        MatchKeys.of(before).forEach(k -> {
+            moved.computeIfAbsent(k, x -> new Moves()).lose(a.entityId());
+            List<UUID> ids = holders.get(k);
+            if (ids != null) {
+                ids.remove(a.entityId());
+            }
+        });
         MatchKeys.of(after).forEach(k -> {
-            List<UUID> ids = holders.computeIfAbsent(k, x -> new ArrayList<>());
-            if (!ids.contains(a.entityId())) {
+            moved.computeIfAbsent(k, x -> new Moves()).gain(a.entityId());
+            List<UUID> ids = holders.get(k);
+            if (ids != null && !ids.contains(a.entityId())) {
                 ids.add(a.entityId());
             }
         });
         states.put(a.entityId(), after);
+        changed.add(a.entityId());
+    }
+
+    /** What the appends applied so far change: where the next batch's view starts while this batch commits. */
+    Pending pending() {
+        Map<UUID, DigitalEntity> s = new HashMap<>();
+        changed.forEach(id -> s.put(id, states.get(id)));
+        Map<MatchKeys.Key, Moves> k = new HashMap<>();
+        moved.forEach((key, m) -> k.put(key, m.copy()));
+        return new Pending(s, k);
+    }
+
+    /** A key's holders as the store has them, with the earlier batch's and this batch's moves made. */
+    private List<UUID> asPending(MatchKeys.Key k, List<UUID> stored) {
+        List<UUID> ids = new ArrayList<>(stored);
+        Moves e = earlier.get(k);
+        if (e != null) {
+            e.applyTo(ids);
+        }
+        Moves m = moved.get(k);
+        if (m != null) {
+            m.applyTo(ids);
+        }
+        return ids;
     }
 
     DigitalEntity load(UUID id) {
@@ -92,7 +178,7 @@ final class PendingView {
 
     private List<UUID> holders(MatchKeys.Key k) {
         if (!holders.containsKey(k)) {
-            holders.put(k, new ArrayList<>(store.findKeys(List.of(k)).getOrDefault(k, List.of())));
+            holders.put(k, asPending(k, store.findKeys(List.of(k)).getOrDefault(k, List.of())));
         }
         return holders.get(k);
     }

@@ -18,6 +18,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
@@ -61,6 +65,8 @@ public final class Pull {
         ChangePage page;
         Set<String> listed = new HashSet<>();
         boolean complete = true;
+        // a copy this run links came from this run's listing: only those held before it can be missing from the snapshot
+        List<UUID> heldBefore = replicas.holders(tool.kind(), tool.account());
         do {
             page = tool.changedSince(cursor);
             complete &= page.complete();
@@ -70,16 +76,15 @@ public final class Pull {
                 summary.add(new ImportOutcome(ImportOutcome.Kind.SKIPPED, s.remoteId(), null, s.reason()));
             }
             List<RemoteRecord> records = page.records();
-            int done = 0;
-            for (int from = 0; from < records.size(); from += BATCH) {
-                for (ImportOutcome o : batch(tool, records.subList(from, Math.min(records.size(), from + BATCH)))) {
-                    summary.add(o);
-                    progress.step(summary, ++done, records.size(), !page.more());
-                }
-            }
+            int[] done = {0};
+            boolean last = !page.more();
+            inBatches(tool, records, outcome -> {
+                summary.add(outcome);
+                progress.step(summary, ++done[0], records.size(), last);
+            });
             summary.deletedRemotely(page.deleted());
             if (complete && !page.more()) {
-                summary.deletedRemotely(missingFromSnapshot(tool, listed)); // a full snapshot: what it no longer lists is gone
+                summary.deletedRemotely(missingFromSnapshot(tool, heldBefore, listed)); // a full snapshot: what it no longer lists is gone
             }
             cursor = page.cursor();
             states.saveCursor(tool.kind(), tool.account(), cursor, clock.instant()); // after the page's events committed
@@ -96,12 +101,17 @@ public final class Pull {
      * a tool whose listings can leave a record out, only those a fetch no longer finds).
      */
     List<String> missingFromSnapshot(AnnotationTool tool, Set<String> listed) {
+        return missingFromSnapshot(tool, replicas.holders(tool.kind(), tool.account()), listed);
+    }
+
+    /** As above, among the copies of {@code holders} (the DEs that held a copy in the account before the listing was taken). */
+    private List<String> missingFromSnapshot(AnnotationTool tool, List<UUID> holders, Set<String> listed) {
         List<String> missing = new ArrayList<>();
-        replicas.forEach(tool, (de, r) -> {
+        replicas.forEach(tool, holders, (de, r) -> {
             if (!listed.contains(r.remoteId())) {
                 missing.add(r.remoteId());
             }
-        });
+        }, () -> false);
         return tool.listingMayMissRecords() ? missing.stream().filter(id -> tool.fetch(id).isEmpty()).toList() : missing;
     }
 
@@ -117,7 +127,47 @@ public final class Pull {
      * (another writer moved its DE meanwhile) is decided again on its own.
      */
     public List<ImportOutcome> batch(AnnotationTool tool, List<RemoteRecord> records) {
-        PendingView view = new PendingView(store, tool, records, tools.policy(tool.kind(), tool.account()));
+        return finish(commit(decide(tool, records, PendingView.Pending.NONE)));
+    }
+
+    /**
+     * A page's records a batch at a time, each batch decided while the one before it commits (an
+     * import waited on each commit with nothing else to do: half its time at 200,000 records). The
+     * next batch's view starts from what the committing one changes; should any of that batch's
+     * appends be refused (another writer moved a DE), the next batch is decided again from the store
+     * once the refused records are. Outcomes are reported in the records' order.
+     */
+    private void inBatches(AnnotationTool tool, List<RemoteRecord> records, Consumer<ImportOutcome> each) {
+        Committing committing = null;
+        try {
+            for (int from = 0; from < records.size(); from += BATCH) {
+                List<RemoteRecord> part = records.subList(from, Math.min(records.size(), from + BATCH));
+                Decided next = decide(tool, part, committing == null ? PendingView.Pending.NONE : committing.decided().view().pending());
+                if (committing != null) {
+                    Committing done = committing;
+                    committing = null;
+                    finish(done).forEach(each);
+                    if (done.refusedAny()) {
+                        next = decide(tool, part, PendingView.Pending.NONE);
+                    }
+                }
+                committing = commit(next);
+            }
+            if (committing != null) {
+                Committing done = committing;
+                committing = null;
+                finish(done).forEach(each);
+            }
+        } finally {
+            if (committing != null) {
+                committing.awaitQuietly(); // a failure above: nothing is left writing behind the caller's back
+            }
+        }
+    }
+
+    /** A batch's records decided in order, each against the view as the ones before it leave it. */
+    private Decided decide(AnnotationTool tool, List<RemoteRecord> records, PendingView.Pending before) {
+        PendingView view = new PendingView(store, tool, records, tools.policy(tool.kind(), tool.account()), before);
         List<ImportOutcome> outcomes = new ArrayList<>();
         List<Append> batch = new ArrayList<>();
         List<Integer> appendOf = new ArrayList<>(); // record index → its append's index, or -1
@@ -130,11 +180,46 @@ public final class Pull {
                 view.apply(d.append());
             }
         }
-        List<AppendOutcome> written = appends.commitAll(batch);
-        for (int i = 0; i < records.size(); i++) {
-            int a = appendOf.get(i);
+        return new Decided(tool, records, view, outcomes, batch, appendOf);
+    }
+
+    private record Decided(AnnotationTool tool, List<RemoteRecord> records, PendingView view, List<ImportOutcome> outcomes, List<Append> appends,
+                           List<Integer> appendOf) {}
+
+    /** A decided batch whose appends are being committed, on a thread of their own. */
+    private record Committing(Decided decided, CompletableFuture<List<AppendOutcome>> written) {
+        boolean refusedAny() {
+            return written.join().stream().anyMatch(o -> !o.succeeded());
+        }
+
+        void awaitQuietly() {
+            try {
+                written.join();
+            } catch (RuntimeException ignored) {
+                // the failure that brought us here is the one reported
+            }
+        }
+    }
+
+    private Committing commit(Decided d) {
+        return new Committing(d, d.appends().isEmpty() ? CompletableFuture.completedFuture(List.of())
+                : CompletableFuture.supplyAsync(() -> appends.commitAll(d.appends()), r -> Thread.ofVirtual().name("idiom-import-commit").start(r)));
+    }
+
+    /** Waits for the commit; a record whose append was refused is decided again on its own. */
+    private List<ImportOutcome> finish(Committing c) {
+        List<AppendOutcome> written;
+        try {
+            written = c.written().join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        Decided d = c.decided();
+        List<ImportOutcome> outcomes = new ArrayList<>(d.outcomes());
+        for (int i = 0; i < d.records().size(); i++) {
+            int a = d.appendOf().get(i);
             if (a >= 0 && !written.get(a).succeeded()) {
-                outcomes.set(i, one(tool, records.get(i)));
+                outcomes.set(i, one(d.tool(), d.records().get(i)));
             }
         }
         return outcomes;

@@ -62,6 +62,8 @@ final class EngineFixture implements AutoCloseable {
     /** The write door as the application's would be: every engine append passes here (and is counted). */
     final class Door implements EntityAppends {
         final Set<UUID> passed = ConcurrentHashMap.newKeySet();
+        /** Run once, before the next batch is committed: a test's slow disk, or another writer getting in first. */
+        final java.util.concurrent.atomic.AtomicReference<Runnable> beforeNextBatch = new java.util.concurrent.atomic.AtomicReference<>();
 
         @Override
         public AppendResult commit(UUID id, int expectedVersion, List<NewEvent> events) {
@@ -71,6 +73,10 @@ final class EngineFixture implements AutoCloseable {
 
         @Override
         public List<AppendOutcome> commitAll(List<Append> batch) {
+            Runnable first = beforeNextBatch.getAndSet(null);
+            if (first != null) {
+                first.run();
+            }
             batch.forEach(a -> a.events().forEach(e -> passed.add(e.eventId())));
             return store.appendAll(batch);
         }

@@ -9,12 +9,20 @@ import java.util.HexFormat;
 public final class Fingerprint {
     private Fingerprint() {}
 
-    public static String of(String canonical) {
+    /**
+     * One digest per thread: looking SHA-256 up among the providers on every call was half of this
+     * method's time, and an import takes several fingerprints per record (its version, its keys).
+     */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 16);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    });
+
+    public static String of(String canonical) {
+        byte[] d = SHA_256.get().digest(canonical.getBytes(StandardCharsets.UTF_8)); // digest() resets it for the next call
+        return HexFormat.of().formatHex(d, 0, 16);
     }
 }
