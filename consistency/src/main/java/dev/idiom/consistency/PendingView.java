@@ -22,9 +22,10 @@ import java.util.UUID;
  * The store as a batch's earlier records leave it: the keys and states the batch's records can
  * need are read from the store once, up front; entities that earlier records of the batch create
  * or change are seen in their pending state (so two records of one work still make one DE).
- * A batch decided while the batch before it still commits starts from what that one changed
- * ({@link Pending}): a key or entity it touched is taken from it, anything else from the store,
- * which that commit cannot have changed.
+ * A batch decided while the batch before it still commits starts from what that one changes
+ * ({@link Pending}): its entities as that batch leaves them, and each key's holders as the store
+ * has them with that batch's gains and losses made (whether or not its commit is in yet); anything
+ * else comes from the store, which that commit does not change.
  */
 final class PendingView {
     private final EventStore store;

@@ -61,7 +61,7 @@ public final class MirrorBench {
     /** A Zotero library brought in, then a BibTeX file given the rule "from zot": the time until the file holds every item. */
     private static void firstMirror(int items) throws Exception {
         Path data = Files.createTempDirectory("idiom-mirror-bench");
-        try (ZoteroStub zotero = new ZoteroStub(); Idiom idiom = SyncBench.idiom(data, "0")) {
+        try (SyncBench.Removed removed = new SyncBench.Removed(data); ZoteroStub zotero = new ZoteroStub(); Idiom idiom = SyncBench.idiom(data, "0")) {
             Application app = idiom.application();
             app.tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY, null, null, false,
                     MirrorRule.of(null, "receive-only"));
@@ -85,7 +85,7 @@ public final class MirrorBench {
     /** Two accounts mirroring everything, {@code items} each; then rounds with nothing new: their time and what they did. */
     private static void noChangeRound(int items) throws Exception {
         Path data = Files.createTempDirectory("idiom-mirror-bench");
-        try (ZoteroStub zotero = new ZoteroStub(); Idiom idiom = SyncBench.idiom(data, "0")) {
+        try (SyncBench.Removed removed = new SyncBench.Removed(data); ZoteroStub zotero = new ZoteroStub(); Idiom idiom = SyncBench.idiom(data, "0")) {
             Application app = idiom.application();
             zoteroItems(zotero, items);
             app.tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY, null, null, false,
@@ -118,7 +118,7 @@ public final class MirrorBench {
     /** Steady updates of DEs with Zotero copies while a BibTeX file's first mirror of {@code mirrored} DEs runs; the engine in the background. */
     private static void lagDuringFirstMirror(int entities, int rate, int seconds, int mirrored) throws Exception {
         Path data = Files.createTempDirectory("idiom-mirror-bench");
-        try (ZoteroStub zotero = new ZoteroStub(); Idiom idiom = SyncBench.idiom(data, "200")) {
+        try (SyncBench.Removed removed = new SyncBench.Removed(data); ZoteroStub zotero = new ZoteroStub(); Idiom idiom = SyncBench.idiom(data, "200")) {
             Application app = idiom.application();
             app.tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY);
             List<UUID> ids = new ArrayList<>();

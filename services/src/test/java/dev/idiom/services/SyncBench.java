@@ -41,6 +41,16 @@ public final class SyncBench {
         largeLibrary(Integer.parseInt(a.get("items")));
     }
 
+    /** A bench's data directory, removed when the bench part ends (each held a MariaDB of hundreds of MB that stayed in /tmp). */
+    record Removed(Path dir) implements AutoCloseable {
+        @Override
+        public void close() throws java.io.IOException {
+            try (var paths = Files.walk(dir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
     static Idiom idiom(Path data, String intervalMs) {
         return Idiom.start(IdiomConfig.from(Map.of("data", data.toString(), "sync-interval-ms", intervalMs, "pull-interval-ms", "0",
                 "check-interval-ms", "0", "local-tool-hosts", "true"), Map.of("IDIOM_SECRET_KEY", RunningIdiom.SECRET_KEY), k -> null));
@@ -49,7 +59,7 @@ public final class SyncBench {
     /** Steady updates of random DEs, each with a Zotero and a BibSonomy replica; the engine pushes in the background. */
     private static void lag(int entities, int rate, int seconds, String intervalMs) throws Exception {
         Path data = Files.createTempDirectory("idiom-sync-bench");
-        try (ZoteroStub zotero = new ZoteroStub(); BibSonomyStub bibsonomy = new BibSonomyStub(); Idiom idiom = idiom(data, intervalMs)) {
+        try (SyncBench.Removed removed = new SyncBench.Removed(data); ZoteroStub zotero = new ZoteroStub(); BibSonomyStub bibsonomy = new BibSonomyStub(); Idiom idiom = idiom(data, intervalMs)) {
             Application app = idiom.application();
             app.tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY);
             app.tools().accounts().put("bib", "bibsonomy", bibsonomy.uri().toString(), BibSonomyStub.USER, BibSonomyStub.KEY);
@@ -116,7 +126,7 @@ public final class SyncBench {
     /** A library of {@code items} Zotero items imported, then synced with no change: time and memory of that sync. */
     private static void largeLibrary(int items) throws Exception {
         Path data = Files.createTempDirectory("idiom-sync-bench");
-        try (ZoteroStub zotero = new ZoteroStub(); Idiom idiom = idiom(data, "0")) {
+        try (SyncBench.Removed removed = new SyncBench.Removed(data); ZoteroStub zotero = new ZoteroStub(); Idiom idiom = idiom(data, "0")) {
             Application app = idiom.application();
             app.tools().accounts().put("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY);
             for (int i = 0; i < items; i++) {
