@@ -65,11 +65,14 @@ public final class Pull {
         ChangePage page;
         Set<String> listed = new HashSet<>();
         boolean complete = true;
-        // a copy this run links came from this run's listing: only those held before it can be missing from the snapshot
-        List<UUID> heldBefore = replicas.holders(tool.kind(), tool.account());
+        List<UUID> heldBefore = null;
         do {
             page = tool.changedSince(cursor);
             complete &= page.complete();
+            if (heldBefore == null && complete) {
+                // a copy this run links came from this run's listing: only those held before it can be missing from the snapshot
+                heldBefore = replicas.holders(tool.kind(), tool.account());
+            }
             page.records().forEach(r -> listed.add(r.remoteId()));
             listed.addAll(page.present());
             for (Skipped s : page.skipped()) {
