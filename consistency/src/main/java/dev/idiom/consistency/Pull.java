@@ -107,7 +107,7 @@ public final class Pull {
         return missingFromSnapshot(tool, replicas.holders(tool.kind(), tool.account()), listed);
     }
 
-    /** As above, among the copies of {@code holders} (the DEs that held a copy in the account before the listing was taken). */
+    /** As above, among the copies of {@code holders} (the DEs that held a copy in the account before this run linked any). */
     private List<String> missingFromSnapshot(AnnotationTool tool, List<UUID> holders, Set<String> listed) {
         List<String> missing = new ArrayList<>();
         replicas.forEach(tool, holders, (de, r) -> {
