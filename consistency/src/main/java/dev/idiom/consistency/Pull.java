@@ -147,23 +147,19 @@ public final class Pull {
                 List<RemoteRecord> part = records.subList(from, Math.min(records.size(), from + BATCH));
                 Decided next = decide(tool, part, committing == null ? PendingView.Pending.NONE : committing.decided().view().pending());
                 if (committing != null) {
-                    Committing done = committing;
-                    committing = null;
-                    finish(done).forEach(each);
-                    if (done.refusedAny()) {
+                    finish(committing).forEach(each);
+                    if (committing.refusedAny()) {
                         next = decide(tool, part, PendingView.Pending.NONE);
                     }
                 }
                 committing = commit(next);
             }
             if (committing != null) {
-                Committing done = committing;
-                committing = null;
-                finish(done).forEach(each);
+                finish(committing).forEach(each);
             }
         } finally {
             if (committing != null) {
-                committing.awaitQuietly(); // a failure above: nothing is left writing behind the caller's back
+                committing.awaitQuietly(); // after a failure above, nothing is left writing behind the caller's back
             }
         }
     }
