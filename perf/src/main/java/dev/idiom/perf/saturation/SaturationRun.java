@@ -328,8 +328,10 @@ public final class SaturationRun {
      * Rows for a closed-model run of an operation that uses up a row per request: what it can send
      * in {@code seconds}. Fewer clients send no more than more clients did, so a point measured with
      * at least as many clients (the warm-up runs with the most) bounds it, twice over for a margin;
-     * without one, four times the fastest point so far; before any point, 100 msg/s a client up to
-     * 2,000. Too few rows are reported (the rows recycle); too many only cost preparation time.
+     * without one, four times the fastest point so far; before any point (a smoke run has no warm-up),
+     * 500 msg/s a client up to 4,000: one client uploads to the local stub at ~350 msg/s here, and at
+     * 100 a smoke run's rows ran out and recycled. Too few rows are reported (the rows recycle); too
+     * many only cost preparation time.
      */
     private int rowsNeeded(Operation op, int clients, int seconds) {
         if (!op.rows.usedUp()) {
@@ -338,25 +340,36 @@ public final class SaturationRun {
         List<double[]> points = measured.getOrDefault(op, List.of());
         double fromMore = points.stream().filter(p -> p[0] >= clients).mapToDouble(p -> p[1]).max().orElse(-1);
         double most = points.stream().mapToDouble(p -> p[1]).max().orElse(-1);
-        double rate = fromMore >= 0 ? 2 * fromMore : most >= 0 ? 4 * most : Math.min(100.0 * clients, 2000);
+        double rate = fromMore >= 0 ? 2 * fromMore : most >= 0 ? 4 * most : Math.min(500.0 * clients, 4000);
         return 100 + (int) Math.ceil(rate * seconds);
     }
 
     /** The open model's unloaded window (its p99 is the rule's reference) and its judged steps. */
     private record Open(Figures unloaded, List<Saturation.Step> steps) {}
 
-    private Open open(Operation op, double peak, double[] fractions, int seconds, Data data, Path csv) throws Exception {
-        int settle = settle();
-        StringBuilder schedule = new StringBuilder();
-        double cap = Double.parseDouble(opts.get("max-rate"));
+    /**
+     * The open model's offered rates: each fraction of the closed peak, none above {@code cap}; the
+     * steps stop at the first that the cap would make no higher than the one before (a second step
+     * at the cap would measure the same thing again), so a fast operation may have fewer steps.
+     */
+    static List<Double> offeredRates(double peak, double[] fractions, double cap) {
         List<Double> offered = new ArrayList<>();
         for (double fraction : fractions) {
             // JMeter starts a thread per arrival: past a few thousand a second here it cannot keep the schedule and the run drags on
             double rate = Math.max(1, Math.min(cap, Math.round(peak * fraction)));
             if (!offered.isEmpty() && rate <= offered.getLast()) {
-                break; // capped: a second step at the cap would measure the same thing again
+                break;
             }
             offered.add(rate);
+        }
+        return offered;
+    }
+
+    private Open open(Operation op, double peak, double[] fractions, int seconds, Data data, Path csv) throws Exception {
+        int settle = settle();
+        StringBuilder schedule = new StringBuilder();
+        List<Double> offered = offeredRates(peak, fractions, Double.parseDouble(opts.get("max-rate")));
+        for (double rate : offered) {
             // a flat step: the same rate at both ends of its arrivals
             schedule.append(String.format("rate(%.0f/sec) even_arrivals(%d sec) rate(%.0f/sec) ", rate, seconds, rate));
         }
