@@ -336,6 +336,21 @@ public abstract class EventStoreContract {
     }
 
     @Test
+    void textThatSqlEscapesComesBackByteForByte() {
+        // quotes, backslashes, a line break, a tab, a percent, an underscore, letters outside Latin-1 and outside the BMP
+        String title = "O'Brien's \"quoted\" \\cite{x} 100%_done\n\tÉpidémies — 数据复制 😀 \\'; DROP TABLE event; --";
+        UUID id = create(title);
+        store.append(id, 1, List.of(set(Field.NOTES, "back\\slash ' \" \r\n end"), new NewEvent(UUID.randomUUID(), "u", new TagAdded("ça_va, 'oui'"))));
+
+        DigitalEntity de = store.load(id).orElseThrow();
+        assertEquals(title, de.metadata().title());
+        assertEquals("back\\slash ' \" \r\n end", de.metadata().notes());
+        assertTrue(de.metadata().tags().contains("ça_va, 'oui'"));
+        assertEquals(de, DigitalEntity.fold(id, store.history(id)), "the events read back fold into the stored projection");
+        assertTrue(store.verifyProjections().clean());
+    }
+
+    @Test
     void foldAllYieldsEveryEntityAsItsEventsFoldInIdOrder() {
         UUID one = create("Optimistic Replication in Practice");
         store.append(one, 1, List.of(set(Field.AUTHORS, Field.AUTHORS.fromText("Saïto, Yasushi")),

@@ -97,6 +97,8 @@ public final class BibTeXMapping {
     /** The fields this mapping reads and writes (notes, tags and the citation key are each adapter's). */
     public static final Set<Field> MAPPED = EnumSet.complementOf(EnumSet.of(Field.NOTES, Field.TAGS, Field.CITATION_KEY));
 
+    /** BibTeX's name separator (compiled once; String.split compiled it per name list). */
+    private static final Pattern AND = Pattern.compile("\\s+and\\s+");
     private static final Pattern YEAR = Pattern.compile("(?<!\\d)(\\d{4})(?!\\d)");
     private static final Pattern ISO_DATE = Pattern.compile("^\\s*(\\d{4})(?:-(\\d{1,2})(?:-(\\d{1,2}))?)?");
     private static final List<String> MONTHS = List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
@@ -330,7 +332,7 @@ public final class BibTeXMapping {
     /** A BibTeX name list: "Family, Given" or "Given Family", joined by "and"; "others" dropped. */
     public static List<Author> authors(String bibtex) {
         List<Author> authors = new ArrayList<>();
-        for (String name : bibtex.split("\\s+and\\s+")) {
+        for (String name : AND.split(bibtex)) {
             String n = name.strip();
             if (n.isEmpty() || n.equalsIgnoreCase("others")) {
                 continue;

@@ -262,6 +262,8 @@ final class BibTeXFields {
         return plain(v.toUserString());
     }
 
+    private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
+
     /** A value as plain text: LaTeX accents and braces resolved, runs of white space as one. */
     static String plain(String raw) {
         String plain;
@@ -274,7 +276,7 @@ final class BibTeXFields {
         } catch (Exception | Error unparsable) {
             plain = raw.replace("{", "").replace("}", "");
         }
-        plain = plain.replaceAll("\\s+", " ").strip();
+        plain = WHITESPACE.matcher(plain).replaceAll(" ").strip(); // String.replaceAll compiled the pattern for every field: a sixth of an import's main thread
         return plain.isEmpty() ? null : plain;
     }
 }

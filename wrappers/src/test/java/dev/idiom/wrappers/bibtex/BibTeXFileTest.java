@@ -72,6 +72,32 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aLargeFileIsListedInFileOrderWithEveryEntryReadAsASmallOneIs() throws IOException {
+        // macros, LaTeX accents and skipped entries across a file of 1,500 entries, listed in the file's order
+        StringBuilder text = new StringBuilder("@string{acm = {ACM Computing Surveys}}\n");
+        for (int i = 0; i < 1_500; i++) {
+            text.append(i % 100 == 7 ? "@misc{untitled" + i + ",\n  note = {no title}\n}\n"
+                    : "@article{k" + i + ",\n  title = {Paper {\\'e}t{\\'e} " + i + "},\n  author = {M{\\\"u}ller, Anna and Saito, Yasushi},\n  journal = acm,\n  year = "
+                    + (1990 + i % 30) + "\n}\n");
+        }
+        ChangePage page = new BibTeXFile(Files.writeString(dir.resolve("large.bib"), text)).changedSince(null);
+        assertEquals(1_485, page.records().size());
+        for (int i = 0, r = 0; i < 1_500; i++) {
+            if (i % 100 == 7) {
+                continue;
+            }
+            Metadata m = page.records().get(r++).metadata();
+            assertEquals("Paper été " + i, m.title());
+            assertEquals("k" + i, m.citationKey());
+            assertEquals("Müller", m.authors().getFirst().family());
+            assertEquals("ACM Computing Surveys", m.venue());
+        }
+        assertEquals(15, page.skipped().size());
+        assertTrue(page.skipped().stream().allMatch(s -> s.remoteId().startsWith("untitled") && s.reason().equals("entry has no title")));
+        assertEquals("untitled7", page.skipped().getFirst().remoteId(), "skips are reported in file order too");
+    }
+
+    @Test
     void anEntryAfterABrokenOneIsReadWithTheMacrosDefinedBeforeItAndAnUndefinedMacroNamesItsLine() throws IOException {
         // one parser reads the whole file an entry at a time: a broken entry must leave it able to read on
         Path file = dir.resolve("after-broken.bib");
