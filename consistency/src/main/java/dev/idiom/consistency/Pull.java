@@ -73,8 +73,10 @@ public final class Pull {
                 // a copy this run links came from this run's listing: only those held before it can be missing from the snapshot
                 heldBefore = replicas.holders(tool.kind(), tool.account());
             }
-            page.records().forEach(r -> listed.add(r.remoteId()));
-            listed.addAll(page.present());
+            if (heldBefore != null && !heldBefore.isEmpty()) { // only a snapshot that may leave a known copy out needs what it listed
+                page.records().forEach(r -> listed.add(r.remoteId()));
+                listed.addAll(page.present());
+            }
             for (Skipped s : page.skipped()) {
                 summary.add(new ImportOutcome(ImportOutcome.Kind.SKIPPED, s.remoteId(), null, s.reason()));
             }

@@ -22,7 +22,33 @@ public final class Fingerprint {
     });
 
     public static String of(String canonical) {
-        byte[] d = SHA_256.get().digest(canonical.getBytes(StandardCharsets.UTF_8)); // digest() resets it for the next call
-        return HexFormat.of().formatHex(d, 0, 16);
+        return hex(SHA_256.get().digest(canonical.getBytes(StandardCharsets.UTF_8))); // digest() resets it for the next call
+    }
+
+    private static String hex(byte[] digest) {
+        return HexFormat.of().formatHex(digest, 0, 16);
+    }
+
+    /** A fingerprint taken of a text given in parts (a file read as a stream): the same as {@link #of} of the parts joined. */
+    public static final class Running {
+        private final MessageDigest digest;
+
+        public Running() {
+            try {
+                digest = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** The next part; a part must not end inside a surrogate pair. */
+        public Running add(String part) {
+            digest.update(part.getBytes(StandardCharsets.UTF_8));
+            return this;
+        }
+
+        public String finish() {
+            return hex(digest.digest());
+        }
     }
 }

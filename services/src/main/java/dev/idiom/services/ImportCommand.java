@@ -35,7 +35,7 @@ final class ImportCommand {
                     return 2;
                 }
                 out.println("idiom: importing " + flags.get("tool") + " file " + file + "…");
-                s = idiom.application().imports().importFile(flags.get("tool"), file, this::draw); // a file named on the command line is read whole
+                s = idiom.application().imports().importFile(flags.get("tool"), file, this::draw);
             } else {
                 throw new InvalidValueException("say what to import: --tool bibtex|bookmarks --file FILE, or --account NAME");
             }

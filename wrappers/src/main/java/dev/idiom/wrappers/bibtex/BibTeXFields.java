@@ -167,9 +167,9 @@ final class BibTeXFields {
      * part's {@code booktitle}). Only for reading: writing changes the entry's own fields alone, so
      * the crossref and the parent stay as they are.
      */
-    static BibTeXEntry inheriting(BibTeXEntry e, java.util.Map<String, BibTeXEntry> entries) {
-        Value ref = e.getField(new Key("crossref"));
-        BibTeXEntry parent = ref == null ? null : entries.get(ref.toUserString().strip());
+    static BibTeXEntry inheriting(BibTeXEntry e, java.util.function.Function<String, BibTeXEntry> entries) {
+        String ref = crossref(e);
+        BibTeXEntry parent = ref == null ? null : entries.apply(ref);
         if (parent == null || parent == e) {
             return e;
         }
@@ -186,6 +186,12 @@ final class BibTeXFields {
             view.addField(new Key("booktitle"), parent.getField(new Key("title")));
         }
         return view;
+    }
+
+    /** The key the entry's {@code crossref} names, or null. */
+    static String crossref(BibTeXEntry e) {
+        Value ref = e.getField(new Key("crossref"));
+        return ref == null ? null : ref.toUserString().strip();
     }
 
     /** {@code e} under another key, every field carried over. */

@@ -47,7 +47,13 @@ public final class BibTeXFile implements AnnotationTool {
     private final Path file;
 
     public BibTeXFile(Path file) {
+        this(file, PAGE);
+    }
+
+    /** With pages of {@code pageSize} entries (tests list small files over several pages). */
+    BibTeXFile(Path file, int pageSize) {
         this.file = file.toAbsolutePath();
+        this.pageSize = pageSize;
     }
 
     @Override
@@ -179,54 +185,20 @@ public final class BibTeXFile implements AnnotationTool {
         Map<String, BibTeXEntry> entries = new LinkedHashMap<>();
         List<Skipped> skipped = new ArrayList<>();
         ChunkParser parser = ChunkParser.create();
-        Matcher m = ENTRY_START.matcher(text);
-        List<Integer> starts = new ArrayList<>();
-        while (m.find()) {
-            starts.add(m.start());
-        }
-        if (starts.isEmpty() || starts.getFirst() > 0) {
-            segments.add(new Segment(text.substring(0, starts.isEmpty() ? text.length() : starts.getFirst()), null));
-        }
-        int lineOfChunk = 1;
-        int counted = 0;
-        for (int i = 0; i < starts.size(); i++) {
-            String chunk = text.substring(starts.get(i), i + 1 < starts.size() ? starts.get(i + 1) : text.length());
-            for (; counted < starts.get(i); counted++) { // lines counted as we go: a whole-prefix count per entry was quadratic
-                if (text.charAt(counted) == '\n') {
-                    lineOfChunk++;
-                }
-            }
-            int line = lineOfChunk;
-            try {
-                parser.startChunk(line);
-                BibTeXDatabase db;
-                try {
-                    db = parser.parse(new StringReader(chunk));
-                } catch (ParseException | RuntimeException strayText) {
-                    // text after the entry that is no BibTeX (JabRef reads the entry and ignores it): the entry alone,
-                    // the text kept as it is (written back after the entry, see afterEntry)
-                    int end = entryEnd(chunk);
-                    if (end < 0 || end == chunk.length()) {
-                        throw strayText;
-                    }
-                    db = parser.parse(new StringReader(chunk.substring(0, end)));
-                }
-                skipped.addAll(parser.unresolved);
-                db.getStrings().values().forEach(parser::addMacro); // later entries may use them, as BibTeX reads on
-                boolean keyless = KEYLESS.matcher(chunk).lookingAt();
-                for (BibTeXEntry e : db.getEntries().values()) {
-                    String id = keyless ? keylessId(e, entries.keySet()) : e.getKey().getValue();
-                    if (entries.putIfAbsent(id, e) != null) {
-                        skipped.add(new Skipped(id, "line " + line + ": the key is used twice; the first entry is used"));
-                    }
-                }
-                segments.add(new Segment(chunk, new ArrayList<>(db.getObjects())));
-            } catch (ParseException | RuntimeException e) {
-                skipped.add(new Skipped(null, "line " + line + ": malformed BibTeX (" + firstLine(e.getMessage()) + "); the entry is kept as it is"));
-                segments.add(new Segment(chunk, null));
-            }
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        EntryChunks chunks = new EntryChunks(new StringReader(text));
+        for (EntryChunks.Chunk c = nextOf(chunks); c != null; c = nextOf(chunks)) {
+            segments.add(new Segment(c.text(), c.entry() ? parser.read(c, ids, skipped, entries::put) : null));
         }
         return new Parsed(segments, entries, skipped, Fingerprint.of(text), encoding);
+    }
+
+    private EntryChunks.Chunk nextOf(EntryChunks chunks) {
+        try {
+            return chunks.next();
+        } catch (IOException e) {
+            throw new ToolException("cannot read BibTeX file " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -253,6 +225,46 @@ public final class BibTeXFile implements AnnotationTool {
             unresolved.clear();
         }
 
+        /**
+         * One stretch of the file: its objects, or null when it is malformed (said in {@code skipped}).
+         * Each entry goes to {@code entry} under its remote id unless {@code ids} holds that id already
+         * (the first entry with a key keeps it); the macros it defines serve the stretches after it,
+         * as BibTeX reads on.
+         */
+        List<BibTeXObject> read(EntryChunks.Chunk c, java.util.Set<String> ids, List<Skipped> skipped, java.util.function.BiConsumer<String, BibTeXEntry> entry) {
+            String chunk = c.text();
+            try {
+                startChunk(c.line());
+                BibTeXDatabase db;
+                try {
+                    db = parse(new StringReader(chunk));
+                } catch (ParseException | RuntimeException strayText) {
+                    // text after the entry that is no BibTeX (JabRef reads the entry and ignores it): the entry alone,
+                    // the text kept as it is (written back after the entry, see afterEntry)
+                    int end = entryEnd(chunk);
+                    if (end < 0 || end == chunk.length()) {
+                        throw strayText;
+                    }
+                    db = parse(new StringReader(chunk.substring(0, end)));
+                }
+                skipped.addAll(unresolved);
+                db.getStrings().values().forEach(this::addMacro); // later entries may use them, as BibTeX reads on
+                boolean keyless = KEYLESS.matcher(chunk).lookingAt();
+                for (BibTeXEntry e : db.getEntries().values()) {
+                    String id = keyless ? keylessId(e, ids) : e.getKey().getValue();
+                    if (ids.add(id)) {
+                        entry.accept(id, e);
+                    } else {
+                        skipped.add(new Skipped(id, "line " + c.line() + ": the key is used twice; the first entry is used"));
+                    }
+                }
+                return new ArrayList<>(db.getObjects());
+            } catch (ParseException | RuntimeException e) {
+                skipped.add(new Skipped(null, "line " + c.line() + ": malformed BibTeX (" + firstLine(e.getMessage()) + "); the entry is kept as it is"));
+                return null;
+            }
+        }
+
         @Override
         public void checkStringResolution(Key key, BibTeXString string) {
             if (string == null) {
@@ -274,37 +286,192 @@ public final class BibTeXFile implements AnnotationTool {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
+    /**
+     * The whole file, a page of {@link #PAGE} entries at a time, read as a stream (a 200,000-entry
+     * import held the parsed file and every record at once: a live set of 0.4–0.6 GiB). The last
+     * page's cursor is the file's fingerprint; one before it names the listing under way, which
+     * only this object can continue: any other cursor starts a whole listing again.
+     */
     @Override
-    public ChangePage changedSince(String cursor) {
-        Parsed p = read();
-        if (p.contentHash().equals(cursor)) {
-            return new ChangePage(List.of(), List.of(), List.of(), cursor, false);
-        }
-        List<RemoteRecord> records = new ArrayList<>();
-        List<Skipped> skipped = new ArrayList<>(p.skipped());
-        for (Map.Entry<String, BibTeXEntry> listed : p.entries().entrySet()) {
-            BibTeXEntry e = listed.getValue();
-            try {
-                RemoteRecord r = record(p, listed.getKey(), e);
-                if (r.metadata().title() == null) {
-                    skipped.add(new Skipped(r.remoteId(), "entry has no title"));
-                } else {
-                    records.add(r);
-                }
-            } catch (RuntimeException bad) {
-                skipped.add(new Skipped(listed.getKey(), bad.getMessage()));
+    public synchronized ChangePage changedSince(String cursor) {
+        if (listing == null || cursor == null || !cursor.equals(listing.cursor)) {
+            closeListing();
+            listing = new Listing(); // reads the file through once: its fingerprint and the crossref parents
+            if (listing.hash.equals(cursor)) {
+                closeListing();
+                return new ChangePage(List.of(), List.of(), List.of(), cursor, false);
             }
         }
-        return new ChangePage(records, List.of(), skipped, p.contentHash(), false, skipped.isEmpty()); // the whole file
+        try {
+            ChangePage page = listing.page(pageSize);
+            if (!page.more()) {
+                closeListing();
+            }
+            return page;
+        } catch (RuntimeException e) {
+            closeListing();
+            throw e;
+        }
     }
 
-    private static RemoteRecord record(Parsed p, BibTeXEntry e) {
-        return record(p, e.getKey().getValue(), e);
+    /** Entries per page of a listing. */
+    static final int PAGE = 5_000;
+    private final int pageSize;
+    /** The listing under way, if one is. */
+    private Listing listing;
+
+    private void closeListing() {
+        if (listing != null) {
+            listing.close();
+            listing = null;
+        }
+    }
+
+    /**
+     * A listing of the file as it was when the listing began (the file stays open: a write replaces
+     * it, so this one goes on reading what it fingerprinted). A first pass takes the fingerprint and
+     * finds the entries some {@code crossref} names; the second parses an entry at a time, keeping
+     * only those parents, so memory follows the largest entry and the number of parents, not the
+     * file's size.
+     */
+    private final class Listing {
+        private static final Pattern HEADER_KEY = Pattern.compile("\\A[ \\t]*@\\s*\\w+\\s*[{(]\\s*([^\\s,]+)");
+        private static final Pattern NAMES_CROSSREF = Pattern.compile("(?i)crossref");
+        private static final Pattern STRING = Pattern.compile("(?i)\\A[ \\t]*@\\s*string\\b");
+
+        private final java.nio.channels.FileChannel channel;
+        private final Encoding encoding;
+        final String hash;
+        /** Keys some entry's crossref names. */
+        private final java.util.Set<String> parentKeys = new java.util.HashSet<>();
+        /** Parents found after an entry that names them (BibTeX's own order), kept as text until needed. */
+        private final Map<String, EntryChunks.Chunk> laterParents = new java.util.HashMap<>();
+        private final Map<String, BibTeXEntry> parents = new java.util.HashMap<>();
+        private final ChunkParser parser = ChunkParser.create();
+        private final java.util.Set<String> ids = new java.util.HashSet<>();
+        private final EntryChunks chunks;
+        private int listed;
+        String cursor;
+
+        Listing() {
+            try {
+                channel = Files.exists(file) ? java.nio.channels.FileChannel.open(file) : null;
+                byte[] head = new byte[203]; // a byte-order mark and the 200 bytes Encoding looks at
+                int n = channel == null ? 0 : Math.max(0, channel.read(java.nio.ByteBuffer.wrap(head)));
+                encoding = Encoding.of(java.util.Arrays.copyOf(head, n));
+                Fingerprint.Running digest = new Fingerprint.Running();
+                ChunkParser scan = ChunkParser.create();
+                EntryChunks first = chunks();
+                for (EntryChunks.Chunk c = nextOf(first); c != null; c = nextOf(first)) {
+                    digest.add(c.text());
+                    if (!c.entry()) {
+                        continue;
+                    }
+                    Matcher key = HEADER_KEY.matcher(c.text());
+                    if (key.lookingAt() && parentKeys.contains(key.group(1))) {
+                        laterParents.putIfAbsent(key.group(1), c);
+                    }
+                    if (NAMES_CROSSREF.matcher(c.text()).find() || STRING.matcher(c.text()).lookingAt()) {
+                        scan.read(c, new java.util.HashSet<>(), new ArrayList<>(), (id, e) -> {
+                            String parent = BibTeXFields.crossref(e);
+                            if (parent != null) {
+                                parentKeys.add(parent);
+                            }
+                        });
+                    }
+                }
+                hash = digest.finish();
+                chunks = chunks();
+            } catch (IOException e) {
+                close();
+                throw new ToolException("cannot read BibTeX file " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** The file's text from its start (after a byte-order mark), in its charset. */
+        private EntryChunks chunks() throws IOException {
+            if (channel == null) {
+                return new EntryChunks(new StringReader(""));
+            }
+            channel.position(encoding.bom() ? 3 : 0);
+            return new EntryChunks(new java.io.InputStreamReader(java.nio.channels.Channels.newInputStream(channel), encoding.charset()));
+        }
+
+        /** The next {@code size} entries (fewer at the end), read into records as {@link #changedSince} gives them. */
+        ChangePage page(int size) {
+            List<RemoteRecord> records = new ArrayList<>();
+            List<Skipped> skipped = new ArrayList<>();
+            List<Skipped> unread = new ArrayList<>();
+            int read = 0; // stretches, a malformed one included: a page of nothing but broken entries is a page too
+            EntryChunks.Chunk c = null;
+            while (read < size && (c = nextOf(chunks)) != null) {
+                if (c.entry()) {
+                    read++;
+                    parser.read(c, ids, skipped, (id, e) -> {
+                        if (parentKeys.contains(id)) {
+                            parents.put(id, e);
+                        }
+                        listedRecord(id, e, this::parent, records, unread);
+                    });
+                }
+            }
+            listed += read;
+            boolean more = c != null;
+            cursor = more ? hash + "+" + listed : hash;
+            skipped.addAll(unread);
+            return new ChangePage(records, List.of(), skipped, cursor, more, skipped.isEmpty()); // the whole file, over the pages
+        }
+
+        /** A parent as BibTeX finds it: read before, or read now from the text the first pass kept. */
+        private BibTeXEntry parent(String key) {
+            BibTeXEntry e = parents.get(key);
+            EntryChunks.Chunk later = laterParents.remove(key);
+            if (e == null && later != null) {
+                ChunkParser side = ChunkParser.create();
+                parser.getMacros().values().forEach(side::addMacro); // the macros defined so far
+                side.read(later, new java.util.HashSet<>(), new ArrayList<>(), (id, found) -> {
+                    if (id.equals(key)) {
+                        parents.put(key, found);
+                    }
+                });
+                e = parents.get(key);
+            }
+            return e;
+        }
+
+        void close() {
+            try {
+                if (channel != null) {
+                    channel.close();
+                }
+            } catch (IOException ignored) {
+                // read-only: nothing was left unwritten
+            }
+        }
+    }
+
+    /** One listed entry as a record, or skipped with why (no title, a value Idiom cannot read). */
+    private static void listedRecord(String id, BibTeXEntry e, java.util.function.Function<String, BibTeXEntry> parents, List<RemoteRecord> records,
+                                     List<Skipped> skipped) {
+        try {
+            RemoteRecord r = record(parents, id, e);
+            if (r.metadata().title() == null) {
+                skipped.add(new Skipped(r.remoteId(), "entry has no title"));
+            } else {
+                records.add(r);
+            }
+        } catch (RuntimeException bad) {
+            skipped.add(new Skipped(id, bad.getMessage()));
+        }
+    }
+
+    private static RemoteRecord record(Parsed p, String remoteId, BibTeXEntry e) {
+        return record(p.entries()::get, remoteId, e);
     }
 
     /** The entry as a record; what it does not say itself it takes from the entry its {@code crossref} names, as BibTeX does. */
-    private static RemoteRecord record(Parsed p, String remoteId, BibTeXEntry e) {
-        Metadata m = BibTeXFields.metadata(BibTeXFields.inheriting(e, p.entries()));
+    private static RemoteRecord record(java.util.function.Function<String, BibTeXEntry> entries, String remoteId, BibTeXEntry e) {
+        Metadata m = BibTeXFields.metadata(BibTeXFields.inheriting(e, entries));
         return new RemoteRecord(remoteId, version(e), remoteId.startsWith(KEYLESS_PREFIX) ? m : m.with(Field.CITATION_KEY, remoteId));
     }
 

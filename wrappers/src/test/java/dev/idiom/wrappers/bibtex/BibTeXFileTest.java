@@ -441,4 +441,58 @@ class BibTeXFileTest extends AnnotationToolContract {
             }
         }
     }
+
+    @Test
+    void aFileListedAPageAtATimeGivesWhatAWholeReadGivesCrossrefsToLaterEntriesIncluded() throws IOException {
+        Path file = Files.writeString(dir.resolve("paged.bib"), """
+                % Encoding: UTF-8
+                @string{acm = {ACM Press}}
+                @inproceedings{child1, title = {Child one}, author = {Demers, Alan}, crossref = {proc2005}, pages = {1--12}}
+                @proceedings{early, title = {Early Proceedings}, year = 1999, publisher = {Springer}}
+                @inproceedings{child2, title = {Child two}, crossref = {early}}
+                @article{dup, title = {First}}
+                @article{dup, title = {Second}}
+                @article{, title = {Keyless one}, year = 2001}
+                @article{, title = {Keyless one}, year = 2001}
+                @article{broken, title = {Unclosed,
+                @misc{notitle, note = {no title here}}
+                @article{usesmacro, title = {M}, journal = acm}
+                @proceedings{proc2005, title = {Proceedings 2005}, year = 2005, publisher = acm, editor = {Itor, Ed}}
+                """.replace("\n", "\r\n"));
+        List<String> whole = null;
+        for (int size : new int[] {1, 2, 3, 5, 1_000}) {
+            BibTeXFile bib = new BibTeXFile(file, size);
+            List<RemoteRecord> records = new java.util.ArrayList<>();
+            List<String> skipped = new java.util.ArrayList<>();
+            String cursor = null;
+            int pages = 0;
+            ChangePage page;
+            do {
+                page = bib.changedSince(cursor);
+                records.addAll(page.records());
+                page.skipped().forEach(sk -> skipped.add(sk.remoteId() + ": " + sk.reason()));
+                cursor = page.cursor();
+                pages++;
+            } while (page.more());
+            assertTrue(size > 12 || pages > 1, "listed over pages of " + size);
+            assertEquals(dev.idiom.events.Fingerprint.of(Files.readString(file)), cursor, "the last cursor is the file's fingerprint");
+            List<String> ids = records.stream().map(RemoteRecord::remoteId).toList();
+            assertEquals(List.of("child1", "early", "child2", "dup", "usesmacro", "proc2005"), ids.stream().filter(id -> !id.startsWith("keyless-")).toList());
+            assertEquals(2, ids.stream().filter(id -> id.startsWith("keyless-")).distinct().count(), "the repeated keyless entry has an id of its own");
+            for (RemoteRecord r : records) {
+                assertEquals(bib.fetch(r.remoteId()).orElseThrow(), r, "listed as a whole read of the file gives it");
+            }
+            Metadata child1 = records.getFirst().metadata();
+            assertEquals("Proceedings 2005", child1.venue(), "the booktitle comes from a parent further down the file");
+            assertEquals("ACM Press", child1.get(Field.PUBLISHER), "with the macro the parent uses");
+            assertEquals("Springer", records.get(2).metadata().get(Field.PUBLISHER), "and from one further up");
+            assertEquals("First", records.get(3).metadata().title());
+            whole = whole == null ? skipped : whole;
+            assertEquals(whole, skipped, "the same skips, in the same order, over pages of " + size);
+            assertEquals(3, skipped.size(), "the second dup, the broken entry and the one without a title: " + skipped);
+            assertTrue(bib.changedSince(cursor).records().isEmpty(), "nothing changed since the last cursor");
+        }
+        String midway = new BibTeXFile(file, 2).changedSince(null).cursor();
+        assertEquals(6 + 2, new BibTeXFile(file, 1_000).changedSince(midway).records().size(), "a cursor from a listing another object began lists the whole file");
+    }
 }
