@@ -1,7 +1,7 @@
 package dev.idiom.cache;
 
 import dev.idiom.events.EventStore;
-import dev.idiom.events.RecordedEvent;
+import dev.idiom.events.FeedEntry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -62,8 +62,8 @@ public final class ChangeFeedInvalidation implements AutoCloseable {
 
     /** One read of the feed; returns how many events it applied. */
     int poll() {
-        List<RecordedEvent> events = store.after(position.get(), BATCH);
-        for (RecordedEvent e : events) {
+        List<FeedEntry> events = store.feedAfter(position.get(), BATCH);
+        for (FeedEntry e : events) {
             cache.invalidate(e.entityId(), e.version());
             position.set(e.position());
             seen.incrementAndGet();

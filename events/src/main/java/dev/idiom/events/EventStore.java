@@ -97,6 +97,11 @@ public interface EventStore {
      */
     List<RecordedEvent> after(long after, int limit);
 
+    /** The change feed as {@link #after}, without the events themselves: for followers that need only which entity moved. */
+    default List<FeedEntry> feedAfter(long after, int limit) {
+        return after(after, limit).stream().map(FeedEntry::of).toList();
+    }
+
     /**
      * Events of one type, newest first: up to {@code limit} with a position below {@code before}
      * (read by the (type, position) index; the overall conflict listing).

@@ -174,6 +174,11 @@ public final class GroupCommit implements EventStore, AutoCloseable {
     }
 
     @Override
+    public List<FeedEntry> feedAfter(long after, int limit) {
+        return store.feedAfter(after, limit);
+    }
+
+    @Override
     public List<RecordedEvent> ofType(String type, long before, int limit) {
         return store.ofType(type, before, limit);
     }

@@ -265,6 +265,25 @@ public abstract class EventStoreContract {
         }
         List<RecordedEvent> feed = store.after(seen, 100);
         assertEquals(List.of(p1, p2), feed.stream().map(RecordedEvent::position).toList());
+        assertEquals(feed.stream().map(FeedEntry::of).toList(), store.feedAfter(seen, 100), "the feed without payloads: the same entries");
+    }
+
+    @Test
+    void theFeedWithoutPayloadsNamesTheSameEntitiesVersionsPositionsAndTimesAsTheFullFeed() {
+        UUID a = create("Feed A");
+        clock.advance(Duration.ofMillis(1234));
+        UUID b = create("Feed B");
+        store.append(a, 1, List.of(set(Field.NOTES, "a2")));
+        clock.advance(Duration.ofMillis(7));
+        store.appendAll(List.of(new Append(b, 1, List.of(set(Field.NOTES, "b2"), set(Field.YEAR, 2001))), new Append(a, 2, List.of(set(Field.VOLUME, "3")))));
+        List<RecordedEvent> all = store.after(0, 1_000);
+        assertEquals(all.stream().map(FeedEntry::of).toList(), store.feedAfter(0, 1_000));
+        long from = all.get(all.size() - 3).position();
+        List<FeedEntry> tail = store.feedAfter(from, 2);
+        assertEquals(all.subList(all.size() - 2, all.size()).stream().map(FeedEntry::of).toList(), tail, "after a position, at most the limit");
+        assertEquals(List.of(b, b, a), store.feedAfter(all.get(all.size() - 4).position(), 10).stream().map(FeedEntry::entityId).toList());
+        assertEquals(List.of(2, 3, 3), store.feedAfter(all.get(all.size() - 4).position(), 10).stream().map(FeedEntry::version).toList());
+        assertTrue(store.feedAfter(all.getLast().position(), 10).isEmpty());
     }
 
     @Test
@@ -444,6 +463,27 @@ public abstract class EventStoreContract {
         assertEquals(List.of(byUrl), found.get(replica));
         assertFalse(found.containsKey(none));
         assertEquals(Set.of(byDoi, byTitle), store.loadAll(List.of(byDoi, byTitle, UUID.randomUUID())).keySet());
+    }
+
+    @Test
+    void anImportBatchsKeyLookupFindsEveryHolderWhenItAsksForMoreKeysThanOneQueryTakes() {
+        // 250 replica keys and 250 DOIs in one lookup, as an import's batch asks: the store splits them into several queries
+        List<MatchKeys.Key> keys = new ArrayList<>();
+        java.util.Map<MatchKeys.Key, UUID> holder = new java.util.HashMap<>();
+        for (int i = 0; i < 250; i++) {
+            UUID id = imported(work("Batch paper " + i, 2000, i % 2 == 0 ? "10.5555/batch." + i : null, null, null), "bibtex", "b" + i);
+            MatchKeys.Key replica = MatchKeys.replica("bibtex", "acct", "b" + i);
+            keys.add(replica);
+            holder.put(replica, id);
+            MatchKeys.Key doi = MatchKeys.of(work("x", null, "10.5555/batch." + i, null, null)).iterator().next();
+            keys.add(doi);
+            if (i % 2 == 0) {
+                holder.put(doi, id);
+            }
+        }
+        java.util.Map<MatchKeys.Key, List<UUID>> found = store.findKeys(keys);
+        assertEquals(holder.keySet(), found.keySet(), "every key held, and no other");
+        holder.forEach((k, id) -> assertEquals(List.of(id), found.get(k), k.toString()));
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.idiom.cache.search;
 
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventStore;
-import dev.idiom.events.RecordedEvent;
+import dev.idiom.events.FeedEntry;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import java.time.Clock;
@@ -320,13 +320,13 @@ public final class SearchFeed implements AutoCloseable {
         long oldest = Long.MAX_VALUE;
         int read;
         do {
-            List<RecordedEvent> events = store.after(index.position(), BATCH);
+            List<FeedEntry> events = store.feedAfter(index.position(), BATCH);
             read = events.size();
             if (read == 0) {
                 break;
             }
             Set<UUID> changed = new LinkedHashSet<>();
-            for (RecordedEvent e : events) {
+            for (FeedEntry e : events) {
                 changed.add(e.entityId());
                 oldest = Math.min(oldest, e.recordedAt().toEpochMilli());
             }

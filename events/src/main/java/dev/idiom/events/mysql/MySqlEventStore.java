@@ -8,6 +8,7 @@ import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.EventStoreException;
+import dev.idiom.events.FeedEntry;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.MatchKeys;
 import dev.idiom.events.RebuildReport;
@@ -409,6 +410,25 @@ public final class MySqlEventStore implements EventStore {
                 ps.setLong(1, after);
                 ps.setInt(2, limit);
                 return events(ps);
+            }
+        });
+    }
+
+    /** The feed's positions, entities and versions alone: neither the payload read nor decoded. */
+    @Override
+    public List<FeedEntry> feedAfter(long after, int limit) {
+        return query("read the change feed", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT position, entity_id, version, recorded_at FROM event WHERE position > ? ORDER BY position LIMIT ?")) {
+                ps.setLong(1, after);
+                ps.setInt(2, limit);
+                List<FeedEntry> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new FeedEntry(rs.getLong(1), UUID.fromString(rs.getString(2)), rs.getInt(3),
+                                rs.getObject(4, LocalDateTime.class).toInstant(ZoneOffset.UTC)));
+                    }
+                }
+                return out;
             }
         });
     }

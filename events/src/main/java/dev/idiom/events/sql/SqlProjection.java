@@ -91,7 +91,16 @@ public final class SqlProjection {
     }
 
     /**
-     * Every DE holding each of these keys, in entity-id order; one query per kind of key. The key
+     * Values in one key query: fewer than MySQL's and MariaDB's {@code eq_range_index_dive_limit} (200), so the optimizer
+     * counts each value's rows in the index instead of estimating them from the table's statistics. With 250 values (an
+     * import's batch), statistics that InnoDB recomputed in the middle of an import made the key index be read whole
+     * for every query: 7 of 26 imports of 200,000 entries ran at 2,400–4,800 records/s, MariaDB at a full core in these
+     * queries (perf/RESULTS.md, 2026-11-25).
+     */
+    private static final int KEYS_PER_QUERY = 100;
+
+    /**
+     * Every DE holding each of these keys, in entity-id order; one query per kind of key (per 100 keys). The key
      * index is named and the order made here: with reads beside an import's commits, the query with
      * an ORDER BY entity_id and no index named made a 200,000-entry import run at 566 records/s
      * instead of 2,655 (perf/RESULTS.md, 2026-11-25) — past 200 values the optimizer estimates from
@@ -102,16 +111,19 @@ public final class SqlProjection {
         new LinkedHashSet<>(keys).forEach(k -> byKind.computeIfAbsent(k.kind(), x -> new ArrayList<>()).add(k.value()));
         Map<MatchKeys.Key, List<String>> found = new HashMap<>();
         for (Map.Entry<String, List<String>> kind : byKind.entrySet()) {
-            List<String> values = kind.getValue();
-            try (PreparedStatement ps = c.prepareStatement("SELECT match_key, entity_id FROM entity_match FORCE INDEX (match_idx) WHERE kind = ? AND match_key IN ("
-                    + String.join(", ", Collections.nCopies(values.size(), "?")) + ")")) {
-                ps.setString(1, kind.getKey());
-                for (int i = 0; i < values.size(); i++) {
-                    ps.setString(i + 2, values.get(i));
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        found.computeIfAbsent(new MatchKeys.Key(kind.getKey(), rs.getString(1)), x -> new ArrayList<>()).add(rs.getString(2));
+            List<String> all = kind.getValue();
+            for (int from = 0; from < all.size(); from += KEYS_PER_QUERY) {
+                List<String> values = all.subList(from, Math.min(all.size(), from + KEYS_PER_QUERY));
+                try (PreparedStatement ps = c.prepareStatement("SELECT match_key, entity_id FROM entity_match FORCE INDEX (match_idx) WHERE kind = ? AND match_key IN ("
+                        + String.join(", ", Collections.nCopies(values.size(), "?")) + ")")) {
+                    ps.setString(1, kind.getKey());
+                    for (int i = 0; i < values.size(); i++) {
+                        ps.setString(i + 2, values.get(i));
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            found.computeIfAbsent(new MatchKeys.Key(kind.getKey(), rs.getString(1)), x -> new ArrayList<>()).add(rs.getString(2));
+                        }
                     }
                 }
             }
