@@ -13,13 +13,15 @@ public final class Fingerprint {
      * One digest per thread: looking SHA-256 up among the providers on every call was half of this
      * method's time, and an import takes several fingerprints per record (its version, its keys).
      */
-    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(Fingerprint::sha256);
+
+    private static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    });
+    }
 
     public static String of(String canonical) {
         return hex(SHA_256.get().digest(canonical.getBytes(StandardCharsets.UTF_8))); // digest() resets it for the next call
@@ -31,15 +33,7 @@ public final class Fingerprint {
 
     /** A fingerprint taken of a text given in parts (a file read as a stream): the same as {@link #of} of the parts joined. */
     public static final class Running {
-        private final MessageDigest digest;
-
-        public Running() {
-            try {
-                digest = MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        private final MessageDigest digest = sha256();
 
         /** The next part; a part must not end inside a surrogate pair. */
         public Running add(String part) {

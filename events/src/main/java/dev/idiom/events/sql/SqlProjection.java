@@ -93,8 +93,8 @@ public final class SqlProjection {
     /**
      * Values in one key query: fewer than MySQL's and MariaDB's {@code eq_range_index_dive_limit} (200), so the optimizer
      * counts each value's rows in the index instead of estimating them from the table's statistics. With 250 values (an
-     * import's batch), statistics that InnoDB recomputed in the middle of an import made the key index be read whole
-     * for every query: 7 of 26 imports of 200,000 entries ran at 2,400–4,800 records/s, MariaDB at a full core in these
+     * import's batch), statistics that InnoDB recomputed in the middle of an import made every query read every key of
+     * its kind: 7 of 26 imports of 200,000 entries ran at 2,400–4,800 records/s, MariaDB at a full core in these
      * queries (perf/RESULTS.md, 2026-11-25).
      */
     private static final int KEYS_PER_QUERY = 100;

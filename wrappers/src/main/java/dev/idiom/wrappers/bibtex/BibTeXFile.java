@@ -140,8 +140,8 @@ public final class BibTeXFile implements AnnotationTool {
         }
     }
 
-    /** A parsed file and what could not be parsed in it. */
-    private record Parsed(List<Segment> segments, Map<String, BibTeXEntry> entries, List<Skipped> skipped, String contentHash, Encoding encoding) {
+    /** A parsed file, read whole to be written (a listing reads it as a stream: {@link Listing}); what it skips is the listing's to say. */
+    private record Parsed(List<Segment> segments, Map<String, BibTeXEntry> entries, Encoding encoding) {
         BibTeXEntry entry(String key) {
             return entries.get(key);
         }
@@ -149,7 +149,6 @@ public final class BibTeXFile implements AnnotationTool {
 
     /** A key BibTeX can read back as written: no spaces, braces, commas, quotes, #, % or ~. */
     private static final Pattern CITATION_KEY = Pattern.compile("[^\\s{}(),\"#%~\\\\]+");
-    private static final Pattern ENTRY_START = Pattern.compile("(?m)^[ \\t]*@");
     /** An entry without a key ({@code @article{, title = …}}), as Citavi and other exports write them. */
     private static final Pattern KEYLESS = Pattern.compile("[ \\t]*@\\s*\\w+\\s*[{(]\\s*,");
     /** The remote ids given to keyless entries: no key is written until Idiom must write the entry. */
@@ -183,14 +182,14 @@ public final class BibTeXFile implements AnnotationTool {
         // one parse per entry, so a broken entry costs only itself (jbibtex gives up at the first)
         List<Segment> segments = new ArrayList<>();
         Map<String, BibTeXEntry> entries = new LinkedHashMap<>();
-        List<Skipped> skipped = new ArrayList<>();
+        List<Skipped> unused = new ArrayList<>();
         ChunkParser parser = ChunkParser.create();
         java.util.Set<String> ids = new java.util.HashSet<>();
         EntryChunks chunks = new EntryChunks(new StringReader(text));
         for (EntryChunks.Chunk c = nextOf(chunks); c != null; c = nextOf(chunks)) {
-            segments.add(new Segment(c.text(), c.entry() ? parser.read(c, ids, skipped, entries::put) : null));
+            segments.add(new Segment(c.text(), c.entry() ? parser.read(c, ids, unused, entries::put) : null));
         }
-        return new Parsed(segments, entries, skipped, Fingerprint.of(text), encoding);
+        return new Parsed(segments, entries, encoding);
     }
 
     private EntryChunks.Chunk nextOf(EntryChunks chunks) {
@@ -698,7 +697,7 @@ public final class BibTeXFile implements AnnotationTool {
      * citation export answers. Its key is the record's citation key, else JabRef's style.
      */
     public static String entry(Metadata m) {
-        Parsed none = new Parsed(new ArrayList<>(), Map.of(), List.of(), "", null);
+        Parsed none = new Parsed(new ArrayList<>(), Map.of(), null);
         BibTeXEntry e = BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(m.type())), new Key(newKey(none, m))), Metadata.EMPTY, m);
         BibTeXDatabase db = new BibTeXDatabase();
         db.addObject(e);

@@ -495,4 +495,43 @@ class BibTeXFileTest extends AnnotationToolContract {
         String midway = new BibTeXFile(file, 2).changedSince(null).cursor();
         assertEquals(6 + 2, new BibTeXFile(file, 1_000).changedSince(midway).records().size(), "a cursor from a listing another object began lists the whole file");
     }
+
+    @Test
+    void jabRefsFilesListedAnEntryAPageGiveWhatAWholeReadGivesAndAnUnchangedSyncLeavesThemByteForByte() throws IOException {
+        List<Path> files = new java.util.ArrayList<>(List.of(jabref(), latin1File("@article{muller, title = {R\u00e9plication}, year = 2010}\n")));
+        for (String name : List.of("utf8-bom.bib", "bibWithMixedContent.bib")) {
+            try (InputStream in = getClass().getResourceAsStream("/jabref/" + name)) {
+                files.add(Files.write(dir.resolve(name), in.readAllBytes()));
+            }
+        }
+        for (Path file : files) {
+            byte[] bytes = Files.readAllBytes(file);
+            ChangePage whole = new BibTeXFile(file).changedSince(null);
+            BibTeXFile bib = new BibTeXFile(file, 1);
+            List<RemoteRecord> records = new java.util.ArrayList<>();
+            List<String> skipped = new java.util.ArrayList<>();
+            String cursor = null;
+            ChangePage page;
+            do {
+                page = bib.changedSince(cursor);
+                records.addAll(page.records());
+                page.skipped().forEach(sk -> skipped.add(sk.remoteId() + ": " + sk.reason()));
+                cursor = page.cursor();
+            } while (page.more());
+            assertEquals(whole.records(), records, file.getFileName().toString());
+            assertEquals(whole.skipped().stream().map(sk -> sk.remoteId() + ": " + sk.reason()).toList(), skipped, file.getFileName().toString());
+            boolean bom = bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF;
+            java.nio.charset.Charset cs = file.getFileName().toString().equals("latin1.bib") ? java.nio.charset.StandardCharsets.ISO_8859_1
+                    : java.nio.charset.StandardCharsets.UTF_8;
+            assertEquals(dev.idiom.events.Fingerprint.of(new String(bytes, bom ? 3 : 0, bytes.length - (bom ? 3 : 0), cs)), cursor,
+                    "the fingerprint of the whole text: " + file.getFileName());
+            assertEquals(whole.cursor(), cursor, "the same over pages: " + file.getFileName());
+            assertTrue(new BibTeXFile(file).changedSince(cursor).records().isEmpty(), "unchanged since its cursor: " + file.getFileName());
+            for (RemoteRecord r : records) {
+                assertEquals(bib.fetch(r.remoteId()).orElseThrow(), r, file.getFileName() + " " + r.remoteId());
+                bib.update(r, r.metadata()); // a sync that finds nothing to change
+            }
+            assertTrue(java.util.Arrays.equals(bytes, Files.readAllBytes(file)), "left byte for byte: " + file.getFileName());
+        }
+    }
 }
