@@ -462,19 +462,11 @@ class BibTeXFileTest extends AnnotationToolContract {
         List<String> whole = null;
         for (int size : new int[] {1, 2, 3, 5, 1_000}) {
             BibTeXFile bib = new BibTeXFile(file, size);
-            List<RemoteRecord> records = new java.util.ArrayList<>();
-            List<String> skipped = new java.util.ArrayList<>();
-            String cursor = null;
-            int pages = 0;
-            ChangePage page;
-            do {
-                page = bib.changedSince(cursor);
-                records.addAll(page.records());
-                page.skipped().forEach(sk -> skipped.add(sk.remoteId() + ": " + sk.reason()));
-                cursor = page.cursor();
-                pages++;
-            } while (page.more());
-            assertTrue(size > 12 || pages > 1, "listed over pages of " + size);
+            Listed listed = listed(bib);
+            List<RemoteRecord> records = listed.records();
+            List<String> skipped = listed.skipped();
+            String cursor = listed.cursor();
+            assertTrue(size > 12 || listed.pages() > 1, "listed over pages of " + size);
             assertEquals(dev.idiom.events.Fingerprint.of(Files.readString(file)), cursor, "the last cursor is the file's fingerprint");
             List<String> ids = records.stream().map(RemoteRecord::remoteId).toList();
             assertEquals(List.of("child1", "early", "child2", "dup", "usesmacro", "proc2005"), ids.stream().filter(id -> !id.startsWith("keyless-")).toList());
@@ -508,16 +500,10 @@ class BibTeXFileTest extends AnnotationToolContract {
             byte[] bytes = Files.readAllBytes(file);
             ChangePage whole = new BibTeXFile(file).changedSince(null);
             BibTeXFile bib = new BibTeXFile(file, 1);
-            List<RemoteRecord> records = new java.util.ArrayList<>();
-            List<String> skipped = new java.util.ArrayList<>();
-            String cursor = null;
-            ChangePage page;
-            do {
-                page = bib.changedSince(cursor);
-                records.addAll(page.records());
-                page.skipped().forEach(sk -> skipped.add(sk.remoteId() + ": " + sk.reason()));
-                cursor = page.cursor();
-            } while (page.more());
+            Listed listed = listed(bib);
+            List<RemoteRecord> records = listed.records();
+            List<String> skipped = listed.skipped();
+            String cursor = listed.cursor();
             assertEquals(whole.records(), records, file.getFileName().toString());
             assertEquals(whole.skipped().stream().map(sk -> sk.remoteId() + ": " + sk.reason()).toList(), skipped, file.getFileName().toString());
             boolean bom = bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF;
@@ -533,5 +519,24 @@ class BibTeXFileTest extends AnnotationToolContract {
             }
             assertTrue(java.util.Arrays.equals(bytes, Files.readAllBytes(file)), "left byte for byte: " + file.getFileName());
         }
+    }
+
+    /** Every page of a whole listing: its records, its skips as "id: reason", the last cursor and how many pages. */
+    private record Listed(List<RemoteRecord> records, List<String> skipped, String cursor, int pages) {}
+
+    private static Listed listed(BibTeXFile bib) {
+        List<RemoteRecord> records = new java.util.ArrayList<>();
+        List<String> skipped = new java.util.ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        ChangePage page;
+        do {
+            page = bib.changedSince(cursor);
+            records.addAll(page.records());
+            page.skipped().forEach(sk -> skipped.add(sk.remoteId() + ": " + sk.reason()));
+            cursor = page.cursor();
+            pages++;
+        } while (page.more());
+        return new Listed(records, skipped, cursor, pages);
     }
 }
