@@ -203,12 +203,16 @@ public final class DeLifecycle {
         at(winner, expectedVersion);
         DigitalEntity loser = live(loserId);
         String why = source + " (merged " + loserId + " into " + winnerId + ")";
-        List<AppendOutcome> done = writes.commitAll(List.of(new Append(winnerId, winner.version(), winnerEvents(winner, loser, fromLoser, why)),
-                new Append(loserId, loser.version(), events(why, new EntityMerged(winnerId)))));
+        List<NewEvent> gained = winnerEvents(winner, loser, fromLoser, why);
+        Append loserPart = new Append(loserId, loser.version(), events(why, new EntityMerged(winnerId)));
+        // a loser with the winner's content and no copies gives the winner nothing: only the loser's part is written
+        List<AppendOutcome> done = gained.isEmpty() ? List.of(AppendOutcome.of(null), writes.commitAll(List.of(loserPart)).getFirst())
+                : writes.commitAll(List.of(new Append(winnerId, winner.version(), gained), loserPart));
         if (!done.get(0).succeeded()) { // the winner moved after it was checked: its part goes on its newest state
             retry.run("merging " + loserId + " into " + winnerId, () -> {
                 DigitalEntity latest = store.load(winnerId).orElseThrow();
-                return append(winnerId, latest.version(), winnerEvents(latest, loser, fromLoser, why));
+                List<NewEvent> again = winnerEvents(latest, loser, fromLoser, why);
+                return again.isEmpty() ? latest : append(winnerId, latest.version(), again);
             });
         }
         if (!done.get(1).succeeded()) { // the loser moved meanwhile: its copies as they are now move too

@@ -130,7 +130,7 @@ public final class DryRun {
                 } else if (store.findKey(dev.idiom.events.MatchKeys.detached(tool.kind(), tool.account(), r.remoteId())).isPresent()) {
                     pulled.unchanged++; // unlinked by a curator: the pull leaves it alone
                 } else {
-                    Optional<UUID> match = store.findMatch(r.metadata());
+                    Optional<UUID> match = store.findMatch(r.metadata(), tool.kind(), tool.account());
                     if (match.isPresent()) {
                         pulled.merged.add(match.get(), r.metadata().title());
                         changedDes.add(match.get());

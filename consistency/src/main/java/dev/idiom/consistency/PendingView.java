@@ -173,8 +173,8 @@ final class PendingView {
     }
 
     /** The first key (DOI, URL, title) whose holder is compatible with the record, as the store's findMatch decides. */
-    Optional<UUID> findMatch(Metadata record) {
-        return MatchKeys.firstMatch(record, this::holders, id -> load(id).metadata());
+    Optional<UUID> findMatch(Metadata record, java.util.function.Predicate<UUID> eligible) {
+        return MatchKeys.firstMatch(record, this::holders, id -> load(id).metadata(), eligible);
     }
 
     private List<UUID> holders(MatchKeys.Key k) {

@@ -90,10 +90,18 @@ final class RecordArrival {
         // (tool, account, remote id, version) names the event: a retried import cannot record it twice
         NewEvent event = new NewEvent(UUID.nameUUIDFromBytes((tool.kind() + "\n" + tool.account() + "\n" + r.remoteId() + "\n" + r.version())
                 .getBytes(StandardCharsets.UTF_8)), source, imported);
-        // the tool's own cross-user identity (BibSonomy's interhash) first, then DOI, URL, title
-        Optional<UUID> match = r.identityHint() == null ? Optional.empty() : view.findKey(MatchKeys.hint(tool.kind(), r.identityHint()));
+        // the tool's own cross-user identity (BibSonomy's interhash) first, then DOI, URL, title; never a DE that already has a
+        // copy in this account (two entries of one file are two records to their owner: a likely pair is only suggested, by
+        // the duplicates listing), unless the record succeeds that copy
+        RemoteRecord record = r;
+        java.util.function.Predicate<UUID> eligible = id -> {
+            DigitalEntity de = view.load(id);
+            return !de.holdsCopyIn(tool.kind(), tool.account()) || succeeded(tool, record, de).isPresent();
+        };
+        Optional<UUID> match = r.identityHint() == null ? Optional.empty()
+                : view.findKey(MatchKeys.hint(tool.kind(), r.identityHint())).filter(eligible);
         if (match.isEmpty()) {
-            match = view.findMatch(r.metadata());
+            match = view.findMatch(r.metadata(), eligible);
         }
         if (match.isPresent()) {
             DigitalEntity de = view.load(match.get());

@@ -52,6 +52,12 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
         return replicas.stream().filter(r -> r.sameCopy(tool, account, remoteId)).findFirst();
     }
 
+    /** Whether a copy of this DE lives in that tool account (the account-less tools' null and "" alike). */
+    public boolean holdsCopyIn(String tool, String account) {
+        String a = account == null ? "" : account;
+        return replicas.stream().anyMatch(r -> r.tool().equals(tool) && (r.account() == null ? "" : r.account()).equals(a));
+    }
+
     public boolean exists() {
         return version > 0;
     }

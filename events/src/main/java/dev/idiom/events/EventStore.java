@@ -161,6 +161,14 @@ public interface EventStore {
         return MatchKeys.firstMatch(record, k -> holders.getOrDefault(k, List.of()), id -> states.get(id).metadata());
     }
 
+    /** As {@link #findMatch(Metadata)}, for a record of {@code tool}/{@code account}: a DE with a copy there already is not its match. */
+    default Optional<UUID> findMatch(Metadata record, String tool, String account) {
+        Map<MatchKeys.Key, List<UUID>> holders = findKeys(MatchKeys.of(record));
+        Map<UUID, DigitalEntity> states = loadAll(holders.values().stream().flatMap(List::stream).toList());
+        return MatchKeys.firstMatch(record, k -> holders.getOrDefault(k, List.of()), id -> states.get(id).metadata(),
+                id -> !states.get(id).holdsCopyIn(tool, account));
+    }
+
     /** Refolds every entity from its events and compares with the stored projection. */
     RebuildReport verifyProjections();
 }

@@ -182,9 +182,19 @@ public final class MatchKeys {
      * author), in the holders' order, whose metadata is {@link #compatible} with the record.
      */
     public static Optional<UUID> firstMatch(Metadata record, Function<Key, List<UUID>> holders, Function<UUID, Metadata> metadata) {
+        return firstMatch(record, holders, metadata, id -> true);
+    }
+
+    /**
+     * As above, among the holders {@code eligible} accepts only: a record of one tool account never
+     * joins a DE that already holds a copy in that account (two entries of one file are two records to
+     * their owner, whatever they share; DESIGN.md).
+     */
+    public static Optional<UUID> firstMatch(Metadata record, Function<Key, List<UUID>> holders, Function<UUID, Metadata> metadata,
+            java.util.function.Predicate<UUID> eligible) {
         for (Key k : of(record)) {
             for (UUID id : holders.apply(k)) {
-                if (compatible(record, metadata.apply(id), k.kind())) {
+                if (eligible.test(id) && compatible(record, metadata.apply(id), k.kind())) {
                     return Optional.of(id);
                 }
             }

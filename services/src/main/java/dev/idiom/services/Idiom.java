@@ -16,6 +16,8 @@ import dev.idiom.events.GroupCommit;
 import dev.idiom.events.mysql.MySqlEventStore;
 import dev.idiom.events.accounts.mysql.MySqlCallTurns;
 import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
+import dev.idiom.events.mysql.MySqlDuplicateSuggestions;
+import dev.idiom.consistency.SuggestedDuplicates;
 import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.EntityLifecycle;
@@ -149,7 +151,8 @@ public final class Idiom implements AutoCloseable {
             ReplicaSync replicaSync = new ReplicaSync(engine);
             Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, links, tools,
                     new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock,
-                    new EntityLifecycle(engine.lifecycle(), codec, sync.trashRetention()));
+                    new EntityLifecycle(engine.lifecycle(), new SuggestedDuplicates(store, new MySqlDuplicateSuggestions(database.dataSource()), clock),
+                            codec, sync.trashRetention()));
             return new Idiom(embedded, database, store, cache, feed, search, app, engine.start(), followSearch && !sync.pushInterval().isZero());
         } catch (RuntimeException e) {
             if (search != null) {

@@ -1,10 +1,12 @@
 package dev.idiom.services.app;
 
 import dev.idiom.consistency.DeLifecycle;
+import dev.idiom.consistency.SuggestedDuplicates;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntitySnapshot;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.Field;
+import dev.idiom.events.Visibility;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -17,14 +19,27 @@ import java.util.UUID;
  */
 public final class EntityLifecycle {
     private final DeLifecycle steps;
+    private final SuggestedDuplicates duplicates;
     private final EventCodec codec;
     private final Duration retention;
 
     /** @param retention how long a DE stays in the trash before it is purged ({@code trash-days}) */
-    public EntityLifecycle(DeLifecycle steps, EventCodec codec, Duration retention) {
+    public EntityLifecycle(DeLifecycle steps, SuggestedDuplicates duplicates, EventCodec codec, Duration retention) {
         this.steps = steps;
+        this.duplicates = duplicates;
         this.codec = codec;
         this.retention = retention;
+    }
+
+    /** The likely pairs a curator decides (merge, or "not duplicates"); a pair with a DE the caller may not see is left out. */
+    public List<SuggestedDuplicates.Pair> duplicates(int limit, Caller caller) {
+        return duplicates.open(limit).stream()
+                .filter(p -> caller.seesPrivate() || !Visibility.hidden(p.first()) && !Visibility.hidden(p.second())).toList();
+    }
+
+    /** Remembers that the two DEs are different works: they are not suggested as a pair again. */
+    public void dismissDuplicate(UUID a, UUID b, String source) {
+        duplicates.dismiss(a, b, source);
     }
 
     public Duration retention() {

@@ -14,6 +14,7 @@ public final class RestApi {
         return new ResourceConfig()
                 .register(new EntitiesResource(app.reads(), app.writes(), app.lifecycle(), json, publicUrl))
                 .register(new TrashResource(app.lifecycle(), json))
+                .register(new DuplicatesResource(app.lifecycle(), json))
                 .register(new ChangesResource(app.reads(), json))
                 .register(new PingResource(app.reads()))
                 .register(new ToolsResource(app.tools().accounts(), app.sync(), json))

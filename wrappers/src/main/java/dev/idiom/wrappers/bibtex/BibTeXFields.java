@@ -83,16 +83,19 @@ final class BibTeXFields {
     }
 
     /**
-     * The keywords of a {@code keywords} value: separated by commas or semicolons outside braces, a
-     * braced keyword taken whole ({@code {Neoplasms, Experimental}}, as {@link #keywords} writes a
-     * tag that holds a separator).
+     * The keywords of a {@code keywords} value as written (each with the white space around it):
+     * separated by semicolons when the value has one outside braces (MeSH headings such as
+     * {@code Rats, Inbred F344; Rats, Sprague-Dawley} hold commas), else by commas; a braced keyword
+     * is taken whole ({@code {Neoplasms, Experimental}}, as {@link #keywords} writes a tag that holds a
+     * separator).
      */
-    static java.util.List<String> keywordList(String raw) {
+    static java.util.List<String> keywordItems(String raw) {
+        char sep = separator(raw);
         java.util.List<String> out = new java.util.ArrayList<>();
         StringBuilder k = new StringBuilder();
         int depth = 0;
         for (char c : raw.toCharArray()) {
-            if ((c == ',' || c == ';') && depth == 0) {
+            if (c == sep && depth == 0) {
                 out.add(k.toString());
                 k.setLength(0);
                 continue;
@@ -101,17 +104,95 @@ final class BibTeXFields {
             k.append(c);
         }
         out.add(k.toString());
-        java.util.List<String> keywords = new java.util.ArrayList<>();
-        for (String s : out) {
-            String t = s.strip();
-            if (t.length() > 1 && t.charAt(0) == '{' && t.charAt(t.length() - 1) == '}' && balanced(t.substring(1, t.length() - 1))) {
-                t = t.substring(1, t.length() - 1);
+        return out;
+    }
+
+    /** The separator a keywords value uses: ';' if one stands outside braces, else ','. */
+    private static char separator(String raw) {
+        int depth = 0;
+        for (char c : raw.toCharArray()) {
+            if (c == ';' && depth == 0) {
+                return ';';
             }
+            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+        }
+        return ',';
+    }
+
+    /** The keywords of a {@code keywords} value (see {@link #keywordItems}), stripped, a braced one unbraced. */
+    static java.util.List<String> keywordList(String raw) {
+        java.util.List<String> keywords = new java.util.ArrayList<>();
+        for (String s : keywordItems(raw)) {
+            String t = unbraced(s.strip());
             if (!t.isBlank()) {
                 keywords.add(t);
             }
         }
         return keywords;
+    }
+
+    private static String unbraced(String t) {
+        return t.length() > 1 && t.charAt(0) == '{' && t.charAt(t.length() - 1) == '}' && balanced(t.substring(1, t.length() - 1))
+                ? t.substring(1, t.length() - 1) : t;
+    }
+
+    /**
+     * The {@code keywords} value as written ({@code raw}) with the tag changes from {@code before} to
+     * {@code after} made in its own form: the keywords that stay are kept as written, in their order,
+     * with their separator and spacing; a removed one goes with its separator; an added one is appended
+     * with the separator the value uses. Null when no keyword is left.
+     */
+    static String keywordsChanged(String raw, java.util.Set<String> before, java.util.Set<String> after) {
+        char sep = separator(raw);
+        java.util.List<String> items = keywordItems(raw);
+        java.util.List<String> kept = new java.util.ArrayList<>();
+        java.util.Set<String> present = new java.util.HashSet<>();
+        boolean removed = false;
+        for (String item : items) {
+            String tag = plain(unbraced(item.strip()));
+            if (tag == null) {
+                continue;
+            }
+            if (before.contains(tag) && !after.contains(tag)) {
+                removed = true;
+            } else {
+                kept.add(item);
+                present.add(tag);
+            }
+        }
+        java.util.List<String> added = after.stream().filter(t -> !present.contains(t)).toList();
+        String joiner = joiner(raw, sep);
+        StringBuilder b = new StringBuilder();
+        if (!removed) {
+            b.append(raw.stripTrailing()); // nothing taken out: the value as written, to the byte
+        } else {
+            for (String item : kept) {
+                b.append(b.isEmpty() ? item.strip() : joiner + item.strip());
+            }
+        }
+        for (String t : added) {
+            boolean guard = t.indexOf(sep) >= 0 || t.indexOf(',') >= 0 || t.indexOf(';') >= 0 || t.startsWith("{") && t.endsWith("}");
+            String written = guard ? "{" + latex(t) + "}" : latex(t);
+            b.append(b.toString().isBlank() ? written : joiner + written);
+        }
+        return b.toString().isBlank() ? null : b.toString();
+    }
+
+    /** The separator as the value writes it, with the white space after it ("; ", ","); the usual one if it has none yet. */
+    private static String joiner(String raw, char sep) {
+        int depth = 0;
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == sep && depth == 0) {
+                int j = i + 1;
+                while (j < raw.length() && (raw.charAt(j) == ' ' || raw.charAt(j) == '\t')) {
+                    j++;
+                }
+                return raw.substring(i, j);
+            }
+            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+        }
+        return sep + " ";
     }
 
     /** Tags as a {@code keywords} value: comma-separated, a tag with a separator or a brace of its own in braces. */
@@ -151,7 +232,13 @@ final class BibTeXFields {
             target.set("note", after.notes());
         }
         if (!before.tags().equals(after.tags())) {
-            target.set("keywords", after.tags().isEmpty() ? null : keywords(after.tags()));
+            Value was = target.e.getField(new Key("keywords"));
+            String value = was == null ? (after.tags().isEmpty() ? null : keywords(after.tags()))
+                    : keywordsChanged(was.toUserString(), before.tags(), after.tags());
+            target.e.removeField(new Key("keywords"));
+            if (value != null) { // written as composed: the keywords kept are the file's own text, the added ones already escaped
+                target.e.addField(new Key("keywords"), new StringValue(was == null ? escape(latex(value)) : value, StringValue.Style.BRACED));
+            }
         }
         return target.e;
     }

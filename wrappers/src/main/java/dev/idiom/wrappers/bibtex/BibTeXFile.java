@@ -582,11 +582,11 @@ public final class BibTeXFile implements AnnotationTool {
 
     /**
      * The stretch with only the changed fields rewritten in the entry's own text, or null when the
-     * change cannot be written in place (a new entry type, a value jbibtex holds in a form not
+     * change cannot be written in place (a value jbibtex holds in a form not
      * written back as such, an entry the splice cannot read): then the entry is formatted anew.
      */
     private static String spliced(Segment seg, Map<Key, Value> before, Key typeBefore, BibTeXEntry after, String newKey) {
-        if (seg.raw() == null || seg.objects().size() != 1 || !typeBefore.equals(after.getType())) {
+        if (seg.raw() == null || seg.objects().size() != 1) {
             return null;
         }
         Map<String, String> changes = new java.util.LinkedHashMap<>();
@@ -601,7 +601,9 @@ public final class BibTeXFile implements AnnotationTool {
         }
         before.keySet().stream().filter(k -> after.getField(k) == null).forEach(k -> changes.put(k.getValue(), null));
         EntrySplice splice = EntrySplice.of(seg.raw());
-        return splice == null ? null : splice.with(changes, newKey);
+        // a new type is written where the old one stood, the rest of the entry as it was (its layout, its unknown fields)
+        String newType = typeBefore.equals(after.getType()) ? null : after.getType().getValue();
+        return splice == null ? null : splice.with(changes, newKey, newType);
     }
 
     @Override

@@ -17,13 +17,17 @@ final class EntrySplice {
     private record Span(String name, int nameStart, int valueStart, int valueEnd) {}
 
     private final String text;
+    private final int typeStart;
+    private final int typeEnd;
     private final int keyStart;
     private final int keyEnd;
     private final List<Span> fields;
     private final int close;
 
-    private EntrySplice(String text, int keyStart, int keyEnd, List<Span> fields, int close) {
+    private EntrySplice(String text, int typeStart, int typeEnd, int keyStart, int keyEnd, List<Span> fields, int close) {
         this.text = text;
+        this.typeStart = typeStart;
+        this.typeEnd = typeEnd;
         this.keyStart = keyStart;
         this.keyEnd = keyEnd;
         this.fields = fields;
@@ -38,6 +42,14 @@ final class EntrySplice {
             return null;
         }
         char closer = text.charAt(open) == '{' ? '}' : ')';
+        int typeStart = at + 1;
+        while (typeStart < open && Character.isWhitespace(text.charAt(typeStart))) {
+            typeStart++;
+        }
+        int typeEnd = typeStart;
+        while (typeEnd < open && isNameChar(text.charAt(typeEnd))) {
+            typeEnd++;
+        }
         int keyEnd = open + 1;
         while (keyEnd < text.length() && text.charAt(keyEnd) != ',' && text.charAt(keyEnd) != closer) {
             keyEnd++;
@@ -55,7 +67,7 @@ final class EntrySplice {
                 return null;
             }
             if (text.charAt(i) == closer) {
-                return new EntrySplice(text, open + 1, keyEnd, fields, i);
+                return new EntrySplice(text, typeStart, typeEnd, open + 1, keyEnd, fields, i);
             }
             int nameStart = i;
             while (i < text.length() && isNameChar(text.charAt(i))) {
@@ -143,6 +155,11 @@ final class EntrySplice {
      * null when the edits cannot all be made in place.
      */
     String with(Map<String, String> changes, String key) {
+        return with(changes, key, null);
+    }
+
+    /** As above, with {@code type}, if not null, as the entry's new type (written where the old one stood, in the case it is given). */
+    String with(Map<String, String> changes, String key, String type) {
         Map<String, String> pending = new LinkedHashMap<>();
         changes.forEach((k, v) -> pending.put(k.toLowerCase(Locale.ROOT), v));
         List<int[]> spans = new ArrayList<>(); // start, end, index into texts
@@ -169,6 +186,10 @@ final class EntrySplice {
         if (key != null) {
             spans.add(new int[] {keyStart, keyEnd, texts.size()});
             texts.add(key);
+        }
+        if (type != null) {
+            spans.add(new int[] {typeStart, typeEnd, texts.size()});
+            texts.add(type);
         }
         spans.sort((a, b) -> a[0] != b[0] ? Integer.compare(b[0], a[0]) : Integer.compare(b[1], a[1]));
         StringBuilder out = new StringBuilder(text);

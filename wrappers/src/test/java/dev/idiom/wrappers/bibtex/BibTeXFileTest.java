@@ -303,6 +303,52 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertEquals(List.of((byte) 0xEF, (byte) 0xBB, (byte) 0xBF), List.of(after[0], after[1], after[2]), "the mark is kept");
     }
 
+    /** A JabRef entry with MeSH headings (commas inside, ';' between), a PDF link and a timestamp, as JabRef's users' files have them. */
+    private static final String MESH = "% JabRef 2.x\n\n@Article{rat1999,\n  Title                    = {Dietary restriction in aging rats},\n"
+            + "  Author                   = {Nguyen, Anh and Ortiz, Bea},\n  Year                     = {1999},\n"
+            + "  Keywords                 = {Aging, physiology; Animals; Rats, Inbred F344; Rats, Sprague-Dawley},\n"
+            + "  File                     = {:pdfs/rat1999.pdf:PDF},\n  Timestamp                = {2011.03.14}\n}\n";
+
+    @Test
+    void semicolonSeparatedHeadingsAreTagsWholeAndATagAddedAppendsOnlyThatHeading() throws IOException {
+        Path file = Files.writeString(dir.resolve("mesh.bib"), MESH);
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord rat = bib.fetch("rat1999").orElseThrow();
+        assertEquals(Set.of("Aging, physiology", "Animals", "Rats, Inbred F344", "Rats, Sprague-Dawley"), rat.metadata().tags());
+
+        TreeSet<String> more = new TreeSet<>(rat.metadata().tags());
+        more.add("Diet");
+        bib.update(rat, rat.metadata().with(Field.TAGS, more));
+        assertEquals(MESH.replace("Rats, Sprague-Dawley}", "Rats, Sprague-Dawley; Diet}"), Files.readString(file),
+                "one heading appended with the field's own separator, every other byte as it was");
+
+        RemoteRecord again = bib.fetch("rat1999").orElseThrow();
+        TreeSet<String> fewer = new TreeSet<>(again.metadata().tags());
+        fewer.remove("Animals");
+        bib.update(again, again.metadata().with(Field.TAGS, fewer));
+        assertEquals(MESH.replace("Animals; ", "").replace("Rats, Sprague-Dawley}", "Rats, Sprague-Dawley; Diet}"), Files.readString(file),
+                "the heading taken out goes with its separator");
+        assertEquals(fewer, bib.fetch("rat1999").orElseThrow().metadata().tags());
+    }
+
+    @Test
+    void aNewTypeIsWrittenWhereTheOldStoodAndTheEntrysLayoutAndUnknownFieldsStay() throws IOException {
+        String text = "@software {idiom,\n  title   = {Idiom},\n  author  = {Team, The},\n  note    = {A multi-line\n"
+                + "             note kept as written},\n  swhid   = {swh:1:dir:0123},\n}\n\n@codefragment{snippet,\n  title = {A fragment},\n}\n";
+        Path file = Files.writeString(dir.resolve("biblatex.bib"), text);
+        BibTeXFile bib = new BibTeXFile(file);
+        for (RemoteRecord r : bib.changedSince(null).records()) {
+            bib.update(r, r.metadata()); // an idle sync
+        }
+        assertEquals(text, Files.readString(file), "an idle sync keeps BibLaTeX's types, the space before the brace and the layout");
+
+        RemoteRecord idiom = bib.fetch("idiom").orElseThrow();
+        bib.update(idiom, idiom.metadata().with(Field.TYPE, "book"));
+        String after = Files.readString(file);
+        assertEquals(text.replace("@software {idiom", "@" + dev.idiom.wrappers.BibTeXMapping.entryType("book") + " {idiom"), after,
+                "only the type's word changed");
+    }
+
     @Test
     void aTagWithACommaTravelsInBracesAndComesBackWhole() throws IOException {
         Path file = Files.writeString(dir.resolve("tags.bib"), "");

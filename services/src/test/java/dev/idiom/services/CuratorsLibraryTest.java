@@ -1,0 +1,142 @@
+package dev.idiom.services;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.idiom.db.TestDatabase;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A curator's library is theirs, over the real service and a file account: every entry of a JabRef
+ * file is a DE of its own, even two that share a DOI (a likely pair is suggested, never joined);
+ * syncs that find nothing to change leave the file byte for byte; an edit in Idiom changes that
+ * field's line only; a MeSH heading added as a tag is appended with the field's own separator.
+ */
+class CuratorsLibraryTest {
+    @TempDir
+    Path dir;
+
+    private RunningIdiom idiom() {
+        return new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0", "pull-interval-ms", "0"));
+    }
+
+    private Path library() throws Exception {
+        Path file = dir.resolve("curator.bib");
+        try (InputStream in = getClass().getResourceAsStream("/libraries/curator.bib")) {
+            Files.copy(in, file);
+        }
+        return file;
+    }
+
+    private static void sync(RunningIdiom idiom) {
+        HttpResponse<String> r = idiom.post("/api/tools/library/sync", "application/json", "");
+        assertEquals(200, r.statusCode(), r.body());
+    }
+
+    /** The DE holding the file's entry {@code key}; fails if none or two do. */
+    private static JsonNode holderOf(RunningIdiom idiom, String key) {
+        List<JsonNode> found = new ArrayList<>();
+        for (JsonNode de : RunningIdiom.json(idiom.get("/api/entities?limit=200")).get("entities")) {
+            for (JsonNode r : de.get("replicas")) {
+                if (r.get("tool").asText().equals("bibtex") && r.get("remoteId").asText().equals(key)) {
+                    found.add(de);
+                }
+            }
+        }
+        assertEquals(1, found.size(), "one DE holds " + key + ": " + found);
+        return found.getFirst();
+    }
+
+    /** The lines of {@code after} that are not in {@code before}, and the other way round. */
+    private static List<String> changedLines(String before, String after) {
+        List<String> a = new ArrayList<>(before.lines().toList());
+        List<String> b = new ArrayList<>(after.lines().toList());
+        List<String> out = new ArrayList<>();
+        b.stream().filter(l -> !a.contains(l)).forEach(l -> out.add("+ " + l));
+        a.stream().filter(l -> !b.contains(l)).forEach(l -> out.add("- " + l));
+        return out;
+    }
+
+    @Test
+    void entriesSharingADoiStayTwoRecordsSuggestedAsAPairAndIdleSyncsLeaveTheFileByteForByte() throws Exception {
+        Path bib = library();
+        String original = Files.readString(bib);
+        try (RunningIdiom idiom = idiom()) {
+            HttpResponse<String> saved = idiom.put("/api/tools/library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}");
+            assertEquals(200, saved.statusCode(), saved.body());
+            sync(idiom);
+            JsonNode lindqvist = holderOf(idiom, "Lindqvist2004");
+            JsonNode okafor = holderOf(idiom, "Okafor2004");
+            assertTrue(!lindqvist.get("id").equals(okafor.get("id")), "two entries of one file are two DEs, whatever they share");
+            assertEquals(1, lindqvist.get("replicas").size());
+            assertEquals("Erratum: Replicated logs for shared annotations", okafor.get("metadata").get("title").asText());
+            assertEquals(List.of("Okafor"), okafor.get("metadata").get("authors").findValuesAsText("family"));
+
+            JsonNode pairs = RunningIdiom.json(idiom.get("/api/duplicates")).get("duplicates");
+            assertEquals(1, pairs.size(), pairs.toString());
+            assertEquals("doi", pairs.get(0).get("evidence").get("kind").asText());
+            assertEquals(List.of(lindqvist.get("id").asText(), okafor.get("id").asText()).stream().sorted().toList(),
+                    pairs.get(0).get("entities").findValuesAsText("id").stream().sorted().toList());
+
+            sync(idiom);
+            sync(idiom);
+            assertEquals(original, Files.readString(bib), "syncs with no change anywhere leave the file byte for byte");
+
+            // a title edited in Idiom: that line and no other
+            JsonNode de = holderOf(idiom, "Okafor2004");
+            HttpResponse<String> edited = idiom.patch("/api/entities/" + de.get("id").asText(),
+                    "{\"metadata\":{\"title\":\"Corrigendum: Replicated logs for shared annotations\"}}", "If-Match", "\"" + de.get("version").asInt() + "\"");
+            assertEquals(200, edited.statusCode(), edited.body());
+            sync(idiom);
+            String afterTitle = Files.readString(bib);
+            assertEquals(List.of("+   Title                    = {Corrigendum: Replicated logs for shared annotations},",
+                    "-   Title                    = {Erratum: Replicated logs for shared annotations},"), changedLines(original, afterTitle));
+            assertEquals(original.replace("{Erratum:", "{Corrigendum:"), afterTitle);
+
+            // a tag added in Idiom to the MeSH entry: one heading appended with "; "
+            JsonNode rats = holderOf(idiom, "Haddad1999");
+            List<String> tags = new ArrayList<>();
+            rats.get("metadata").get("tags").forEach(t -> tags.add(t.asText()));
+            assertEquals(List.of("Aging, physiology", "Animals", "Rats, Inbred F344", "Rats, Sprague-Dawley"), tags.stream().sorted().toList());
+            HttpResponse<String> tagged = idiom.patch("/api/entities/" + rats.get("id").asText(),
+                    "{\"metadata\":{\"tags\":[\"Aging, physiology\",\"Animals\",\"Rats, Inbred F344\",\"Rats, Sprague-Dawley\",\"Diet\"]}}",
+                    "If-Match", "\"" + rats.get("version").asInt() + "\"");
+            assertEquals(200, tagged.statusCode(), tagged.body());
+            sync(idiom);
+            assertEquals(afterTitle.replace("Rats, Sprague-Dawley}", "Rats, Sprague-Dawley; Diet}"), Files.readString(bib));
+            sync(idiom);
+            assertEquals(afterTitle.replace("Rats, Sprague-Dawley}", "Rats, Sprague-Dawley; Diet}"), Files.readString(bib), "a third round writes nothing");
+
+            // "not duplicates" is remembered
+            HttpResponse<String> dismissed = idiom.post("/api/duplicates/dismiss", "application/json",
+                    "{\"entities\":[\"" + lindqvist.get("id").asText() + "\",\"" + okafor.get("id").asText() + "\"]}");
+            assertEquals(204, dismissed.statusCode(), dismissed.body());
+            assertEquals(0, RunningIdiom.json(idiom.get("/api/duplicates")).get("duplicates").size());
+            HttpResponse<String> unknown = idiom.post("/api/duplicates/dismiss", "application/json",
+                    "{\"entities\":[\"" + lindqvist.get("id").asText() + "\",\"0190a1b2-0000-7000-8000-000000000000\"]}");
+            assertEquals(404, unknown.statusCode(), unknown.body());
+        }
+    }
+
+    @Test
+    void twoDesWithTheSameContentMergeWithoutError() throws Exception {
+        try (RunningIdiom idiom = idiom()) {
+            String record = "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Epidemic algorithms\",\"year\":1987}}";
+            JsonNode a = RunningIdiom.json(idiom.post("/api/entities", "application/json", record));
+            JsonNode b = RunningIdiom.json(idiom.post("/api/entities", "application/json", record));
+            HttpResponse<String> merged = idiom.post("/api/entities/" + a.get("id").asText() + "/merge", "application/json",
+                    "{\"from\":\"" + b.get("id").asText() + "\"}", "If-Match", "\"" + a.get("version").asInt() + "\"");
+            assertEquals(200, merged.statusCode(), merged.body());
+            assertEquals(308, idiom.get("/api/entities/" + b.get("id").asText()).statusCode(), "the loser answers with the winner");
+        }
+    }
+}
