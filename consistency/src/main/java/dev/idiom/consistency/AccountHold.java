@@ -96,6 +96,15 @@ public final class AccountHold {
      */
     public int remove(String name) {
         AnnotationTool tool = tools.open(name);
+        String library = tool.account() == null ? "" : tool.account();
+        java.util.Optional<String> sharing = tools.configured().stream().filter(a -> !a.name().equals(name) && a.kind().equals(tool.kind())
+                && (a.account() == null ? "" : a.account()).equals(library)).map(ToolDirectory.Account::name).findFirst();
+        if (sharing.isPresent()) { // another account names the same library (saved before two were refused): the copies are its too
+            states.forget(name);
+            LOG.warning("removed tool account " + name + " (" + tool.kind() + " " + tool.account() + "): its copies stay linked, as tool account "
+                    + sharing.get() + " names the same library");
+            return 0;
+        }
         Map<String, UUID> linked = new java.util.LinkedHashMap<>();
         replicas.forEach(tool, (de, r) -> linked.put(r.remoteId(), de.id()));
         deletions.unlink(tool, new java.util.ArrayList<>(linked.keySet()), linked, "its tool account " + name + " was removed",

@@ -139,4 +139,24 @@ class CuratorsLibraryTest {
             assertEquals(308, idiom.get("/api/entities/" + b.get("id").asText()).statusCode(), "the loser answers with the winner");
         }
     }
+
+    @Test
+    void aSecondAccountOnTheSameZoteroLibraryOrFileIsRefusedNamingTheFirst() throws Exception {
+        Path bib = library();
+        try (dev.idiom.wrappers.zotero.ZoteroStub zotero = new dev.idiom.wrappers.zotero.ZoteroStub(); RunningIdiom idiom = idiom()) {
+            String account = "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + dev.idiom.wrappers.zotero.ZoteroStub.LIBRARY
+                    + "\",\"secret\":\"%s\"}";
+            assertEquals(200, idiom.put("/api/tools/zotero", account.formatted(dev.idiom.wrappers.zotero.ZoteroStub.KEY)).statusCode());
+            HttpResponse<String> second = idiom.put("/api/tools/zotero-old", account.formatted("a-mistyped-key"));
+            assertEquals(409, second.statusCode(), second.body());
+            assertTrue(second.body().contains("'zotero'"), second.body());
+            assertEquals(200, idiom.put("/api/tools/zotero", account.formatted(dev.idiom.wrappers.zotero.ZoteroStub.KEY)).statusCode(),
+                    "the account itself may be saved again");
+
+            assertEquals(200, idiom.put("/api/tools/library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}").statusCode());
+            HttpResponse<String> sameFile = idiom.put("/api/tools/again", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + dir.relativize(bib) + "\"}");
+            assertEquals(409, sameFile.statusCode(), "the same file by a relative path: " + sameFile.body());
+            assertEquals(List.of("library", "zotero"), RunningIdiom.json(idiom.get("/api/tools")).findValuesAsText("name").stream().sorted().toList());
+        }
+    }
 }

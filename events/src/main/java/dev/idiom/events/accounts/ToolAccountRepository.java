@@ -46,6 +46,12 @@ public interface ToolAccountRepository {
      */
     boolean remove(String name, String kind, String account);
 
+    /**
+     * Forgets the account row called {@code name} alone (its sealed secret with it), leaving the state
+     * of its copies to another account that names the same library. Returns false if there was none.
+     */
+    boolean forget(String name);
+
     /** How far the account's replication rule has been planned, if it ever was. */
     Optional<MirrorPlan> mirrorPlan(String kind, String account);
 

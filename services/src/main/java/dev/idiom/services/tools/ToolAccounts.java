@@ -134,6 +134,7 @@ public final class ToolAccounts {
                 throw new InvalidValueException("baseUrl: " + refused.getMessage());
             }
         }
+        refuseSecondAccountOnOneLibrary(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), secret);
         String visibility = newRecords == null ? "private" : newRecords;
         if (!Set.of("private", "public").contains(visibility)) {
             throw new InvalidValueException("newRecords must be \"private\" or \"public\", got '" + newRecords + "'");
@@ -145,6 +146,50 @@ public final class ToolAccounts {
                 policy, clock.instant(), privateLibrary, replication.stored(), replication.direction().text(), replication.deletions());
         repository.save(stored);
         return view(stored);
+    }
+
+    /**
+     * Two accounts on one remote library (the same Zotero user or group, the same file, the same
+     * Pinboard or BibSonomy user) would name the same copies: each sync, rule and removal of one would
+     * act on the other's. The second is refused (409), naming the first.
+     */
+    private void refuseSecondAccountOnOneLibrary(String name, String kind, String baseUrl, String account, String secret) {
+        String library = library(kind, baseUrl, account, secret);
+        for (StoredToolAccount other : repository.list()) {
+            if (other.name().equals(name) || !other.kind().equals(kind)) {
+                continue;
+            }
+            String theirs;
+            try {
+                theirs = library(other.kind(), other.baseUrl(), other.account(), other.sealedSecret() == null || !secrets.ready() ? null
+                        : secrets.open(other.sealedSecret(), binding(other)));
+            } catch (RuntimeException unreadable) { // a file outside files-dir now, a secret that does not open: compared as stored
+                theirs = other.kind() + "\n" + other.baseUrl() + "\n" + other.account();
+            }
+            if (library != null && library.equals(theirs)) {
+                throw new dev.idiom.consistency.report.SyncRefusedException("tool account '" + other.name() + "' already names this " + kind
+                        + " library (" + (FILE_KINDS.contains(kind) ? files.resolve(baseUrl) : baseUrl + " " + account).toString().strip()
+                        + "): two accounts on one library would each act on the other's copies; change '" + other.name() + "' instead");
+            }
+        }
+    }
+
+    /** Which remote library an account names, as comparable text: a file's resolved path, else the API's host with the library or user. */
+    private String library(String kind, String baseUrl, String account, String secret) {
+        if (FILE_KINDS.contains(kind)) {
+            return kind + "\n" + files.resolve(baseUrl);
+        }
+        String host;
+        try {
+            host = java.net.URI.create(baseUrl.strip()).getHost();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        String user = account == null ? "" : account.strip().toLowerCase(java.util.Locale.ROOT);
+        if (user.isEmpty() && secret != null && secret.indexOf(':') > 0) { // Pinboard's token names its user: "user:HEX"
+            user = secret.substring(0, secret.indexOf(':')).toLowerCase(java.util.Locale.ROOT);
+        }
+        return user.isEmpty() ? null : kind + "\n" + (host == null ? "" : host.toLowerCase(java.util.Locale.ROOT)) + "\n" + user;
     }
 
     /**

@@ -212,6 +212,16 @@ public final class MySqlToolAccounts implements ToolAccountRepository {
     }
 
     @Override
+    public boolean forget(String name) {
+        return run(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM tool_account WHERE name = ?")) {
+                ps.setString(1, name);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
     public java.util.Optional<MirrorPlan> mirrorPlan(String kind, String account) {
         return run(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT rule, position, head, removals_allowed_to FROM mirror_plan WHERE kind = ? AND account = ?")) {
