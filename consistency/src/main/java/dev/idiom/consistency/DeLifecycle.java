@@ -296,6 +296,83 @@ public final class DeLifecycle {
         return new Outcome(store.load(id).orElseThrow(), store.load(newId).orElseThrow());
     }
 
+    /** One copy the repair splits (or would split) off a DE that held it beside another copy of the same account. */
+    public record SplitCopy(UUID entity, String title, String tool, String account, String remoteId, UUID newEntity) {}
+
+    /**
+     * The repair of stores from before matching kept each library's records apart: every live DE
+     * holding two or more copies of one tool account keeps the first and has each other one split
+     * off into a DE made from that copy's record ({@link #split}); a field the DE took from a copy
+     * split off (and that the first copy holds otherwise) goes back to the first copy's value, so
+     * the next push writes nothing the first entry did not hold. Dry run: only says what it would do.
+     */
+    public List<SplitCopy> splitSameAccount(boolean dryRun, String source) {
+        List<SplitCopy> out = new ArrayList<>();
+        Set<UUID> seen = new java.util.HashSet<>();
+        long before = Long.MAX_VALUE;
+        while (true) {
+            List<RecordedEvent> page = store.ofType(RecordImported.class.getSimpleName(), before, PAGE);
+            if (page.isEmpty()) {
+                return out;
+            }
+            // a record imported onto a DE that already existed is where the matcher joined it
+            List<UUID> joined = page.stream().filter(e -> e.version() > 1).map(RecordedEvent::entityId).filter(seen::add).toList();
+            for (DigitalEntity de : store.loadAll(joined).values()) {
+                if (de.live()) {
+                    out.addAll(splitSameAccount(de, dryRun, source));
+                }
+            }
+            before = page.getLast().position();
+        }
+    }
+
+    private List<SplitCopy> splitSameAccount(DigitalEntity de, boolean dryRun, String source) {
+        Map<String, List<Replica>> byAccount = new LinkedHashMap<>();
+        de.replicas().forEach(r -> byAccount.computeIfAbsent(r.tool() + "\n" + (r.account() == null ? "" : r.account()), k -> new ArrayList<>()).add(r));
+        List<SplitCopy> out = new ArrayList<>();
+        for (List<Replica> copies : byAccount.values()) {
+            if (copies.size() < 2) {
+                continue;
+            }
+            Replica first = copies.getFirst();
+            List<Replica> extra = copies.subList(1, copies.size());
+            if (!dryRun) {
+                restoreFirstCopysValues(de.id(), first, extra, source);
+            }
+            for (Replica r : extra) {
+                UUID newId = null;
+                if (!dryRun) {
+                    DigitalEntity now = store.load(de.id()).orElseThrow();
+                    newId = split(de.id(), r.tool(), r.account() == null ? "" : r.account(), r.remoteId(), now.version(), source).other().id();
+                }
+                out.add(new SplitCopy(de.id(), de.metadata().title(), r.tool(), r.account(), r.remoteId(), newId));
+            }
+        }
+        return out;
+    }
+
+    /** The fields the DE holds as a copy to be split off has them, where the first copy holds another value: the first copy's again. */
+    private void restoreFirstCopysValues(UUID id, Replica first, List<Replica> extra, String source) {
+        retry.run("restoring " + id + " to its first copy's values", () -> {
+            DigitalEntity de = store.load(id).orElseThrow();
+            Map<Field, Object> values = new LinkedHashMap<>();
+            for (Field f : Field.values()) {
+                Object mine = de.metadata().get(f);
+                Object kept = first.synced().get(f);
+                if (f == Field.TAGS) {
+                    Set<String> tags = new java.util.TreeSet<>(de.metadata().tags());
+                    extra.forEach(r -> r.synced().tags().stream().filter(t -> !first.synced().tags().contains(t)).forEach(tags::remove));
+                    values.put(f, tags);
+                } else if (!java.util.Objects.equals(mine, kept) && mine != null
+                        && extra.stream().anyMatch(r -> java.util.Objects.equals(r.synced().get(f), mine))) {
+                    values.put(f, kept);
+                }
+            }
+            List<EntityEvent> changes = Changes.toSet(de.metadata(), values);
+            return changes.isEmpty() ? de : append(id, de.version(), changes.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList());
+        });
+    }
+
     /**
      * Unlinks one replica by hand (at {@code expectedVersion}): the copy stays in its tool as it is,
      * nothing more is pushed to it, and a later pull leaves it alone instead of linking it again.

@@ -46,6 +46,7 @@ public final class IdiomMain {
                 case "sync" -> List.of("account", "allow-deletions", "check", "server", "dry-run");
                 case "keys" -> List.of("name", "role");
                 case "mirror" -> List.of("account", "rule", "direction", "deletions", "server");
+                case "repair" -> List.of("split-same-account", "dry-run");
                 default -> List.of();
             };
             for (String k : own) {
@@ -63,6 +64,7 @@ public final class IdiomMain {
             return switch (command) {
                 case "serve" -> serve(config, out);
                 case "rebuild" -> rebuild(config, out, err);
+                case "repair" -> repair(config, commandFlags, out, err);
                 case "import" -> new ImportCommand(out, err).run(config, commandFlags);
                 case "seed" -> new SeedCommand(out, err).run(config, commandFlags);
                 case "sync" -> new SyncCommand(out, err).run(config, commandFlags);
@@ -156,6 +158,32 @@ public final class IdiomMain {
         }
     }
 
+    /**
+     * {@code ./idiom repair --split-same-account [--dry-run]}: a DE that holds two copies of one tool
+     * account (two entries of one file joined by matching before it kept a library's records apart)
+     * has each extra copy split off into a DE of its own.
+     */
+    private static int repair(IdiomConfig config, Map<String, String> flags, PrintStream out, PrintStream err) {
+        if (!Boolean.parseBoolean(flags.getOrDefault("split-same-account", "false"))) {
+            err.println("idiom: repair needs what to repair: --split-same-account [--dry-run]");
+            return 2;
+        }
+        boolean dryRun = Boolean.parseBoolean(flags.getOrDefault("dry-run", "false"));
+        try (Idiom idiom = Idiom.startForCommand(config)) {
+            out.println("idiom: looking for DEs that hold two copies of one tool account" + (dryRun ? " (dry run: nothing is changed)" : "") + "…");
+            List<dev.idiom.consistency.DeLifecycle.SplitCopy> copies = idiom.application().lifecycle().splitSameAccount(dryRun, "cli:repair");
+            for (dev.idiom.consistency.DeLifecycle.SplitCopy c : copies) {
+                out.printf("  %s %s %s %s off %s (\"%s\")%s%n", dryRun ? "would split" : "split", c.tool(), c.account() == null ? "" : c.account(),
+                        c.remoteId(), c.entity(), c.title(), c.newEntity() == null ? "" : " into " + c.newEntity());
+            }
+            out.printf("idiom: %d copies %s%n", copies.size(), dryRun ? "would be split off" : "split off, each a DE of its own");
+            return 0;
+        }
+    }
+
+    /** Options that are switches: given alone, they are true. */
+    private static final java.util.Set<String> SWITCHES = java.util.Set.of("split-same-account", "dry-run");
+
     static Map<String, String> flags(List<String> args) {
         Map<String, String> flags = new HashMap<>();
         for (int i = 0; i < args.size(); i++) {
@@ -169,6 +197,8 @@ public final class IdiomMain {
             if (eq >= 0) {
                 value = key.substring(eq + 1);
                 key = key.substring(0, eq);
+            } else if (SWITCHES.contains(key) && (i + 1 == args.size() || args.get(i + 1).startsWith("--"))) {
+                value = "true";
             } else if (i + 1 < args.size()) {
                 value = args.get(++i);
             } else {
@@ -183,6 +213,7 @@ public final class IdiomMain {
         out.println("""
                 usage: ./idiom serve   [--port 8080] [--host 127.0.0.1] [--data ./data] [--db-url jdbc:mysql://…] [options]
                        ./idiom rebuild [--data ./data] [--db-url jdbc:mysql://…]
+                       ./idiom repair  --split-same-account [--dry-run] [--data ./data] [--db-url jdbc:mysql://…]
                        ./idiom import  --tool bibtex|bookmarks --file FILE [--from-start true] [--data …] [--db-url …]
                        ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
                        ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--dry-run true] [--server http://HOST:PORT] [--data …]
@@ -194,6 +225,9 @@ public final class IdiomMain {
                 
                 serve    runs Idiom (SOAP, REST, admin) on embedded Tomcat; without --db-url on an embedded MariaDB
                 rebuild  refolds every digital entity from its events; exits 1 if any stored projection differs
+                repair   --split-same-account: a DE holding two copies of one tool account (two entries of one file that
+                         matching joined before it kept a library's records apart) has each extra copy split off into a DE
+                         of its own, its fields as that copy held them; --dry-run lists them, changing nothing
                 import   imports the records of a file, or of a configured tool account (PUT /api/tools/NAME), with a
                          progress bar and a summary (created / merged / updated / unchanged / skipped with reasons)
                 sync     a curator's sync of one tool account: pulls its changes (merged with its conflict policy), unlinks

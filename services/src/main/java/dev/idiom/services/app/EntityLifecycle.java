@@ -31,6 +31,11 @@ public final class EntityLifecycle {
         this.retention = retention;
     }
 
+    /** Splits every copy a DE holds beside another copy of the same account off into a DE of its own (a repair; see {@link DeLifecycle#splitSameAccount}). */
+    public List<DeLifecycle.SplitCopy> splitSameAccount(boolean dryRun, String source) {
+        return steps.splitSameAccount(dryRun, source);
+    }
+
     /** The likely pairs a curator decides (merge, or "not duplicates"); a pair with a DE the caller may not see is left out. */
     public List<SuggestedDuplicates.Pair> duplicates(int limit, Caller caller) {
         return duplicates.open(limit).stream()
