@@ -171,8 +171,8 @@ public final class IdiomMain {
         boolean dryRun = Boolean.parseBoolean(flags.getOrDefault("dry-run", "false"));
         try (Idiom idiom = Idiom.startForCommand(config)) {
             out.println("idiom: looking for DEs that hold two copies of one tool account" + (dryRun ? " (dry run: nothing is changed)" : "") + "…");
-            List<dev.idiom.consistency.DeLifecycle.SplitCopy> copies = idiom.application().lifecycle().splitSameAccount(dryRun, "cli:repair");
-            for (dev.idiom.consistency.DeLifecycle.SplitCopy c : copies) {
+            List<dev.idiom.services.app.EntityLifecycle.SplitCopy> copies = idiom.application().lifecycle().splitSameAccount(dryRun, "cli:repair");
+            for (dev.idiom.services.app.EntityLifecycle.SplitCopy c : copies) {
                 out.printf("  %s %s %s %s off %s (\"%s\")%s%n", dryRun ? "would split" : "split", c.tool(), c.account() == null ? "" : c.account(),
                         c.remoteId(), c.entity(), c.title(), c.newEntity() == null ? "" : " into " + c.newEntity());
             }

@@ -31,15 +31,28 @@ public final class EntityLifecycle {
         this.retention = retention;
     }
 
+    /** One copy the repair split (or would split) off a DE: which DE, its title, the copy, and the DE made from it (null in a dry run). */
+    public record SplitCopy(UUID entity, String title, String tool, String account, String remoteId, UUID newEntity) {}
+
     /** Splits every copy a DE holds beside another copy of the same account off into a DE of its own (a repair; see {@link DeLifecycle#splitSameAccount}). */
-    public List<DeLifecycle.SplitCopy> splitSameAccount(boolean dryRun, String source) {
-        return steps.splitSameAccount(dryRun, source);
+    public List<SplitCopy> splitSameAccount(boolean dryRun, String source) {
+        return steps.splitSameAccount(dryRun, source).stream()
+                .map(c -> new SplitCopy(c.entity(), c.title(), c.tool(), c.account(), c.remoteId(), c.newEntity())).toList();
     }
 
+    /**
+     * A likely pair of DEs and why.
+     *
+     * @param evidence the kind of key they share: {@code doi}, {@code url} or {@code title}
+     * @param key the shared key as matching normalises it
+     */
+    public record DuplicatePair(DigitalEntity first, DigitalEntity second, String evidence, String key) {}
+
     /** The likely pairs a curator decides (merge, or "not duplicates"); a pair with a DE the caller may not see is left out. */
-    public List<SuggestedDuplicates.Pair> duplicates(int limit, Caller caller) {
+    public List<DuplicatePair> duplicates(int limit, Caller caller) {
         return duplicates.open(limit).stream()
-                .filter(p -> caller.seesPrivate() || !Visibility.hidden(p.first()) && !Visibility.hidden(p.second())).toList();
+                .filter(p -> caller.seesPrivate() || !Visibility.hidden(p.first()) && !Visibility.hidden(p.second()))
+                .map(p -> new DuplicatePair(p.first(), p.second(), p.evidence(), p.key())).toList();
     }
 
     /** Remembers that the two DEs are different works: they are not suggested as a pair again. */

@@ -2,7 +2,6 @@ package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.consistency.SuggestedDuplicates;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Replica;
@@ -41,10 +40,10 @@ public final class DuplicatesResource {
     /** Open pairs, those sharing a DOI first: each DE's id, version, title, year and copies, and the evidence. */
     @GET
     public String list(@QueryParam("limit") String limit, @Context HttpServletRequest request) {
-        List<SuggestedDuplicates.Pair> pairs = lifecycle.duplicates((int) QueryParams.whole("limit", limit, 100, 1, 1000), RoleCheck.caller(request));
+        List<EntityLifecycle.DuplicatePair> pairs = lifecycle.duplicates((int) QueryParams.whole("limit", limit, 100, 1, 1000), RoleCheck.caller(request));
         ObjectNode n = json.mapper().createObjectNode();
         ArrayNode list = n.putArray("duplicates");
-        for (SuggestedDuplicates.Pair p : pairs) {
+        for (EntityLifecycle.DuplicatePair p : pairs) {
             ObjectNode o = list.addObject();
             o.putObject("evidence").put("kind", p.evidence()).put("key", p.key());
             ArrayNode des = o.putArray("entities");

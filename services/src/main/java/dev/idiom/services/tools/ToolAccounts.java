@@ -179,9 +179,12 @@ public final class ToolAccounts {
         if (FILE_KINDS.contains(kind)) {
             return kind + "\n" + files.resolve(baseUrl);
         }
-        String host;
+        String host; // with its port: two services on one host are two services
         try {
-            host = java.net.URI.create(baseUrl.strip()).getHost();
+            java.net.URI u = java.net.URI.create(baseUrl.strip());
+            int port = u.getPort() == 443 && "https".equalsIgnoreCase(u.getScheme()) || u.getPort() == 80 && "http".equalsIgnoreCase(u.getScheme())
+                    ? -1 : u.getPort();
+            host = u.getHost() == null ? null : u.getHost() + (port < 0 ? "" : ":" + port);
         } catch (IllegalArgumentException e) {
             return null;
         }
