@@ -62,7 +62,7 @@ public final class AccountSync {
     private Map<UUID, Set<String>> withheldTags(AnnotationTool tool) {
         Map<UUID, Set<String>> out = new LinkedHashMap<>();
         replicas.forEach(tool, (de, r) -> {
-            Set<String> left = ReplicaContent.withheldTags(de, tool, r.synced());
+            Set<String> left = ReplicaContent.withheldTags(de, tool, r);
             if (!left.isEmpty() && out.size() < WITHHELD_SAMPLES) {
                 out.put(de.id(), left);
             }

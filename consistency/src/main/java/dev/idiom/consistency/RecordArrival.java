@@ -135,10 +135,26 @@ final class RecordArrival {
                 .findFirst();
     }
 
+    /** Idiom's side of the last sync: the copy's record, with the DE's values at the join for the fields the copy keeps as its own. */
+    private static dev.idiom.events.Metadata ownBase(Replica replica) {
+        dev.idiom.events.Metadata own = replica.ownFields();
+        dev.idiom.events.Metadata base = replica.synced();
+        if (own == null || base == null) {
+            return base;
+        }
+        for (dev.idiom.events.Field f : dev.idiom.events.Field.values()) {
+            Object v = own.get(f);
+            if (v != null && f != dev.idiom.events.Field.TAGS) {
+                base = base.with(f, v);
+            }
+        }
+        return base;
+    }
+
     /** The replica's changes since its last sync merged in, and the replica re-synced to the record (under its new id if {@code replaces}). */
     private static Decision merged(AnnotationTool tool, RemoteRecord r, DigitalEntity de, Replica replica, String replaces, PendingView view, String source) {
-        List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(replica.synced(), r.metadata(), de.metadata(), view.policy,
-                tool.kind(), tool.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(r)));
+        List<EntityEvent> events = new ArrayList<>(ReplicaMerge.remoteChanges(replica.synced(), ownBase(replica), r.metadata(), de.metadata(),
+                view.policy, tool.kind(), tool.account(), tool.fieldsKept(), de.updatedAt(), tool.modifiedAt(r)));
         events.add(new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), replaces, r.privateCopy()));
         return new Decision(new ImportOutcome(ImportOutcome.Kind.UPDATED, r.remoteId(), de.id(), null),
                 new Append(de.id(), de.version(), events.stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList()));

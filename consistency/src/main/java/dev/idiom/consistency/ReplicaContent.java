@@ -1,6 +1,8 @@
 package dev.idiom.consistency;
 
 import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.Field;
+import dev.idiom.events.Replica;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.Visibility;
 import dev.idiom.wrappers.AnnotationTool;
@@ -19,7 +21,45 @@ public final class ReplicaContent {
      * @param known the copy's state as last synced, or null for a copy not yet created
      */
     public static Metadata wanted(DigitalEntity de, AnnotationTool tool, Metadata known) {
-        Metadata m = de.metadata();
+        return wanted(de, de.metadata(), tool, known);
+    }
+
+    /**
+     * What copy {@code r} should hold: as above, with the fields it keeps as its own
+     * ({@link Replica#ownFields}: what the DE already held when the copy joined it, from another
+     * library) as the copy holds them while the DE's value is still that one; its own tags with the
+     * DE's tag changes since made.
+     */
+    public static Metadata forCopy(DigitalEntity de, AnnotationTool tool, Replica r) {
+        return wanted(de, withOwnFields(de.metadata(), r), tool, r.synced());
+    }
+
+    /** The DE's metadata with the copy's own fields as the copy holds them, where the DE still holds what it did when they became so. */
+    static Metadata withOwnFields(Metadata m, Replica r) {
+        Metadata own = r.ownFields();
+        if (own == null || r.synced() == null) {
+            return m;
+        }
+        Metadata out = m;
+        for (Field f : Field.values()) {
+            Object base = own.get(f);
+            if (base == null || base instanceof java.util.Collection<?> c && c.isEmpty()) {
+                continue;
+            }
+            if (f == Field.TAGS) {
+                java.util.SortedSet<String> tags = new java.util.TreeSet<>(r.synced().tags());
+                m.tags().stream().filter(t -> !own.tags().contains(t)).forEach(tags::add); // added in the DE since
+                own.tags().stream().filter(t -> !m.tags().contains(t)).forEach(tags::remove); // taken out of the DE since
+                out = out.with(f, tags);
+            } else if (java.util.Objects.equals(base, m.get(f))) {
+                out = out.with(f, r.synced().get(f));
+            }
+        }
+        return out;
+    }
+
+    private static Metadata wanted(DigitalEntity de, Metadata content, AnnotationTool tool, Metadata known) {
+        Metadata m = content;
         if (!Visibility.PRIVATE_TAG_TOOLS.contains(tool.kind())) {
             for (String tag : Visibility.privateTags(de)) {
                 m = m.withoutTag(tag);
@@ -29,9 +69,9 @@ public final class ReplicaContent {
     }
 
     /** Tags of the DE that {@link #wanted} leaves out of this copy, for the sync's account of itself. */
-    public static java.util.Set<String> withheldTags(DigitalEntity de, AnnotationTool tool, Metadata known) {
+    public static java.util.Set<String> withheldTags(DigitalEntity de, AnnotationTool tool, Replica r) {
         java.util.Set<String> out = new java.util.TreeSet<>(de.metadata().tags());
-        out.removeAll(wanted(de, tool, known).tags());
+        out.removeAll(forCopy(de, tool, r).tags());
         return out;
     }
 

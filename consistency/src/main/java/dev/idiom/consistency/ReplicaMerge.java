@@ -51,6 +51,16 @@ public final class ReplicaMerge {
      */
     public static List<EntityEvent> remoteChanges(Metadata base, Metadata remote, Metadata mine, ConflictPolicy policy, String tool,
             String account, Set<Field> kept, java.time.Instant idiomChangedAt, java.time.Instant remoteChangedAt) {
+        return remoteChanges(base, base, remote, mine, policy, tool, account, kept, idiomChangedAt, remoteChangedAt);
+    }
+
+    /**
+     * As above, with Idiom's side of each field judged against {@code mineBase}: for a field the copy
+     * keeps as its own ({@link dev.idiom.events.Replica#ownFields}) that is the DE's value when the
+     * copy joined, not the copy's; a change the copy makes there while the DE kept that value is no conflict.
+     */
+    public static List<EntityEvent> remoteChanges(Metadata base, Metadata mineBase, Metadata remote, Metadata mine, ConflictPolicy policy,
+            String tool, String account, Set<Field> kept, java.time.Instant idiomChangedAt, java.time.Instant remoteChangedAt) {
         boolean remoteWins = policy.remoteWins(tool, idiomChangedAt, remoteChangedAt);
         List<EntityEvent> events = new ArrayList<>();
         for (Field f : kept) {
@@ -71,7 +81,7 @@ public final class ReplicaMerge {
             if (Objects.equals(cTheirs, cb) || Objects.equals(cTheirs, cOurs)) {
                 continue; // the replica did not change it, or both sides agree
             }
-            if (Objects.equals(cOurs, cb)) {
+            if (Objects.equals(cOurs, cb) || Objects.equals(cOurs, CanonicalForm.value(mineBase, f))) {
                 events.addAll(Changes.toSet(mine, f, theirs));
             } else {
                 Object winner = remoteWins ? theirs : ours;

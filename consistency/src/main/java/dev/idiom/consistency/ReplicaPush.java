@@ -162,7 +162,7 @@ public final class ReplicaPush {
             return PushOutcome.NOT_SENT;
         }
         Set<Field> kept = tool.fieldsKept();
-        Metadata wanted = ReplicaContent.wanted(de, tool, r.synced());
+        Metadata wanted = ReplicaContent.forCopy(de, tool, r);
         if (CanonicalForm.agree(r.synced(), wanted, kept)) {
             outbox.acknowledged(owed, de.version());
             return PushOutcome.ALREADY_IN_SYNC;
@@ -198,7 +198,7 @@ public final class ReplicaPush {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             DigitalEntity latest = store.load(de.id()).orElseThrow();
             latest.replica(r.tool(), r.account(), written.remoteId())
-                    .filter(now -> !CanonicalForm.agree(now.synced(), ReplicaContent.wanted(latest, tool, now.synced()), kept))
+                    .filter(now -> !CanonicalForm.agree(now.synced(), ReplicaContent.forCopy(latest, tool, now), kept))
                     .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
         }
         lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
@@ -365,7 +365,7 @@ public final class ReplicaPush {
         outbox.acknowledged(owed, Integer.MAX_VALUE);
         DigitalEntity latest = store.load(de.id()).orElseThrow();
         latest.replica(link.tool(), link.account(), link.remoteId())
-                .filter(now -> !CanonicalForm.agree(now.synced(), ReplicaContent.wanted(latest, tool, now.synced()), tool.fieldsKept()))
+                .filter(now -> !CanonicalForm.agree(now.synced(), ReplicaContent.forCopy(latest, tool, now), tool.fieldsKept()))
                 .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
         lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), owed.enqueuedAt());
         return PushOutcome.COPIED;
@@ -435,7 +435,7 @@ public final class ReplicaPush {
      * content over the copy as it now is (the copy's current version as the precondition).
      */
     private PushOutcome overwrite(Outbox.Entry owed, DigitalEntity de, Replica r, AnnotationTool tool, RemoteRecord current) {
-        Metadata wanted = ReplicaContent.wanted(de, tool, r.synced());
+        Metadata wanted = ReplicaContent.forCopy(de, tool, r);
         RemoteRecord written;
         try {
             written = tool.update(current, wanted);

@@ -94,12 +94,13 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case EntityMerged merged -> metadata;
         };
         List<Replica> nextReplicas = switch (event) {
+            // a record that joins a DE keeps as its own what it holds otherwise than the DE: a push writes it only what changes later
             case RecordImported i when i.fromTool() -> linked(new Replica(i.tool(), i.account(), i.remoteId(), i.remoteVersion(), i.metadata(),
-                    i.identityHint(), i.shadow(), i.privateCopy()), null);
+                    i.identityHint(), i.shadow(), i.privateCopy(), version == 0 ? null : Replica.ownFields(next, i.metadata())), null, next, false);
             case ReplicaLinked l -> linked(new Replica(l.tool(), l.account(), l.remoteId(), l.remoteVersion(), l.synced(), null, l.shadow(),
-                    l.privateCopy()), l.replaces());
+                    l.privateCopy()), l.replaces(), next, false);
             case ReplicaPushed p -> linked(new Replica(p.tool(), p.account(), p.remoteId(), p.remoteVersion(), p.synced(), null, p.shadow(),
-                    p.privateCopy()), p.replaces());
+                    p.privateCopy()), p.replaces(), next, p.pushedVersion() == version);
             case ReplicaUnlinked u -> replicas.stream().filter(r -> !r.sameCopy(u.tool(), u.account(), u.remoteId())).toList();
             case EntityMerged m -> List.of(); // they moved to the winner
             case EntityPurged p -> replicas.stream().map(Replica::purged).toList();
@@ -145,10 +146,11 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
      * The replicas with {@code r} added, or replacing the entry for the same copy (or for the
      * copy it was known as before, {@code formerId}, when the tool re-keyed it).
      */
-    private List<Replica> linked(Replica r, String formerId) {
+    private List<Replica> linked(Replica r, String formerId, Metadata next, boolean pushedNow) {
         List<Replica> out = new ArrayList<>();
         String hint = r.identityHint();
         String shadow = r.shadow();
+        Metadata own = r.ownFields();
         for (Replica existing : replicas) {
             boolean same = existing.sameCopy(r.tool(), r.account(), r.remoteId())
                     || (formerId != null && existing.sameCopy(r.tool(), r.account(), formerId));
@@ -157,9 +159,10 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             } else {
                 hint = hint == null ? existing.identityHint() : hint; // a re-link that gives no hint keeps the one known
                 shadow = shadow == null ? existing.shadow() : shadow;
+                own = own != null ? own : existing.ownFieldsAfter(next, r.synced(), pushedNow);
             }
         }
-        out.add(new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), hint, shadow, r.privateCopy()));
+        out.add(new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), hint, shadow, r.privateCopy(), own));
         return out;
     }
 }

@@ -207,6 +207,10 @@ public final class EventCodec {
         g.writeArrayFieldStart("replicas");
         for (Replica r : de.replicas()) {
             writeReplica(g, r);
+            if (viewPrivate == null && r.ownFields() != null) { // stored only, and only when there are some: projections from before keep their bytes
+                g.writeFieldName("ownFields");
+                json.writeValue(g, r.ownFields());
+            }
             g.writeEndObject();
         }
         g.writeEndArray();
@@ -336,11 +340,13 @@ public final class EventCodec {
     private Replica replica(JsonParser p) throws IOException {
         Map<String, String> texts = new HashMap<>();
         Metadata synced = null;
+        Metadata own = null;
         boolean privateCopy = false;
         for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
             p.nextToken();
             switch (name) {
                 case "synced" -> synced = metadata(p);
+                case "ownFields" -> own = metadata(p);
                 case "private" -> privateCopy = p.getValueAsBoolean();
                 default -> {
                     if (p.currentToken().isScalarValue()) {
@@ -352,7 +358,7 @@ public final class EventCodec {
             }
         }
         return new Replica(texts.getOrDefault("tool", ""), texts.get("account"), texts.getOrDefault("remoteId", ""), texts.get("remoteVersion"), synced,
-                texts.get("identityHint"), texts.get("shadow"), privateCopy);
+                texts.get("identityHint"), texts.get("shadow"), privateCopy, own);
     }
 
     /** The scalar members of the object the parser stands at the start of (a JSON null: absent). */

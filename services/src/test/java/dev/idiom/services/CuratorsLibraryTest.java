@@ -159,4 +159,36 @@ class CuratorsLibraryTest {
             assertEquals(List.of("library", "zotero"), RunningIdiom.json(idiom.get("/api/tools")).findValuesAsText("name").stream().sorted().toList());
         }
     }
+
+    @Test
+    void aRecordJoiningADeFromAnotherLibraryIsWrittenOnlyWhatChangesLaterNotWhatTheDeAlreadyHeld() throws Exception {
+        String thesisText = "@phdthesis{raey,\n  author = {Raey, Anna},\n  title = {Marketing in theory},\n  year = {2002},\n"
+                + "  school = {Gabler Verlag},\n  doi = {10.1007/BF03250842},\n  address = {Wiesbaden},\n  keywords = {marketing, theory},\n}\n";
+        String manualText = "@manual{raey2,\n  author = {Raey, Anna},\n  title = {Marketing in theory},\n  year = {2002},\n"
+                + "  doi = {10.1007/BF03250842},\n  note = {Second edition},\n}\n";
+        Path thesis = Files.writeString(dir.resolve("thesis.bib"), thesisText);
+        Path manual = Files.writeString(dir.resolve("manual.bib"), manualText);
+        try (RunningIdiom idiom = idiom()) {
+            assertEquals(200, idiom.put("/api/tools/thesis", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + thesis + "\"}").statusCode());
+            assertEquals(200, idiom.put("/api/tools/manual", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + manual + "\"}").statusCode());
+            for (String account : List.of("thesis", "manual", "thesis", "manual", "thesis", "manual")) {
+                HttpResponse<String> r = idiom.post("/api/tools/" + account + "/sync", "application/json", "");
+                assertEquals(200, r.statusCode(), r.body());
+            }
+            JsonNode de = holderOf(idiom, "raey2");
+            assertEquals(2, de.get("replicas").size(), "the manual joined the thesis's DE (another library, the same DOI)");
+            assertEquals(manualText, Files.readString(manual), "the joining entry is not retyped or filled with the DE's values");
+            String thesisNow = Files.readString(thesis);
+            assertEquals(List.of("+   note     = {Second edition},"), changedLines(thesisText, thesisNow), "the field the manual brought reaches the thesis");
+
+            HttpResponse<String> edited = idiom.patch("/api/entities/" + de.get("id").asText(), "{\"metadata\":{\"title\":\"Marketing in practice\"}}",
+                    "If-Match", "\"" + de.get("version").asInt() + "\"");
+            assertEquals(200, edited.statusCode(), edited.body());
+            for (String account : List.of("thesis", "manual", "thesis", "manual")) {
+                idiom.post("/api/tools/" + account + "/sync", "application/json", "");
+            }
+            assertEquals(manualText.replace("Marketing in theory", "Marketing in practice"), Files.readString(manual), "a later change reaches it, alone");
+            assertEquals(thesisNow.replace("Marketing in theory", "Marketing in practice"), Files.readString(thesis));
+        }
+    }
 }
