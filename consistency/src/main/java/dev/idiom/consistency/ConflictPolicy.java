@@ -7,18 +7,21 @@ import dev.idiom.events.InvalidValueException;
  * {@code prefer-idiom} (the default: Idiom's value stays), {@code prefer-remote}, or
  * {@code last-writer-wins} (the side changed later wins, by the DE's last change and the tool's
  * modification time; Idiom wins when the tool gives no time), or {@code tool:KIND} (that kind of
- * tool wins against Idiom; Idiom wins against the others).
+ * tool wins against Idiom; Idiom wins against the others), or {@code ask} (nobody wins yet: Idiom's
+ * value stays in the DE, and the field is written to no copy until a curator settles the conflict).
  * Whichever wins, both values are kept in a {@code ConflictResolved} event.
  */
 public record ConflictPolicy(String name) {
     public static final ConflictPolicy PREFER_IDIOM = new ConflictPolicy("prefer-idiom");
     public static final ConflictPolicy PREFER_REMOTE = new ConflictPolicy("prefer-remote");
     public static final ConflictPolicy LAST_WRITER_WINS = new ConflictPolicy("last-writer-wins");
+    public static final ConflictPolicy ASK = new ConflictPolicy(dev.idiom.events.ConflictResolved.ASK);
 
     public ConflictPolicy {
-        if (name == null || !(name.equals("prefer-idiom") || name.equals("prefer-remote") || name.equals("last-writer-wins")
+        if (name == null || !(name.equals("prefer-idiom") || name.equals("prefer-remote") || name.equals("last-writer-wins") || name.equals("ask")
                 || name.matches("tool:[a-z]{1,16}"))) {
-            throw new InvalidValueException("a conflict policy is prefer-idiom, prefer-remote, last-writer-wins or tool:KIND (e.g. tool:zotero), got '" + name + "'");
+            throw new InvalidValueException("a conflict policy is prefer-idiom, prefer-remote, last-writer-wins, ask or tool:KIND (e.g. tool:zotero), got '"
+                    + name + "'");
         }
     }
 

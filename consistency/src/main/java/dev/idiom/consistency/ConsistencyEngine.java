@@ -41,6 +41,7 @@ public final class ConsistencyEngine implements AutoCloseable {
     private final Mirrors mirrors;
     private final DryRun dryRun;
     private final DeLifecycle lifecycle;
+    private final Conflicts conflicts;
 
     public ConsistencyEngine(EventStore store, EntityAppends appends, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
             Clock clock, RandomGenerator random, Settings settings) {
@@ -59,6 +60,7 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
         this.lifecycle = new DeLifecycle(store, appends, outbox, ids, clock, settings.retry());
+        this.conflicts = new Conflicts(store, appends, settings.retry());
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
         this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);
         pushes.pulls(schedule);
@@ -68,6 +70,11 @@ public final class ConsistencyEngine implements AutoCloseable {
     /** A curator's sync planned, not run. */
     public DryRun dryRun() {
         return dryRun;
+    }
+
+    /** The conflicts a curator can settle. */
+    public Conflicts conflicts() {
+        return conflicts;
     }
 
     /** A DE's life beyond its fields: trash, restore, purge, merge, split, revert, unlink. */

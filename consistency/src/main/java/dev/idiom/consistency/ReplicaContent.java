@@ -28,10 +28,16 @@ public final class ReplicaContent {
      * What copy {@code r} should hold: as above, with the fields it keeps as its own
      * ({@link Replica#ownFields}: what the DE already held when the copy joined it, from another
      * library) as the copy holds them while the DE's value is still that one; its own tags with the
-     * DE's tag changes since made.
+     * DE's tag changes since made; and the fields a conflict holds for a curator ({@link DigitalEntity#heldFields}) as the copy holds them.
      */
     public static Metadata forCopy(DigitalEntity de, AnnotationTool tool, Replica r) {
-        return wanted(de, withOwnFields(de.metadata(), r), tool, r.synced());
+        Metadata content = withOwnFields(de.metadata(), r);
+        if (r.synced() != null) {
+            for (Field f : de.heldFields()) { // a conflict left to a curator: the field is written nowhere until it is settled
+                content = content.with(f, r.synced().get(f));
+            }
+        }
+        return wanted(de, content, tool, r.synced());
     }
 
     /** The DE's metadata with the copy's own fields as the copy holds them, where the DE still holds what it did when they became so. */

@@ -16,6 +16,9 @@ package dev.idiom.events;
  */
 public record ConflictResolved(Field field, Object base, Object idiomValue, Object remoteValue, Object winner, String policy, String tool,
         String account) implements EntityEvent {
+    /** The policy that decides nothing: Idiom's value stays for now and the field's pushes wait for a curator. */
+    public static final String ASK = "ask";
+
     public ConflictResolved {
         if (field == Field.TAGS) {
             throw new IllegalArgumentException("tags merge as sets and cannot conflict");

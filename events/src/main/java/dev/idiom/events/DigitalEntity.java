@@ -15,9 +15,11 @@ import java.util.UUID;
  * @param markedPrivate a curator marked it private ({@link PrivacyMarked}); see {@link Visibility}
  * @param lifecycle live, in the trash, purged or merged into another
  * @param detached copies a curator unlinked by hand: left alone in their tools, never linked to this DE again by a pull
+ * @param heldFields fields with a conflict the {@code ask} policy left to a curator: not written to any copy until it is settled
+ *     ({@link ConflictSettled})
  */
 public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
-                            boolean markedPrivate, Lifecycle lifecycle, List<CopyId> detached) implements Serializable {
+                            boolean markedPrivate, Lifecycle lifecycle, List<CopyId> detached, java.util.Set<Field> heldFields) implements Serializable {
 
     /** Which copy: its tool, account and id there. */
     public record CopyId(String tool, String account, String remoteId) implements Serializable {}
@@ -26,6 +28,12 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
         replicas = replicas == null ? List.of() : List.copyOf(replicas);
         lifecycle = lifecycle == null ? Lifecycle.LIVE : lifecycle;
         detached = detached == null ? List.of() : List.copyOf(detached);
+        heldFields = heldFields == null || heldFields.isEmpty() ? java.util.Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(heldFields));
+    }
+
+    public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
+            boolean markedPrivate, Lifecycle lifecycle, List<CopyId> detached) {
+        this(id, version, metadata, replicas, createdAt, updatedAt, markedPrivate, lifecycle, detached, java.util.Set.of());
     }
 
     public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
@@ -87,6 +95,7 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case TagAdded added -> metadata.withTag(added.tag());
             case TagRemoved removed -> metadata.withoutTag(removed.tag());
             case ConflictResolved conflict -> metadata.with(conflict.field(), conflict.winner());
+            case ConflictSettled settled -> metadata.with(settled.field(), settled.value());
             case PrivacyMarked marked -> metadata;
             case EntityPurged purged -> Metadata.EMPTY;
             case EntityDeleted deleted -> metadata;
@@ -122,7 +131,15 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             nextDetached = detached.stream().filter(c -> !(c.tool().equals(r.tool()) && java.util.Objects.equals(c.account(), r.account())
                     && c.remoteId().equals(r.remoteId()))).toList();
         }
-        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked, life, nextDetached);
+        java.util.Set<Field> held = heldFields;
+        if (event instanceof ConflictResolved c && ConflictResolved.ASK.equals(c.policy())) {
+            held = new java.util.HashSet<>(held);
+            held.add(c.field());
+        } else if (event instanceof ConflictSettled c && held.contains(c.field())) {
+            held = new java.util.HashSet<>(held);
+            held.remove(c.field());
+        }
+        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked, life, nextDetached, held);
     }
 
     /**

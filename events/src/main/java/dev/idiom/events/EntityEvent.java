@@ -5,7 +5,7 @@ package dev.idiom.events;
  * minor events change one field. Immutable, named in the past tense.
  */
 public sealed interface EntityEvent permits RecordImported, ReplicaLinked, ReplicaPushed, ReplicaUnlinked, FieldChanged,
-        TagAdded, TagRemoved, ConflictResolved, PrivacyMarked, EntityDeleted, EntityRestored, EntityPurged, EntityMerged {
+        TagAdded, TagRemoved, ConflictResolved, ConflictSettled, PrivacyMarked, EntityDeleted, EntityRestored, EntityPurged, EntityMerged {
 
     /** The stored type name of this event. */
     default String type() {

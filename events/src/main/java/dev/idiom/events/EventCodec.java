@@ -88,6 +88,12 @@ public final class EventCodec {
                 n.put("tool", e.tool());
                 n.put("account", e.account());
             }
+            case ConflictSettled e -> {
+                n.put("conflict", e.conflict().toString());
+                n.put("field", e.field().jsonName());
+                n.set("value", e.field().toJson(e.value()));
+                n.put("take", e.take());
+            }
             case PrivacyMarked e -> n.put("marked", e.marked());
             case EntityDeleted e -> n.put("reason", e.reason());
             case EntityRestored e -> { }
@@ -127,6 +133,10 @@ public final class EventCodec {
                 Field f = Field.named(n.path("field").asText());
                 yield new ConflictResolved(f, f.fromJson(n.get("base")), f.fromJson(n.get("idiomValue")), f.fromJson(n.get("remoteValue")),
                         f.fromJson(n.get("winner")), n.path("policy").asText(), n.path("tool").asText(), text(n, "account"));
+            }
+            case "ConflictSettled" -> {
+                Field f = Field.named(n.path("field").asText());
+                yield new ConflictSettled(UUID.fromString(n.path("conflict").asText()), f, f.fromJson(n.get("value")), n.path("take").asText());
             }
             case "PrivacyMarked" -> new PrivacyMarked(n.path("marked").asBoolean());
             case "EntityDeleted" -> new EntityDeleted(n.path("reason").asText());
@@ -238,6 +248,15 @@ public final class EventCodec {
             }
             g.writeEndArray();
         }
+        if (viewPrivate == null && !de.heldFields().isEmpty()) { // stored only, and only when there are some: projections from before keep their bytes
+            g.writeArrayFieldStart("heldFields");
+            for (Field f : Field.values()) {
+                if (de.heldFields().contains(f)) {
+                    g.writeString(f.jsonName());
+                }
+            }
+            g.writeEndArray();
+        }
         if (viewPrivate != null && !de.markedPrivate()) {
             g.writeBooleanField("private", viewPrivate);
         }
@@ -301,6 +320,7 @@ public final class EventCodec {
             String since = null;
             String mergedInto = null;
             List<DigitalEntity.CopyId> detached = new ArrayList<>();
+            java.util.Set<Field> held = new java.util.HashSet<>();
             for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
                 JsonToken t = p.nextToken();
                 switch (name) {
@@ -324,13 +344,18 @@ public final class EventCodec {
                             detached.add(new DigitalEntity.CopyId(c.getOrDefault("tool", ""), c.get("account"), c.getOrDefault("remoteId", "")));
                         }
                     }
+                    case "heldFields" -> {
+                        for (JsonToken e = t == JsonToken.START_ARRAY ? p.nextToken() : JsonToken.END_ARRAY; e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                            held.add(Field.named(p.getValueAsString()));
+                        }
+                    }
                     default -> p.skipChildren();
                 }
             }
             Lifecycle life = state == null ? Lifecycle.LIVE : new Lifecycle(Lifecycle.State.valueOf(state.toUpperCase(java.util.Locale.ROOT)),
                     since == null ? null : Instant.parse(since), mergedInto == null ? null : UUID.fromString(mergedInto));
             return new DigitalEntity(UUID.fromString(id), version, metadata, replicas, Instant.parse(createdAt), Instant.parse(updatedAt), marked, life,
-                    detached);
+                    detached, held);
         } catch (IOException e) {
             throw new IllegalStateException("stored JSON is malformed: " + e.getMessage(), e);
         }

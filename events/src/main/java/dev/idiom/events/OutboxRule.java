@@ -15,8 +15,8 @@ public final class OutboxRule {
     private OutboxRule() {}
 
     public static List<Replica> replicasToPush(DigitalEntity before, DigitalEntity after) {
-        if (before.metadata().equals(after.metadata())) {
-            return List.of();
+        if (before.metadata().equals(after.metadata()) && before.heldFields().equals(after.heldFields())) {
+            return List.of(); // a field whose pushes a settled conflict releases is owed too, though its value may not have changed
         }
         List<Replica> out = new ArrayList<>();
         for (Replica r : after.replicas()) {

@@ -67,7 +67,8 @@ public final class Visibility {
         }
         List<Replica> publicCopies = shown.stream().map(r -> new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(),
                 withoutTags(r.synced(), privateTags), r.identityHint(), null, false)).toList();
-        return new DigitalEntity(de.id(), de.version(), m, publicCopies, de.createdAt(), de.updatedAt(), false, de.lifecycle(), de.detached());
+        return new DigitalEntity(de.id(), de.version(), m, publicCopies, de.createdAt(), de.updatedAt(), false, de.lifecycle(), de.detached(),
+                de.heldFields());
     }
 
     /** The DE whole but for its replicas' shadows (the tools' own forms of records stay in the store). */
@@ -76,7 +77,7 @@ public final class Visibility {
             return de;
         }
         return new DigitalEntity(de.id(), de.version(), de.metadata(), de.replicas().stream().map(Replica::withoutShadow).toList(),
-                de.createdAt(), de.updatedAt(), de.markedPrivate(), de.lifecycle(), de.detached());
+                de.createdAt(), de.updatedAt(), de.markedPrivate(), de.lifecycle(), de.detached(), de.heldFields());
     }
 
     /**

@@ -49,6 +49,7 @@ class CuratorsLibraryTest {
             for (JsonNode r : de.get("replicas")) {
                 if (r.get("tool").asText().equals("bibtex") && r.get("remoteId").asText().equals(key)) {
                     found.add(de);
+                    break; // a DE once, however many files hold an entry of that key
                 }
             }
         }
@@ -189,6 +190,108 @@ class CuratorsLibraryTest {
             }
             assertEquals(manualText.replace("Marketing in theory", "Marketing in practice"), Files.readString(manual), "a later change reaches it, alone");
             assertEquals(thesisNow.replace("Marketing in theory", "Marketing in practice"), Files.readString(thesis));
+        }
+    }
+
+    private static JsonNode conflicts(RunningIdiom idiom, String state) {
+        return RunningIdiom.json(idiom.get("/api/conflicts?state=" + state)).get("conflicts");
+    }
+
+    /** A title edited in Idiom (through REST) and in the file between two syncs of the file. */
+    private static void editedOnBothSides(RunningIdiom idiom, Path bib, String key, String inIdiom, String inFile) throws Exception {
+        JsonNode de = holderOf(idiom, key);
+        HttpResponse<String> edited = idiom.patch("/api/entities/" + de.get("id").asText(), "{\"metadata\":{\"title\":\"" + inIdiom + "\"}}",
+                "If-Match", "\"" + de.get("version").asInt() + "\"");
+        assertEquals(200, edited.statusCode(), edited.body());
+        Files.writeString(bib, Files.readString(bib).replace("Epidemic algorithms", inFile));
+    }
+
+    private static String sync(RunningIdiom idiom, String account) {
+        HttpResponse<String> r = idiom.post("/api/tools/" + account + "/sync", "application/json", "");
+        assertEquals(200, r.statusCode(), r.body());
+        return r.body();
+    }
+
+    @Test
+    void aConflictSettledByPolicyIsListedAndTakingTheToolsValueReachesEveryCopy() throws Exception {
+        Path bib = Files.writeString(dir.resolve("gossip.bib"), "@article{demers87,\n  title = {Epidemic algorithms},\n  author = {Demers, Alan},\n"
+                + "  year = {1987},\n}\n");
+        Path mirror = Files.writeString(dir.resolve("mirror.bib"), "");
+        try (RunningIdiom idiom = idiom()) {
+            assertEquals(200, idiom.put("/api/tools/gossip", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}").statusCode());
+            assertEquals(200, idiom.put("/api/tools/mirror", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + mirror + "\",\"mirror\":\"all\"}").statusCode());
+            sync(idiom, "gossip");
+            sync(idiom, "mirror");
+            assertTrue(Files.readString(mirror).contains("{Epidemic algorithms}"), Files.readString(mirror));
+
+            editedOnBothSides(idiom, bib, "demers87", "Epidemic algorithms for replicated databases", "Epidemic algorithms (PODC)");
+            sync(idiom, "gossip"); // prefer-idiom (the default): Idiom's title wins and is written over the file's
+            assertTrue(Files.readString(bib).contains("{Epidemic algorithms for replicated databases}"), Files.readString(bib));
+            JsonNode settled = conflicts(idiom, "settled");
+            assertEquals(1, settled.size(), settled.toString());
+            assertEquals("Epidemic algorithms for replicated databases", settled.get(0).get("title").asText());
+            assertEquals("Epidemic algorithms (PODC)", settled.get(0).get("remoteValue").asText());
+            assertEquals(0, conflicts(idiom, "open").size());
+
+            String id = settled.get(0).get("id").asText();
+            HttpResponse<String> taken = idiom.post("/api/conflicts/" + id + "/resolve", "application/json", "{\"take\":\"tool\"}");
+            assertEquals(200, taken.statusCode(), taken.body());
+            assertEquals("Epidemic algorithms (PODC)", RunningIdiom.json(taken).get("metadata").get("title").asText());
+            sync(idiom, "gossip");
+            sync(idiom, "mirror");
+            assertTrue(Files.readString(bib).contains("{Epidemic algorithms (PODC)}"), Files.readString(bib));
+            assertTrue(Files.readString(mirror).contains("{Epidemic algorithms (PODC)}"), "the tool's value reaches every copy: " + Files.readString(mirror));
+            assertEquals("tool", conflicts(idiom, "resolved").get(0).get("took").asText());
+            HttpResponse<String> again = idiom.post("/api/conflicts/" + id + "/resolve", "application/json", "{\"take\":\"idiom\"}");
+            assertEquals(409, again.statusCode(), "a conflict is resolved once: " + again.body());
+            HttpResponse<String> unknown = idiom.post("/api/conflicts/0190a1b2-0000-7000-8000-000000000000/resolve", "application/json",
+                    "{\"take\":\"tool\"}");
+            assertEquals(404, unknown.statusCode(), unknown.body());
+        }
+    }
+
+    @Test
+    void underTheAskPolicyTheConflictingFieldWaitsForACuratorWhileOtherFieldsFlow() throws Exception {
+        Path bib = Files.writeString(dir.resolve("gossip.bib"), "@article{demers87,\n  title = {Epidemic algorithms},\n  author = {Demers, Alan},\n"
+                + "  year = {1987},\n}\n");
+        Path mirror = Files.writeString(dir.resolve("mirror.bib"), "");
+        try (RunningIdiom idiom = idiom()) {
+            assertEquals(200, idiom.put("/api/tools/gossip", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\",\"conflictPolicy\":\"ask\"}")
+                    .statusCode());
+            assertEquals(200, idiom.put("/api/tools/mirror", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + mirror + "\",\"mirror\":\"all\"}").statusCode());
+            sync(idiom, "gossip");
+            sync(idiom, "mirror");
+
+            editedOnBothSides(idiom, bib, "demers87", "Epidemic algorithms for replicated databases", "Epidemic algorithms (PODC)");
+            sync(idiom, "gossip");
+            sync(idiom, "mirror");
+            assertTrue(Files.readString(bib).contains("{Epidemic algorithms (PODC)}"), "the file keeps its value: " + Files.readString(bib));
+            assertTrue(Files.readString(mirror).contains("{Epidemic algorithms}"), "the held title reaches no copy: " + Files.readString(mirror));
+            JsonNode open = conflicts(idiom, "open");
+            assertEquals(1, open.size(), open.toString());
+
+            // another field still flows
+            JsonNode de = holderOf(idiom, "demers87");
+            HttpResponse<String> year = idiom.patch("/api/entities/" + de.get("id").asText(), "{\"metadata\":{\"year\":1988}}", "If-Match",
+                    "\"" + de.get("version").asInt() + "\"");
+            assertEquals(200, year.statusCode(), year.body());
+            sync(idiom, "gossip");
+            sync(idiom, "mirror");
+            assertTrue(Files.readString(bib).contains("1988") && Files.readString(mirror).contains("1988"), Files.readString(mirror));
+            assertTrue(Files.readString(bib).contains("{Epidemic algorithms (PODC)}"), Files.readString(bib));
+
+            HttpResponse<String> listed = idiom.soap("<de:conflicts><de:state>open</de:state></de:conflicts>");
+            assertEquals(200, listed.statusCode(), listed.body());
+            assertTrue(listed.body().contains(open.get(0).get("id").asText()) && listed.body().contains(">open</"), listed.body());
+            HttpResponse<String> typed = idiom.soap("<de:resolveConflict><de:id>" + open.get(0).get("id").asText() + "</de:id><de:take>value</de:take>"
+                    + "<de:value>Epidemic algorithms for replicated database maintenance</de:value></de:resolveConflict>");
+            assertEquals(200, typed.statusCode(), typed.body());
+            assertTrue(typed.body().contains("Epidemic algorithms for replicated database maintenance"), typed.body());
+            sync(idiom, "gossip");
+            sync(idiom, "mirror");
+            assertTrue(Files.readString(bib).contains("{Epidemic algorithms for replicated database maintenance}"), Files.readString(bib));
+            assertTrue(Files.readString(mirror).contains("{Epidemic algorithms for replicated database maintenance}"), Files.readString(mirror));
+            assertEquals(0, conflicts(idiom, "open").size());
         }
     }
 }

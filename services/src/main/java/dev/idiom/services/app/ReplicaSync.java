@@ -90,6 +90,29 @@ public final class ReplicaSync {
         return engine.report().pushOutcomes();
     }
 
+    /** Conflicts newest first, in {@code state} (open, settled, resolved; null: any), with their ids and their DEs' titles. */
+    public List<dev.idiom.consistency.report.ConflictEntry> conflicts(String state, long before, int limit) {
+        return engine.conflicts().list(state, before, limit);
+    }
+
+    /**
+     * A curator settles a conflict: {@code take} idiom, tool or value ({@code value} in the field's JSON
+     * form); the DE as it is then, the value on its way to every copy.
+     */
+    /** As above, the value ({@code take} value) as text in the field's text form, as SOAP sends it. */
+    public dev.idiom.events.DigitalEntity resolveConflictAsText(java.util.UUID id, String take, String value, String source) {
+        com.fasterxml.jackson.databind.JsonNode json = null;
+        if (value != null) {
+            dev.idiom.events.Field f = engine.conflicts().find(id).conflict().field();
+            json = f.toJson(f.fromText(value));
+        }
+        return resolveConflict(id, take, json, source);
+    }
+
+    public dev.idiom.events.DigitalEntity resolveConflict(java.util.UUID id, String take, com.fasterxml.jackson.databind.JsonNode value, String source) {
+        return engine.conflicts().resolve(id, take, value, source);
+    }
+
     public List<RecordedEvent> conflicts(long before, int limit) {
         return engine.report().conflicts(before, limit);
     }

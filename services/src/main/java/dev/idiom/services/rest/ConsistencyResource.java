@@ -2,7 +2,16 @@ package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.events.RecordedEvent;
+import dev.idiom.consistency.report.ConflictEntry;
+import dev.idiom.events.DigitalEntity;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.Response;
 import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ReplicaSync;
 import jakarta.ws.rs.GET;
@@ -52,20 +61,46 @@ public final class ConsistencyResource {
         return n.toString();
     }
 
-    /** Conflicts across all DEs, newest first; {@code before}: the position to continue below. */
+    /**
+     * Conflicts across all DEs, newest first, each with its id, its DE's title and its state (open:
+     * left to a curator by the {@code ask} policy; settled: a policy chose; resolved: a curator chose);
+     * {@code state} filters, {@code before}: the position to continue below.
+     */
     @GET
     @Path("conflicts")
-    public String conflicts(@QueryParam("before") String beforeParam, @QueryParam("limit") String limitParam) {
+    public String conflicts(@QueryParam("state") String state, @QueryParam("before") String beforeParam, @QueryParam("limit") String limitParam) {
         long before = QueryParams.whole("before", beforeParam, 0, Long.MIN_VALUE, Long.MAX_VALUE);
         int limit = (int) QueryParams.whole("limit", limitParam, 100, 1, 1000);
-        List<RecordedEvent> found = sync.conflicts(before, limit);
+        List<ConflictEntry> found = sync.conflicts(state == null || state.isBlank() ? null : state, before, limit);
         ObjectNode n = json.mapper().createObjectNode();
         ArrayNode list = n.putArray("conflicts");
-        found.forEach(e -> json.conflict(list.addObject(), e));
+        for (ConflictEntry c : found) {
+            ObjectNode o = json.conflict(list.addObject(), c.event());
+            o.put("id", c.id().toString()).put("title", c.title()).put("state", c.state());
+            if (c.settledBy() != null) {
+                o.put("took", c.settledBy().take());
+                o.set("value", c.settledBy().field().toJson(c.settledBy().value()));
+            }
+        }
         if (found.size() == limit) {
-            n.put("before", found.getLast().position());
+            n.put("before", found.getLast().event().position());
         }
         return n.toString();
+    }
+
+    /**
+     * Settles a conflict. Body {"take": "idiom"|"tool"|"value", "value"?}: the DE's field takes Idiom's
+     * value, the tool's, or the value given, as an ordinary change the engine carries to every copy
+     * (a field held by the {@code ask} policy flows again). Answers the DE.
+     */
+    @POST
+    @Path("conflicts/{id}/resolve")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response resolve(@PathParam("id") String id, byte[] body, @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
+        ObjectNode b = JsonBodies.closed(json.object(body), "take", "value");
+        String take = JsonBodies.string(b, "take");
+        DigitalEntity de = sync.resolveConflict(EntitiesResource.entityId(id), take, b.get("value"), RoleCheck.caller(request).source("rest", source));
+        return Response.ok(json.entity(de)).tag(new EntityTag(Integer.toString(de.version()))).build();
     }
 
     private static String text(Instant t) {

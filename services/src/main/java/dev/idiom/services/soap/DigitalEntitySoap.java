@@ -1,5 +1,6 @@
 package dev.idiom.services.soap;
 
+import dev.idiom.consistency.report.ConflictEntry;
 import dev.idiom.services.citations.CitationFormat;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.SearchPage;
@@ -108,7 +109,8 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     static Role needs(String operation) {
         return switch (operation) {
             case "empty", "moreInfo", "cite", "history", "search" -> Role.READER;
-            case "createDE", "updateDE", "deleteDE", "restoreDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts" -> Role.CURATOR;
+            case "createDE", "updateDE", "deleteDE", "restoreDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts",
+                    "resolveConflict" -> Role.CURATOR;
             default -> Role.ADMIN;
         };
     }
@@ -235,8 +237,10 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             case "conflicts" -> {
                 Integer limit = SoapXml.integer(request, "limit");
                 String before = SoapXml.text(request, "before");
-                for (RecordedEvent e : sync.conflicts(before == null ? 0 : parseLong(before), limit == null ? 100 : limit)) {
-                    ConflictResolved c = (ConflictResolved) e.event();
+                String state = SoapXml.text(request, "state");
+                for (ConflictEntry entry : sync.conflicts(state, before == null ? 0 : parseLong(before), limit == null ? 100 : limit)) {
+                    RecordedEvent e = entry.event();
+                    ConflictResolved c = entry.conflict();
                     OMElement o = xml.child(response, "conflict", null);
                     xml.child(o, "entityId", e.entityId().toString());
                     xml.child(o, "position", Long.toString(e.position()));
@@ -252,7 +256,17 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                     if (c.account() != null) {
                         xml.child(o, "account", c.account());
                     }
+                    xml.child(o, "id", entry.id().toString());
+                    if (entry.title() != null) {
+                        xml.child(o, "title", entry.title());
+                    }
+                    xml.child(o, "state", entry.state());
                 }
+            }
+            case "resolveConflict" -> {
+                String take = SoapXml.text(request, "take");
+                String value = SoapXml.text(request, "value");
+                xml.entity(response, sync.resolveConflictAsText(id(request), take, value, source));
             }
             default -> throw new InvalidValueException("unknown operation " + operation);
         }

@@ -146,6 +146,10 @@ final class SoapXml {
                 child(e, "field", c.field().jsonName());
                 child(e, "value", c.field().toText(c.winner()));
             }
+            case dev.idiom.events.ConflictSettled c -> { // the field and the value a curator chose
+                child(e, "field", c.field().jsonName());
+                child(e, "value", c.field().toText(c.value()));
+            }
             case ReplicaEvent copy -> { // imported, linked, pushed, unlinked: the copy it names
                 child(e, "tool", copy.tool());
                 child(e, "remoteId", copy.remoteId());

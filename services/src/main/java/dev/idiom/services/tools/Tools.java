@@ -126,6 +126,13 @@ public final class Tools implements ToolDirectory {
 
     @Override
     public ConflictPolicy policy(String kind, String account) {
+        // the account as replicas name it is the adapter's (a file's name, a Pinboard token's user), as for every other lookup by copy
+        String wanted = account == null ? "" : account;
+        for (ToolAccount a : accounts.list()) {
+            if (a.kind().equals(kind) && replicaAccount(a).equals(wanted)) {
+                return ConflictPolicy.named(a.conflictPolicy());
+            }
+        }
         return accounts.conflictPolicy(kind, account);
     }
 
