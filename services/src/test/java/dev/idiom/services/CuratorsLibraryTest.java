@@ -212,14 +212,22 @@ class CuratorsLibraryTest {
         return r.body();
     }
 
-    @Test
-    void aConflictSettledByPolicyIsListedAndTakingTheToolsValueReachesEveryCopy() throws Exception {
+    /** A file account "gossip" with one entry under {@code policy}, and an empty file account "mirror" that mirrors everything. */
+    private void gossipAndItsMirror(RunningIdiom idiom, String policy) throws Exception {
         Path bib = Files.writeString(dir.resolve("gossip.bib"), "@article{demers87,\n  title = {Epidemic algorithms},\n  author = {Demers, Alan},\n"
                 + "  year = {1987},\n}\n");
         Path mirror = Files.writeString(dir.resolve("mirror.bib"), "");
+        assertEquals(200, idiom.put("/api/tools/gossip", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\",\"conflictPolicy\":\"" + policy + "\"}")
+                .statusCode());
+        assertEquals(200, idiom.put("/api/tools/mirror", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + mirror + "\",\"mirror\":\"all\"}").statusCode());
+    }
+
+    @Test
+    void aConflictSettledByPolicyIsListedAndTakingTheToolsValueReachesEveryCopy() throws Exception {
+        Path bib = dir.resolve("gossip.bib");
+        Path mirror = dir.resolve("mirror.bib");
         try (RunningIdiom idiom = idiom()) {
-            assertEquals(200, idiom.put("/api/tools/gossip", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}").statusCode());
-            assertEquals(200, idiom.put("/api/tools/mirror", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + mirror + "\",\"mirror\":\"all\"}").statusCode());
+            gossipAndItsMirror(idiom, "prefer-idiom");
             sync(idiom, "gossip");
             sync(idiom, "mirror");
             assertTrue(Files.readString(mirror).contains("{Epidemic algorithms}"), Files.readString(mirror));
@@ -252,13 +260,10 @@ class CuratorsLibraryTest {
 
     @Test
     void underTheAskPolicyTheConflictingFieldWaitsForACuratorWhileOtherFieldsFlow() throws Exception {
-        Path bib = Files.writeString(dir.resolve("gossip.bib"), "@article{demers87,\n  title = {Epidemic algorithms},\n  author = {Demers, Alan},\n"
-                + "  year = {1987},\n}\n");
-        Path mirror = Files.writeString(dir.resolve("mirror.bib"), "");
+        Path bib = dir.resolve("gossip.bib");
+        Path mirror = dir.resolve("mirror.bib");
         try (RunningIdiom idiom = idiom()) {
-            assertEquals(200, idiom.put("/api/tools/gossip", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\",\"conflictPolicy\":\"ask\"}")
-                    .statusCode());
-            assertEquals(200, idiom.put("/api/tools/mirror", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + mirror + "\",\"mirror\":\"all\"}").statusCode());
+            gossipAndItsMirror(idiom, "ask");
             sync(idiom, "gossip");
             sync(idiom, "mirror");
 
