@@ -1,6 +1,7 @@
 package dev.idiom.consistency;
 
 import dev.idiom.consistency.report.MirrorProgress;
+import dev.idiom.consistency.report.ParkedWrite;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityDeleted;
 import dev.idiom.events.EntityRestored;
@@ -88,9 +89,26 @@ public final class Mirrors {
         MirrorPlan p = progress(a.kind(), a.account(), a.rule());
         Outbox.Depth d = outbox.depth().get(Outbox.accountKey(a.kind(), a.account()));
         int owed = d == null ? 0 : d.pending();
+        int parked = d == null ? 0 : d.parked();
         Duration pace = tools.open(name).limits().minInterval();
         return new MirrorProgress(name, a.rule().view(), a.rule().direction().text(), p == null ? 0 : p.position(),
-                p == null ? store.headPosition() : p.head(), owed, pace.multipliedBy(owed));
+                p == null ? store.headPosition() : p.head(), owed, pace.multipliedBy(owed), parked, parked == 0 ? List.of() : parked(a.kind(), a.account(), 5));
+    }
+
+    /** The account's parked writes, at most {@code limit}, oldest first: each with its record's title and the tool's words. */
+    public List<ParkedWrite> parked(String name, int limit) {
+        if (limit < 1 || limit > 1000) {
+            throw new dev.idiom.events.InvalidValueException("limit must be between 1 and 1000, got " + limit);
+        }
+        dev.idiom.wrappers.AnnotationTool tool = tools.open(name);
+        return parked(tool.kind(), tool.account(), limit);
+    }
+
+    private List<ParkedWrite> parked(String kind, String account, int limit) {
+        List<Outbox.Entry> rows = outbox.list(kind, account, limit).stream().filter(Outbox.Entry::parked).toList();
+        java.util.Map<java.util.UUID, dev.idiom.events.DigitalEntity> des = store.loadAll(rows.stream().map(Outbox.Entry::entityId).distinct().toList());
+        return rows.stream().map(e -> new ParkedWrite(e.entityId(), des.containsKey(e.entityId()) ? des.get(e.entityId()).metadata().title() : null,
+                Outbox.NEW_COPY.equals(e.remoteId()) ? null : e.remoteId(), e.lastError(), e.attempts())).toList();
     }
 
     /** How far the account's rule has been planned: null if it has no rule or planning has not begun. */

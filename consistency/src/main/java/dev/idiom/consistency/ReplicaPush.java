@@ -451,6 +451,8 @@ public final class ReplicaPush {
     /** A write the tool did not take: parked if it refused the record for good, else due again after the backoff. */
     private PushOutcome notTaken(Outbox.Entry owed, ToolException failed) {
         if (failed instanceof RecordRefusedException refused) {
+            LOG.warning(owed.tool() + " " + owed.account() + " refused a write of entity " + owed.entityId() + " (parked until it changes or is retried): "
+                    + refused.getMessage());
             outbox.park(owed, refused.getMessage());
             return PushOutcome.PARKED;
         }

@@ -46,7 +46,7 @@ public interface Outbox {
     /** Every parked row of one account due again now (a curator's retry). */
     int unpark(String tool, String account);
 
-    /** Rows owed, per state, for one account or all (tool and account null). */
+    /** Rows owed for one account or all (tool and account null): parked ones first, then by when they were enqueued. */
     List<Entry> list(String tool, String account, int max);
 
     /** A push to {@code r} is owed for {@code entityVersion} (anti-entropy found the replica behind with nothing enqueued). */
@@ -63,7 +63,7 @@ public interface Outbox {
     /** The remote id of a row that owes a copy not made yet. */
     String NEW_COPY = "";
 
-    /** Enqueues each, in one statement; a row already owed keeps its place and takes the higher version. */
+    /** Enqueues each, in one statement; a row already owed keeps its place and takes the higher version (a parked one owed for a newer version is due again). */
     void owe(List<Owed> owed);
 
     /** Rows owed per account ({@link #accountKey}): due or retrying, parked, and the oldest enqueue time. */

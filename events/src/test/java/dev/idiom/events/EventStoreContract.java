@@ -533,4 +533,19 @@ public abstract class EventStoreContract {
         assertEquals(List.of("pinboard"), outbox.list(null, null, 10).stream().map(Outbox.Entry::tool).toList(),
                 "the acknowledgement owes nothing more; the other replica is still owed");
     }
+
+    @Test
+    void aParkedCopyOwedAgainForANewerVersionIsDueAgainAndForTheSameVersionStaysParked() {
+        UUID id = create("Gossip");
+        var outbox = new dev.idiom.events.sql.SqlOutbox(db.dataSource(), clock);
+        outbox.owe(List.of(new Outbox.Owed(id, "pinboard", "me", Outbox.NEW_COPY, 1)));
+        Outbox.Entry row = outbox.list("pinboard", "me", 10).getFirst();
+        outbox.park(row, "a Pinboard bookmark needs a URL");
+        outbox.owe(List.of(new Outbox.Owed(id, "pinboard", "me", Outbox.NEW_COPY, 1)));
+        assertTrue(outbox.list("pinboard", "me", 10).getFirst().parked(), "owed again for the version it was refused at: still parked");
+        outbox.owe(List.of(new Outbox.Owed(id, "pinboard", "me", Outbox.NEW_COPY, 2)));
+        Outbox.Entry again = outbox.list("pinboard", "me", 10).getFirst();
+        assertTrue(!again.parked() && again.lastError() == null && again.attempts() == 0, "the DE changed since: due again " + again);
+        assertEquals(2, again.entityVersion());
+    }
 }

@@ -48,6 +48,7 @@ final class MirrorCommand {
             }
             MirrorProgress p = idiom.application().sync().mirror(account);
             print(p.name(), p.mirror().toString(), p.direction(), p.planned(), p.of(), p.owed(), p.estimate());
+            printParked(p.name(), p.parked(), p.parkedSamples().stream().map(w -> new String[] {w.title(), w.reason()}).toList());
             return 0;
         }
     }
@@ -55,6 +56,16 @@ final class MirrorCommand {
     private void print(String name, String mirror, String direction, long planned, long of, int owed, Duration estimate) {
         out.printf("idiom: %s: rule %s (%s); planned %d of %d events; %d writes owed%s%n", name, mirror, direction, Math.min(planned, of), of, owed,
                 owed == 0 ? "" : ", about " + human(estimate) + " at the tool's pace");
+    }
+
+    /** The writes the tool refused, with a few titles and the tool's words; a mirror with any is not complete. */
+    private void printParked(String name, int parked, java.util.List<String[]> samples) {
+        if (parked == 0) {
+            return;
+        }
+        out.printf("idiom: %s: %d writes refused by the tool and parked (the mirror is not complete until they are fixed and retried):%n", name, parked);
+        samples.forEach(s -> out.printf("  \"%s\": %s%n", s[0], s[1]));
+        out.printf("  all of them: GET /api/tools/%s/parked; after fixing the records: POST /api/tools/%s/retry%n", name, name);
     }
 
     /** A duration as a person reads it: "17 h 4 min", "3 min 20 s", "12 s". */
@@ -99,6 +110,9 @@ final class MirrorCommand {
         JsonNode p = JSON.readTree(r.body());
         print(account, p.get("mirror").toString(), p.path("direction").asText(), p.path("plannedEvents").asLong(), p.path("ofEvents").asLong(),
                 p.path("owed").asInt(), Duration.ofSeconds(p.path("estimatedSeconds").asLong()));
+        java.util.List<String[]> samples = new java.util.ArrayList<>();
+        p.path("parkedSamples").forEach(w -> samples.add(new String[] {w.path("title").asText(), w.path("reason").asText()}));
+        printParked(account, p.path("parked").asInt(), samples);
         return 0;
     }
 

@@ -299,4 +299,35 @@ class CuratorsLibraryTest {
             assertEquals(0, conflicts(idiom, "open").size());
         }
     }
+
+    @Test
+    void aWriteTheToolRefusesIsListedWithItsTitleAndReasonAndTheMirrorIsNotCompleteUntilItIsFixed() throws Exception {
+        try (dev.idiom.wrappers.pinboard.PinboardStub pinboard = new dev.idiom.wrappers.pinboard.PinboardStub(); RunningIdiom idiom = idiom()) {
+            JsonNode de = RunningIdiom.json(idiom.post("/api/entities", "application/json",
+                    "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Epidemic algorithms\",\"year\":1987}}"));
+            assertEquals(200, idiom.put("/api/tools/pinboard", "{\"kind\":\"pinboard\",\"baseUrl\":\"" + pinboard.uri() + "/v1/\",\"secret\":\""
+                    + dev.idiom.wrappers.pinboard.PinboardStub.TOKEN + "\",\"mirror\":\"all\"}").statusCode());
+            sync(idiom, "pinboard");
+
+            JsonNode parked = RunningIdiom.json(idiom.get("/api/tools/pinboard/parked"));
+            assertEquals(1, parked.get("parked").size(), parked.toString());
+            assertEquals("Epidemic algorithms", parked.get("parked").get(0).get("title").asText());
+            assertTrue(parked.get("parked").get(0).get("reason").asText().contains("needs a URL"), parked.toString());
+            JsonNode mirror = RunningIdiom.json(idiom.get("/api/tools/pinboard/mirror"));
+            assertEquals(1, mirror.get("parked").asInt(), mirror.toString());
+            assertEquals(false, mirror.get("complete").asBoolean(), "a mirror with a refused write is not complete: " + mirror);
+            assertEquals("Epidemic algorithms", mirror.get("parkedSamples").get(0).get("title").asText());
+
+            // the curator fixes the record: the change retries the parked write
+            HttpResponse<String> fixed = idiom.patch("/api/entities/" + de.get("id").asText(), "{\"metadata\":{\"url\":\"https://example.org/epidemic\"}}",
+                    "If-Match", "\"" + de.get("version").asInt() + "\"");
+            assertEquals(200, fixed.statusCode(), fixed.body());
+            sync(idiom, "pinboard");
+            JsonNode still = RunningIdiom.json(idiom.get("/api/tools/pinboard/parked"));
+            assertEquals(0, still.get("parked").size(), still.toString());
+            JsonNode after = RunningIdiom.json(idiom.get("/api/tools/pinboard/mirror"));
+            assertEquals(0, after.get("parked").asInt(), after.toString());
+            assertEquals(1, RunningIdiom.json(idiom.get("/api/entities/" + de.get("id").asText())).get("replicas").size(), "the copy is made");
+        }
+    }
 }

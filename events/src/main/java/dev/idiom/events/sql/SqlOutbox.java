@@ -171,8 +171,14 @@ public final class SqlOutbox implements Outbox {
         }
         SqlScript script = new SqlScript();
         script.add("INSERT INTO outbox (entity_id, replica_key, tool, account, remote_id, entity_version, enqueued_at, due_at) VALUES "
-                + SqlScript.rows(owed.size(), "(?, ?, ?, ?, ?, ?, ?, ?)") + " ON DUPLICATE KEY UPDATE entity_version = GREATEST(entity_version, "
-                + "VALUES(entity_version))", rows.toArray());
+                + SqlScript.rows(owed.size(), "(?, ?, ?, ?, ?, ?, ?, ?)") + " ON DUPLICATE KEY UPDATE "
+                // a parked row owed again for a newer version of its DE (the DE changed since the tool refused it) is due again;
+                // assignments run left to right: read parked and the old version before they change
+                + "due_at = IF(parked AND VALUES(entity_version) > entity_version, VALUES(due_at), due_at), "
+                + "attempts = IF(parked AND VALUES(entity_version) > entity_version, 0, attempts), "
+                + "last_error = IF(parked AND VALUES(entity_version) > entity_version, NULL, last_error), "
+                + "parked = IF(VALUES(entity_version) > entity_version, FALSE, parked), "
+                + "entity_version = GREATEST(entity_version, VALUES(entity_version))", rows.toArray());
         tx(c -> {
             script.run(c);
             return null;
@@ -274,7 +280,7 @@ public final class SqlOutbox implements Outbox {
     public List<Entry> list(String tool, String account, int max) {
         return tx(c -> {
             String where = tool == null ? "" : " WHERE tool = ? AND account = ?";
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM outbox" + where + " ORDER BY enqueued_at LIMIT ?")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM outbox" + where + " ORDER BY parked DESC, enqueued_at LIMIT ?")) {
                 int i = 1;
                 if (tool != null) {
                     ps.setString(i++, tool);

@@ -64,6 +64,11 @@ public final class ReplicaSync {
         return engine.holds().remove(name);
     }
 
+    /** The account's parked writes: the record's title, the tool's words; at most {@code limit}. */
+    public List<dev.idiom.consistency.report.ParkedWrite> parked(String name, int limit) {
+        return engine.mirrors().parked(name, limit);
+    }
+
     public int retryParked(String name) {
         return engine.holds().retryParked(name);
     }

@@ -88,8 +88,27 @@ public final class ToolsResource {
         dev.idiom.consistency.report.MirrorProgress p = sync.mirror(name);
         ObjectNode n = json.mapper().createObjectNode().put("name", name);
         n.set("mirror", p.mirror());
-        return n.put("direction", p.direction()).put("plannedEvents", p.planned()).put("ofEvents", p.of()).put("owed", p.owed())
-                .put("estimatedSeconds", p.estimate().toSeconds()).toString();
+        n.put("direction", p.direction()).put("plannedEvents", p.planned()).put("ofEvents", p.of()).put("owed", p.owed())
+                .put("estimatedSeconds", p.estimate().toSeconds()).put("parked", p.parked()).put("complete", p.complete());
+        parkedWrites(n.putArray("parkedSamples"), p.parkedSamples());
+        return n.toString();
+    }
+
+    /**
+     * The writes the tool refused for good, parked until their DE changes or a curator retries them
+     * ({@code POST /api/tools/{name}/retry}): each record's title, its copy there, and the tool's own words.
+     */
+    @GET
+    @Path("{name}/parked")
+    public String parked(@PathParam("name") String name, @QueryParam("limit") String limit) {
+        ObjectNode n = json.mapper().createObjectNode().put("name", name).put("advice", dev.idiom.consistency.report.ParkedWrite.ADVICE);
+        parkedWrites(n.putArray("parked"), sync.parked(name, (int) QueryParams.whole("limit", limit, 100, 1, 1000)));
+        return n.toString();
+    }
+
+    private static void parkedWrites(com.fasterxml.jackson.databind.node.ArrayNode list, java.util.List<dev.idiom.consistency.report.ParkedWrite> parked) {
+        parked.forEach(w -> list.addObject().put("entityId", w.entityId().toString()).put("title", w.title()).put("remoteId", w.remoteId())
+                .put("reason", w.reason()).put("attempts", w.attempts()));
     }
 
     /**
