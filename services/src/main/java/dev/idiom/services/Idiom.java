@@ -28,6 +28,7 @@ import dev.idiom.services.app.ApiKeys;
 import dev.idiom.events.accounts.mysql.MySqlApiKeys;
 import dev.idiom.services.app.ReplicaLinks;
 import dev.idiom.services.tools.FilesDir;
+import dev.idiom.services.tools.SealingKey;
 import dev.idiom.services.tools.SecretBox;
 import dev.idiom.services.tools.ToolAccounts;
 import dev.idiom.services.tools.Tools;
@@ -126,7 +127,10 @@ public final class Idiom implements AutoCloseable {
             database.durabilityRisks().forEach(risk -> LOG.warning("DURABILITY: " + risk));
             MySqlToolAccounts toolAccounts = new MySqlToolAccounts(database.dataSource());
             ToolHosts hosts = ToolHosts.of(config.localToolHosts());
-            ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(config.secretKey()), clock, hosts, FilesDir.at(config.filesDir()));
+            // IDIOM_SECRET_KEY, else the data folder's secret.key (made on a first start, while no secret is stored)
+            String sealingKey = SealingKey.resolve(config.secretKey(), config.data(),
+                    toolAccounts.list().stream().anyMatch(a -> a.sealedSecret() != null));
+            ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(sealingKey), clock, hosts, FilesDir.at(config.filesDir()));
             accounts.checkSecretKey(); // a wrong key is an error now, not a failed sync later
             int bound = accounts.bindSecrets();
             if (bound > 0) {

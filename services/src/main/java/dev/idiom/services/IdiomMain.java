@@ -130,7 +130,10 @@ public final class IdiomMain {
         try (Idiom idiom = Idiom.start(config)) {
             int resealed = idiom.application().tools().accounts().rotateSecretKey(box);
             out.println("idiom: resealed " + resealed + " tool secret(s) under the new key, in one transaction.");
-            if (generated) {
+            if (dev.idiom.services.tools.SealingKey.fromFile(config.secretKey(), config.data())) { // the key was the data folder's: so is the new one
+                dev.idiom.services.tools.SealingKey.replace(config.data(), next);
+                out.println("idiom: the new key replaces " + config.data().resolve(dev.idiom.services.tools.SealingKey.FILE) + " (owner-only).");
+            } else if (generated) {
                 out.println("idiom: the new key is shown this once; from now on start Idiom with:");
                 out.println("export " + SecretBox.ENV + "=" + next);
             } else {

@@ -140,7 +140,7 @@ class FederationTest {
     }
 
     @Test
-    void secretsAreSealedNeverReturnedAndRefusedWithoutAKey() throws Exception {
+    void secretsAreSealedNeverReturnedAndAFirstStartWithoutAKeyMakesOneOwnerOnly() throws Exception {
         account(a, "secretive", "{\"kind\":\"zotero\",\"baseUrl\":\"https://api.zotero.org\",\"account\":\"users/1\",\"secret\":\"TOP-SECRET-KEY\"}");
         String listed = a.get("/api/tools").body();
         assertFalse(listed.contains("TOP-SECRET-KEY"));
@@ -150,10 +150,14 @@ class FederationTest {
             assertTrue(rs.next());
             assertFalse(rs.getString(1).contains("TOP-SECRET-KEY"), "stored sealed");
         }
-        try (RunningIdiom keyless = new RunningIdiom(TestDatabase.freshUrl(), Map.of(), Map.of("IDIOM_ADMIN_TOKEN", RunningIdiom.ADMIN_TOKEN))) {
+        // without IDIOM_SECRET_KEY a first start makes a sealing key in the data folder, owner-only, and a first account just works
+        java.nio.file.Path data = java.nio.file.Files.createTempDirectory("idiom-keyless");
+        try (RunningIdiom keyless = new RunningIdiom(TestDatabase.freshUrl(), Map.of("data", data.toString()), Map.of("IDIOM_ADMIN_TOKEN", RunningIdiom.ADMIN_TOKEN))) {
             HttpResponse<String> r = keyless.put("/api/tools/z", "{\"kind\":\"zotero\",\"baseUrl\":\"https://api.zotero.org\",\"account\":\"users/1\",\"secret\":\"k\"}");
-            assertEquals(400, r.statusCode());
-            assertTrue(RunningIdiom.json(r).get("detail").asText().contains("IDIOM_SECRET_KEY"));
+            assertEquals(200, r.statusCode(), r.body());
+            java.nio.file.Path key = data.resolve(dev.idiom.services.tools.SealingKey.FILE);
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(key)));
+            assertEquals(32, java.util.Base64.getDecoder().decode(java.nio.file.Files.readString(key).strip()).length);
         }
     }
 

@@ -3,13 +3,8 @@ package dev.idiom.services.app;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.accounts.ApiKeyRepository;
 import dev.idiom.events.accounts.StoredApiKey;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -141,14 +136,7 @@ public final class ApiKeys {
             name = "admin-" + i;
         }
         Issued issued = create(name, Role.ADMIN, "first start");
-        try {
-            Files.createDirectories(dataDir);
-            Path tmp = Files.createTempFile(dataDir, ".admin", ".key", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(tmp, issued.secret() + "\n");
-            Files.move(tmp, dataDir.resolve(ADMIN_KEY_FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not write " + dataDir.resolve(ADMIN_KEY_FILE) + ": " + e.getMessage(), e);
-        }
+        dev.idiom.services.tools.OwnerOnlyFile.write(dataDir.resolve(ADMIN_KEY_FILE), issued.secret());
         return Optional.of(issued.secret());
     }
 
