@@ -232,6 +232,11 @@ public final class BibTeXFile implements AnnotationTool {
          */
         List<BibTeXObject> read(EntryChunks.Chunk c, java.util.Set<String> ids, List<Skipped> skipped, java.util.function.BiConsumer<String, BibTeXEntry> entry) {
             String chunk = c.text();
+            if (chunk.length() > MAX_ENTRY_CHARS) { // not parsed: jbibtex's tokens of a 50 MB field ran the heap out; the text stays as it is
+                skipped.add(new Skipped(null, "line " + c.line() + ": the entry is longer than " + MAX_ENTRY_CHARS
+                        + " characters; it is kept as it is, unread"));
+                return null;
+            }
             try {
                 startChunk(c.line());
                 BibTeXDatabase db;
@@ -247,11 +252,16 @@ public final class BibTeXFile implements AnnotationTool {
                     db = parse(new StringReader(chunk.substring(0, end)));
                 }
                 skipped.addAll(unresolved);
+                unlinkCrossReferences(db);
                 db.getStrings().values().forEach(this::addMacro); // later entries may use them, as BibTeX reads on
                 boolean keyless = KEYLESS.matcher(chunk).lookingAt();
                 for (BibTeXEntry e : db.getEntries().values()) {
                     String id = keyless ? keylessId(e, ids) : e.getKey().getValue();
-                    if (ids.add(id)) {
+                    String tooLong = tooLong(e);
+                    if (tooLong != null) { // never expanded: the entry stays in the file as it is, unread
+                        skipped.add(new Skipped(id, "line " + c.line() + ": field '" + tooLong + "' would expand to more than "
+                                + ExpandedLength.MAX_FIELD_CHARS + " characters (a chain of @string macros?); the entry is kept as it is, unread"));
+                    } else if (ids.add(id)) {
                         entry.accept(id, e);
                     } else {
                         skipped.add(new Skipped(id, "line " + c.line() + ": the key is used twice; the first entry is used"));
@@ -262,6 +272,32 @@ public final class BibTeXFile implements AnnotationTool {
                 skipped.add(new Skipped(null, "line " + c.line() + ": malformed BibTeX (" + firstLine(e.getMessage()) + "); the entry is kept as it is"));
                 return null;
             }
+        }
+
+        /**
+         * jbibtex links a {@code crossref} to an entry of the same stretch, and then looks up a field
+         * the entry lacks in its parent, and the parent's parent: a cycle ({@code a} names {@code b},
+         * {@code b} names {@code a}) recursed until the stack ran out. The link is cut, the key kept:
+         * inheritance is {@link BibTeXFields#inheriting}'s, one level, as BibTeX has it.
+         */
+        private static void unlinkCrossReferences(BibTeXDatabase db) {
+            for (BibTeXEntry e : db.getEntries().values()) {
+                for (Map.Entry<Key, Value> f : new ArrayList<>(e.getFields().entrySet())) {
+                    if (f.getValue() instanceof org.jbibtex.CrossReferenceValue x) {
+                        e.addField(f.getKey(), new org.jbibtex.CrossReferenceValue(x.getValue(), null)); // as jbibtex leaves one it cannot resolve
+                    }
+                }
+            }
+        }
+
+        /** The first field of {@code e} that expands past {@link ExpandedLength#MAX_FIELD_CHARS}, or null. */
+        private static String tooLong(BibTeXEntry e) {
+            for (Map.Entry<Key, Value> f : e.getFields().entrySet()) {
+                if (ExpandedLength.exceeds(f.getValue(), ExpandedLength.MAX_FIELD_CHARS)) {
+                    return f.getKey().getValue();
+                }
+            }
+            return null;
         }
 
         @Override
@@ -315,6 +351,8 @@ public final class BibTeXFile implements AnnotationTool {
 
     /** Entries per page of a listing. */
     static final int PAGE = 5_000;
+    /** The longest entry parsed, in characters: a longer one is skipped with why and kept in the file as it is (a 50 MB field ran the heap out). */
+    static final int MAX_ENTRY_CHARS = 4 << 20;
     private final int pageSize;
     /** The listing under way, if one is. */
     private Listing listing;

@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class BibTeXFileTest extends AnnotationToolContract {
@@ -347,6 +349,69 @@ class BibTeXFileTest extends AnnotationToolContract {
         String after = Files.readString(file);
         assertEquals(text.replace("@software {idiom", "@" + dev.idiom.wrappers.BibTeXMapping.entryType("book") + " {idiom"), after,
                 "only the type's word changed");
+    }
+
+    /** Bytes this thread allocated while {@code work} ran. */
+    private static long allocatedBy(Runnable work) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        work.run();
+        return threads.getCurrentThreadAllocatedBytes() - before;
+    }
+
+    @Test
+    void aChainOfMacrosThatWouldExpandToGigabytesSkipsTheEntryUsingItWithItsReasonQuicklyAndInLittleMemory() throws IOException {
+        StringBuilder text = new StringBuilder("@string{s0 = {ab}}\n");
+        for (int i = 1; i <= 40; i++) {
+            text.append("@string{s").append(i).append(" = s").append(i - 1).append(" # s").append(i - 1).append("}\n");
+        }
+        text.append("@article{bomb,\n  title = s40,\n  author = {Mallory, M.},\n  year = {2026}\n}\n\n");
+        text.append("@article{fine,\n  title = {An ordinary entry after it},\n  author = {Demers, Alan},\n  year = {1987}\n}\n");
+        Path file = Files.writeString(dir.resolve("bomb.bib"), text.toString());
+        BibTeXFile bib = new BibTeXFile(file);
+        ChangePage[] page = new ChangePage[1];
+        long started = System.nanoTime();
+        long bytes = allocatedBy(() -> page[0] = bib.changedSince(null));
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(millis < 1000, "listed in " + millis + " ms");
+        assertTrue(bytes < 50L << 20, "allocated " + (bytes >> 20) + " MiB");
+        assertEquals(List.of("fine"), page[0].records().stream().map(RemoteRecord::remoteId).toList());
+        assertTrue(page[0].skipped().stream().anyMatch(k -> "bomb".equals(k.remoteId()) && k.reason().contains("expand")), page[0].skipped().toString());
+        assertTrue(bib.fetch("fine").isPresent(), "the whole-file read for writes is bounded too");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\n\n", " "}) // on lines of their own, or both on one line (one stretch: jbibtex links them)
+    void aCrossrefCycleIsSkippedWithItsReasonNotAnError(String between) throws IOException {
+        String text = "@inproceedings{a,\n  crossref = {b},\n  title = {Part A},\n  author = {Lamport, Leslie}\n}" + between
+                + "@proceedings{b,\n  crossref = {a},\n  title = {Whole B}\n}\n\n"
+                + "@article{fine,\n  title = {An ordinary entry},\n  author = {Demers, Alan},\n  year = {1987}\n}\n";
+        Path file = Files.writeString(dir.resolve("cycle.bib"), text);
+        BibTeXFile bib = new BibTeXFile(file);
+        long started = System.nanoTime();
+        ChangePage page = bib.changedSince(null);
+        assertTrue((System.nanoTime() - started) / 1_000_000 < 1000);
+        assertTrue(page.records().stream().anyMatch(r -> r.remoteId().equals("fine")), page.toString());
+        assertTrue(bib.fetch("fine").isPresent());
+        for (RemoteRecord r : bib.changedSince(null).records()) {
+            bib.update(r, r.metadata()); // nothing to write, nothing thrown
+        }
+        assertEquals(text, Files.readString(file));
+    }
+
+    @Test
+    void anEntryLargerThanTheCapIsSkippedWithItsReasonAndTheOthersRead() throws IOException {
+        String huge = "x".repeat(BibTeXFile.MAX_ENTRY_CHARS + 10);
+        String text = "@article{huge,\n  title = {Huge},\n  abstract = {" + huge + "}\n}\n\n"
+                + "@article{fine,\n  title = {An ordinary entry},\n  author = {Demers, Alan},\n  year = {1987}\n}\n";
+        Path file = Files.writeString(dir.resolve("huge.bib"), text);
+        ChangePage page = new BibTeXFile(file).changedSince(null);
+        assertEquals(List.of("fine"), page.records().stream().map(RemoteRecord::remoteId).toList());
+        assertTrue(page.skipped().stream().anyMatch(k -> k.reason().contains("longer than " + BibTeXFile.MAX_ENTRY_CHARS)), page.skipped().toString());
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord fine = bib.fetch("fine").orElseThrow();
+        bib.update(fine, fine.metadata().with(Field.VOLUME, "6"));
+        assertTrue(Files.readString(file).startsWith("@article{huge,\n  title = {Huge},\n  abstract = {" + huge + "}\n}\n"), "the long entry is kept as it was");
     }
 
     @Test
