@@ -59,7 +59,7 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, mirrors, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
-        this.lifecycle = new DeLifecycle(store, appends, outbox, ids, clock, settings.retry());
+        this.lifecycle = new DeLifecycle(store, appends, outbox, ids, clock, settings.retry(), tools);
         this.conflicts = new Conflicts(store, appends, settings.retry());
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
         this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);

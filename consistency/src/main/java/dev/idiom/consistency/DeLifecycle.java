@@ -57,9 +57,11 @@ public final class DeLifecycle {
     private final EntityIds ids;
     private final Clock clock;
     private final OptimisticRetry retry;
+    private final ToolDirectory tools;
 
     /** @param writes the one write door (each step reaches this node's read models at once) */
-    DeLifecycle(EventStore store, EntityAppends writes, Outbox outbox, EntityIds ids, Clock clock, OptimisticRetry retry) {
+    DeLifecycle(EventStore store, EntityAppends writes, Outbox outbox, EntityIds ids, Clock clock, OptimisticRetry retry, ToolDirectory tools) {
+        this.tools = tools;
         this.store = store;
         this.writes = writes;
         this.outbox = outbox;
@@ -184,8 +186,19 @@ public final class DeLifecycle {
                 .toList());
     }
 
-    /** What a merge or a split left: the DE that stays and the other one. */
-    public record Outcome(DigitalEntity kept, DigitalEntity other) {}
+    /**
+     * What a merge or a split left: the DE that stays and the other one; for a merge, the other's
+     * copies in accounts where the kept one has a copy already (removed there where the account
+     * propagates deletions, else for a curator to remove).
+     */
+    public record Outcome(DigitalEntity kept, DigitalEntity other, List<DuplicateCopy> duplicates) {
+        public Outcome(DigitalEntity kept, DigitalEntity other) {
+            this(kept, other, List.of());
+        }
+    }
+
+    /** A copy a merge left beside the kept DE's copy in one account; {@code removed}: the account propagates deletions, so it goes. */
+    public record DuplicateCopy(String tool, String account, String remoteId, boolean removed) {}
 
     /**
      * Merges {@code loserId} into {@code winnerId} (at {@code expectedVersion}): the winner keeps its
@@ -203,8 +216,11 @@ public final class DeLifecycle {
         at(winner, expectedVersion);
         DigitalEntity loser = live(loserId);
         String why = source + " (merged " + loserId + " into " + winnerId + ")";
+        // one copy per account: where the winner has one, the loser's stays behind (and goes where the account propagates deletions)
+        List<DigitalEntity.CopyId> duplicates = loser.replicas().stream().filter(r -> winner.holdsCopyIn(r.tool(), r.account()))
+                .map(r -> new DigitalEntity.CopyId(r.tool(), r.account(), r.remoteId())).toList();
         List<NewEvent> gained = winnerEvents(winner, loser, fromLoser, why);
-        Append loserPart = new Append(loserId, loser.version(), events(why, new EntityMerged(winnerId)));
+        Append loserPart = new Append(loserId, loser.version(), events(why, new EntityMerged(winnerId, duplicates)));
         // a loser with the winner's content and no copies gives the winner nothing: only the loser's part is written
         List<AppendOutcome> done = gained.isEmpty() ? List.of(AppendOutcome.of(null), writes.commitAll(List.of(loserPart)).getFirst())
                 : writes.commitAll(List.of(new Append(winnerId, winner.version(), gained), loserPart));
@@ -219,11 +235,13 @@ public final class DeLifecycle {
             retry.run("merging " + loserId + " into " + winnerId, () -> {
                 DigitalEntity latest = store.load(loserId).orElseThrow();
                 DigitalEntity w = store.load(winnerId).orElseThrow();
-                List<NewEvent> moved = links(latest.replicas().stream().filter(r -> w.replica(r.tool(), r.account(), r.remoteId()).isEmpty()).toList(), why);
+                List<Replica> copies = latest.replicas().stream().filter(r -> w.replica(r.tool(), r.account(), r.remoteId()).isEmpty()).toList();
+                List<NewEvent> moved = links(copies.stream().filter(r -> !w.holdsCopyIn(r.tool(), r.account())).toList(), why);
                 if (!moved.isEmpty()) {
                     append(winnerId, w.version(), moved);
                 }
-                return append(loserId, latest.version(), events(why, new EntityMerged(winnerId)));
+                return append(loserId, latest.version(), events(why, new EntityMerged(winnerId, copies.stream().filter(r -> w.holdsCopyIn(r.tool(), r.account()))
+                        .map(r -> new DigitalEntity.CopyId(r.tool(), r.account(), r.remoteId())).toList())));
             });
         }
         DigitalEntity merged = store.load(winnerId).orElseThrow();
@@ -234,10 +252,21 @@ public final class DeLifecycle {
                 owed.add(new Outbox.Owed(winnerId, r.tool(), r.account(), r.remoteId(), merged.version()));
             }
         }
+        DigitalEntity left = store.load(loserId).orElseThrow();
+        List<DuplicateCopy> leftBehind = new ArrayList<>();
+        MirrorRules rules = MirrorRules.of(tools);
+        for (Replica r : left.replicas()) { // the duplicates the merge left linked to the loser: removed through the engine, or named
+            boolean removed = rules.of(r.tool(), r.account() == null ? "" : r.account()).rule().propagatesDeletions();
+            if (removed) {
+                owed.add(new Outbox.Owed(loserId, r.tool(), r.account(), r.remoteId(), left.version()));
+            }
+            leftBehind.add(new DuplicateCopy(r.tool(), r.account(), r.remoteId(), removed));
+        }
         outbox.owe(owed);
-        return new Outcome(merged, store.load(loserId).orElseThrow());
+        return new Outcome(merged, left, leftBehind);
     }
 
+    /** The winner's gains from the loser: fields as chosen, and links to the loser's copies in accounts where the winner has none. */
     private static List<NewEvent> winnerEvents(DigitalEntity winner, DigitalEntity loser, Set<Field> fromLoser, String source) {
         Map<Field, Object> values = new LinkedHashMap<>();
         for (Field f : Field.values()) {
@@ -252,7 +281,7 @@ public final class DeLifecycle {
             }
         }
         List<NewEvent> out = new ArrayList<>(Changes.toSet(winner.metadata(), values).stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList());
-        out.addAll(links(loser.replicas(), source));
+        out.addAll(links(loser.replicas().stream().filter(r -> !winner.holdsCopyIn(r.tool(), r.account())).toList(), source));
         return out;
     }
 

@@ -72,7 +72,8 @@ final class RecordArrival {
         RemoteRecord r = arrived;
         if (linked.isPresent()) {
             DigitalEntity de = view.load(linked.get());
-            if (de.lifecycle().state() == dev.idiom.events.Lifecycle.State.PURGED) { // a copy kept in the tool of a DE purged from the trash
+            // a copy kept in the tool of a DE purged from the trash, or one a merge left beside the winner's copy in this account
+            if (de.lifecycle().state() == dev.idiom.events.Lifecycle.State.PURGED || de.lifecycle().state() == dev.idiom.events.Lifecycle.State.MERGED) {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
             }
             Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();

@@ -154,6 +154,13 @@ public final class ReplicaPush {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             return PushOutcome.NOT_SENT;
         }
+        if (de.lifecycle().state() == dev.idiom.events.Lifecycle.State.MERGED) { // a copy the merge left beside the winner's in this account
+            if (rule.rule().propagatesDeletions()) {
+                return remove(owed, de, r, tool);
+            }
+            outbox.acknowledged(owed, Integer.MAX_VALUE); // kept: a curator removes it (the merge's answer named it)
+            return PushOutcome.NOT_SENT;
+        }
         if (mirrors.removes(rule, de, r)) {
             return remove(owed, de, r, tool);
         }
@@ -385,8 +392,10 @@ public final class ReplicaPush {
             return PushOutcome.RETRY_LATER;
         }
         boolean deletion = de.lifecycle().trashed();
-        record(de, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "removed from " + r.tool() + " " + r.account()
-                + (deletion ? ": the record was deleted in Idiom" : ": its replication rule no longer selects this record")),
+        String why = de.lifecycle().state() == dev.idiom.events.Lifecycle.State.MERGED
+                ? ": a duplicate of the copy entity " + de.lifecycle().mergedInto() + " has there, which this entity was merged into"
+                : deletion ? ": the record was deleted in Idiom" : ": its replication rule no longer selects this record";
+        record(de, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "removed from " + r.tool() + " " + r.account() + why),
                 deletion ? EventSources.deletion(r.tool()) : EventSources.mirror(r.tool()));
         outbox.acknowledged(owed, Integer.MAX_VALUE);
         lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());

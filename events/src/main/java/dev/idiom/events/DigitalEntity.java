@@ -111,7 +111,9 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case ReplicaPushed p -> linked(new Replica(p.tool(), p.account(), p.remoteId(), p.remoteVersion(), p.synced(), null, p.shadow(),
                     p.privateCopy()), p.replaces(), next, p.pushedVersion() == version);
             case ReplicaUnlinked u -> replicas.stream().filter(r -> !r.sameCopy(u.tool(), u.account(), u.remoteId())).toList();
-            case EntityMerged m -> List.of(); // they moved to the winner
+            // they moved to the winner, but for those of an account where the winner has a copy already
+            case EntityMerged m -> replicas.stream().filter(r -> m.duplicates().stream().anyMatch(c -> r.sameCopy(c.tool(), c.account(), c.remoteId())))
+                    .toList();
             case EntityPurged p -> replicas.stream().map(Replica::purged).toList();
             default -> replicas;
         };

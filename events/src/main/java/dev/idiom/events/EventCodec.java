@@ -98,7 +98,13 @@ public final class EventCodec {
             case EntityDeleted e -> n.put("reason", e.reason());
             case EntityRestored e -> { }
             case EntityPurged e -> { }
-            case EntityMerged e -> n.put("into", e.into().toString());
+            case EntityMerged e -> {
+                n.put("into", e.into().toString());
+                if (!e.duplicates().isEmpty()) { // written only when there are some: merges from before keep their bytes
+                    var list = n.putArray("duplicates");
+                    e.duplicates().forEach(c -> list.addObject().put("tool", c.tool()).put("account", c.account()).put("remoteId", c.remoteId()));
+                }
+            }
             default -> throw new IllegalStateException(event.getClass().getSimpleName() + " is written with its replica");
         }
         return n;
@@ -142,7 +148,12 @@ public final class EventCodec {
             case "EntityDeleted" -> new EntityDeleted(n.path("reason").asText());
             case "EntityRestored" -> new EntityRestored();
             case "EntityPurged" -> new EntityPurged();
-            case "EntityMerged" -> new EntityMerged(UUID.fromString(n.path("into").asText()));
+            case "EntityMerged" -> {
+                List<DigitalEntity.CopyId> duplicates = new ArrayList<>();
+                n.path("duplicates").forEach(c -> duplicates.add(new DigitalEntity.CopyId(c.path("tool").asText(), text(c, "account"),
+                        c.path("remoteId").asText())));
+                yield new EntityMerged(UUID.fromString(n.path("into").asText()), duplicates);
+            }
             default -> throw new IllegalStateException("unknown stored event type " + type);
         };
     }

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -328,6 +330,38 @@ class CuratorsLibraryTest {
             JsonNode after = RunningIdiom.json(idiom.get("/api/tools/pinboard/mirror"));
             assertEquals(0, after.get("parked").asInt(), after.toString());
             assertEquals(1, RunningIdiom.json(idiom.get("/api/entities/" + de.get("id").asText())).get("replicas").size(), "the copy is made");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"propagate", "keep"})
+    void mergingTwoEntriesOfOneFileLeavesOneCopyThereOrNamesTheDuplicate(String deletions) throws Exception {
+        Path bib = library();
+        String original = Files.readString(bib);
+        try (RunningIdiom idiom = idiom()) {
+            assertEquals(200, idiom.put("/api/tools/library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\",\"deletions\":\"" + deletions + "\"}")
+                    .statusCode());
+            sync(idiom);
+            int des = RunningIdiom.json(idiom.get("/api/entities?limit=200")).get("total").asInt();
+            JsonNode winner = holderOf(idiom, "Lindqvist2004");
+            JsonNode loser = holderOf(idiom, "Okafor2004");
+            HttpResponse<String> merged = idiom.post("/api/entities/" + winner.get("id").asText() + "/merge", "application/json",
+                    "{\"from\":\"" + loser.get("id").asText() + "\"}", "If-Match", "\"" + winner.get("version").asInt() + "\"");
+            assertEquals(200, merged.statusCode(), merged.body());
+            JsonNode answer = RunningIdiom.json(merged);
+            assertEquals(1, answer.get("replicas").size(), "one copy per account: " + answer);
+            assertEquals("Okafor2004", answer.get("duplicateCopies").get(0).get("remoteId").asText(), answer.toString());
+            assertEquals(deletions, answer.get("duplicateCopies").get(0).get("removal").asText());
+            sync(idiom);
+            sync(idiom);
+            String file = Files.readString(bib);
+            if (deletions.equals("propagate")) {
+                assertTrue(!file.contains("@Article{Okafor2004") && file.contains("@Article{Lindqvist2004"), file);
+            } else {
+                assertEquals(original, file, "kept: the curator removes it");
+            }
+            assertEquals(des - 1, RunningIdiom.json(idiom.get("/api/entities?limit=200")).get("total").asInt(),
+                    "the duplicate left in the file is not brought in again as a DE of its own");
         }
     }
 }

@@ -206,46 +206,61 @@ class EntityLifecycleOverRestTest {
 
     @Test
     void mergeSplitAndRevertReachTheReplicas() throws Exception {
+        Path bib = Files.writeString(dir.resolve("library.bib"), "");
         try (ZoteroStub zotero = new ZoteroStub(); RunningIdiom idiom = idiom()) {
             String a = zotero.addRemotely(item("Epidemic algorithms for replicated database maintenance", "https://example.org/epidemic"));
             String b = zotero.addRemotely(item("Epidemic algorithms (PODC)", "https://example.org/podc87").replace("gossip", "podc"));
             zoteroAccount(idiom, zotero, "keep");
+            put(idiom, "library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}");
             sync(idiom, "zotero");
             JsonNode winner = holderOf(idiom, a);
             JsonNode loser = holderOf(idiom, b);
             String w = winner.get("id").asText();
             String l = loser.get("id").asText();
             assertFalse(w.equals(l), "the matcher kept them apart");
+            assertEquals(201, idiom.post("/api/entities/" + w + "/replicas", "application/json", "{\"tool\":\"library\"}").statusCode());
+            winner = RunningIdiom.json(idiom.get("/api/entities/" + w));
 
-            // merge: the loser's copy moves to the winner and takes its content; the loser's id redirects
+            // merge: one copy per account, so the loser's Zotero item (the account keeps deletions) is named for the curator and
+            // left as it is; the winner takes the field chosen and the tags; the loser's id redirects
             HttpResponse<String> merged = withVersion(idiom, "POST", "/api/entities/" + w + "/merge", winner.get("version").asInt(),
                     "{\"from\":\"" + l + "\",\"take\":[\"url\"]}");
             assertEquals(200, merged.statusCode(), merged.body());
             JsonNode m = RunningIdiom.json(merged);
-            assertEquals(2, m.get("replicas").size(), m.toString());
+            assertEquals(2, m.get("replicas").size(), "its Zotero item and its file entry: " + m);
+            assertEquals(b, m.get("duplicateCopies").get(0).get("remoteId").asText(), m.toString());
+            assertEquals("keep", m.get("duplicateCopies").get(0).get("removal").asText());
             assertEquals("https://example.org/podc87", m.get("metadata").get("url").asText(), "the field taken from the other");
             assertEquals("[\"gossip\",\"podc\"]", m.get("metadata").get("tags").toString(), "tags joined");
             HttpResponse<String> redirected = idiom.get("/api/entities/" + l);
             assertEquals(308, redirected.statusCode(), redirected.body());
             assertTrue(redirected.headers().firstValue("Location").orElseThrow().endsWith("/api/entities/" + w), redirected.headers().toString());
             sync(idiom, "zotero");
-            assertEquals("Epidemic algorithms for replicated database maintenance", zotero.data(b).get("title").asText(), "the moved copy got the winner's title");
+            sync(idiom, "library");
+            assertEquals("Epidemic algorithms (PODC)", zotero.data(b).get("title").asText(), "the duplicate is left as it is");
             assertEquals("https://example.org/podc87", zotero.data(a).get("url").asText(), "the winner's own copy got the field taken");
-            assertEquals(w, holderOf(idiom, b).get("id").asText());
+            assertTrue(Files.readString(bib).contains("https://example.org/podc87"), Files.readString(bib));
 
-            // split: the copy goes off into a new DE; a change to it reaches that copy alone
+            // split: the file's copy goes off into a new DE; a change to it reaches that copy alone
             JsonNode current = RunningIdiom.json(idiom.get("/api/entities/" + w));
+            String entry = null;
+            for (JsonNode r : current.get("replicas")) {
+                if (r.get("tool").asText().equals("bibtex")) {
+                    entry = r.get("remoteId").asText();
+                }
+            }
             HttpResponse<String> split = withVersion(idiom, "POST", "/api/entities/" + w + "/split", current.get("version").asInt(),
-                    "{\"tool\":\"zotero\",\"account\":\"" + ZoteroStub.LIBRARY + "\",\"remoteId\":\"" + b + "\"}");
+                    "{\"tool\":\"bibtex\",\"account\":\"library.bib\",\"remoteId\":\"" + entry + "\"}");
             assertEquals(201, split.statusCode(), split.body());
             JsonNode c = RunningIdiom.json(split);
-            assertEquals(b, c.get("replicas").get(0).get("remoteId").asText());
+            assertEquals(entry, c.get("replicas").get(0).get("remoteId").asText());
             assertEquals(1, RunningIdiom.json(idiom.get("/api/entities/" + w)).get("replicas").size());
             HttpResponse<String> renamed = idiom.patch("/api/entities/" + c.get("id").asText(), "{\"metadata\":{\"title\":\"Epidemic algorithms (PODC)\"}}",
                     "If-Match", "\"" + c.get("version").asInt() + "\"");
             assertEquals(200, renamed.statusCode(), renamed.body());
             sync(idiom, "zotero");
-            assertEquals("Epidemic algorithms (PODC)", zotero.data(b).get("title").asText());
+            sync(idiom, "library");
+            assertTrue(Files.readString(bib).contains("{Epidemic algorithms (PODC)}"), Files.readString(bib));
             assertEquals("Epidemic algorithms for replicated database maintenance", zotero.data(a).get("title").asText());
 
             // revert: a wrong title reaches Zotero, the revert to the version before puts the right one back there

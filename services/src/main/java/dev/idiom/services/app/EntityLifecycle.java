@@ -94,19 +94,26 @@ public final class EntityLifecycle {
         return shown(steps.unlink(id, tool, account, remoteId, expectedVersion, source));
     }
 
-    /** What a merge or a split left: the DE that stays and the other one. */
-    public record Outcome(EntitySnapshot kept, EntitySnapshot other) {}
+    /**
+     * What a merge or a split left: the DE that stays and the other one; for a merge, the other's copies
+     * in accounts where the kept DE has one already.
+     */
+    public record Outcome(EntitySnapshot kept, EntitySnapshot other, List<DuplicateCopy> duplicates) {}
+
+    /** A copy a merge left beside the kept DE's copy in one account: {@code removed} there (the account propagates deletions), or for a curator to remove. */
+    public record DuplicateCopy(String tool, String account, String remoteId, boolean removed) {}
 
     /** @param fromLoser the names of the fields that take the other DE's value */
     public Outcome merge(UUID winner, UUID loser, List<String> fromLoser, int expectedVersion, String source) {
         Set<Field> fields = DeLifecycle.fields(fromLoser);
         DeLifecycle.Outcome o = steps.merge(winner, loser, fields, expectedVersion, source);
-        return new Outcome(shown(o.kept()), shown(o.other()));
+        return new Outcome(shown(o.kept()), shown(o.other()),
+                o.duplicates().stream().map(d -> new DuplicateCopy(d.tool(), d.account(), d.remoteId(), d.removed())).toList());
     }
 
     public Outcome split(UUID id, String tool, String account, String remoteId, int expectedVersion, String source) {
         DeLifecycle.Outcome o = steps.split(id, tool, account, remoteId, expectedVersion, source);
-        return new Outcome(shown(o.kept()), shown(o.other()));
+        return new Outcome(shown(o.kept()), shown(o.other()), List.of());
     }
 
     /** Throws the answer for a DE that is not live: gone (in the trash or purged, 410) or moved (merged, 308 to its winner). */

@@ -178,7 +178,20 @@ public final class EntitiesResource {
         }
         EntityLifecycle.Outcome merged = lifecycle.merge(entityId(id), entityId(from), take, expected(ifMatch, "merge"),
                 RoleCheck.caller(request).source("rest", source));
-        return Response.ok(merged.kept().json()).tag(etag(merged.kept().version())).build();
+        if (merged.duplicates().isEmpty()) {
+            return Response.ok(merged.kept().json()).tag(etag(merged.kept().version())).build();
+        }
+        // the kept DE, and the other's copies in accounts where it has one: removed there, or for the curator to remove
+        ObjectNode answer;
+        try {
+            answer = (ObjectNode) json.mapper().readTree(merged.kept().json());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // the codec's own JSON
+        }
+        var list = answer.putArray("duplicateCopies");
+        merged.duplicates().forEach(d -> list.addObject().put("tool", d.tool()).put("account", d.account()).put("remoteId", d.remoteId())
+                .put("removal", d.removed() ? "propagate" : "keep"));
+        return Response.ok(answer.toString()).tag(etag(merged.kept().version())).build();
     }
 
     /**
