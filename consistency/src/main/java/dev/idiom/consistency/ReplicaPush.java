@@ -359,7 +359,7 @@ public final class ReplicaPush {
         Metadata wanted = ReplicaContent.wanted(de, tool, null);
         ReplicaLinked link;
         try {
-            Optional<RemoteRecord> back = tool.restore(owed.remoteId());
+            Optional<RemoteRecord> back = tool.restore(owed.remoteId(), keptByDeletion(de, owed));
             link = back.isPresent()
                     ? new ReplicaLinked(tool.kind(), tool.account(), back.get().remoteId(), back.get().version(),
                             ReplicaMerge.asHeld(back.get().metadata(), tool.tagsAsRead(back.get().metadata(), wanted), tool.fieldsKept()),
@@ -378,13 +378,26 @@ public final class ReplicaPush {
         return PushOutcome.COPIED;
     }
 
+    /** What the deletion that removed this copy kept of it (the last such unlink in the DE's history), or null. */
+    private String keptByDeletion(DigitalEntity de, Outbox.Entry owed) {
+        List<dev.idiom.events.RecordedEvent> history = store.history(de.id());
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (history.get(i).event() instanceof ReplicaUnlinked u && u.tool().equals(owed.tool()) && u.remoteId().equals(owed.remoteId())
+                    && java.util.Objects.equals(u.account() == null ? "" : u.account(), owed.account() == null ? "" : owed.account())) {
+                return u.kept();
+            }
+        }
+        return null;
+    }
+
     /**
      * The copy goes: its DE is in Idiom's trash and the account propagates deletions, or the account's
      * rule no longer selects the DE. Deleted in the tool (a tool with a trash keeps it there) and unlinked.
      */
     private PushOutcome remove(Outbox.Entry owed, DigitalEntity de, Replica r, AnnotationTool tool) {
+        String kept;
         try {
-            tool.delete(r.remoteId(), r.remoteVersion());
+            kept = tool.deleteKeeping(r.remoteId(), r.remoteVersion()); // what a restore needs to put it back as it was
         } catch (RemoteChangedException moved) {
             return pullAndMerge(owed, de, r, tool, moved); // changed there: merged first; the removal is decided again on the next round
         } catch (ToolException failed) {
@@ -395,7 +408,7 @@ public final class ReplicaPush {
         String why = de.lifecycle().state() == dev.idiom.events.Lifecycle.State.MERGED
                 ? ": a duplicate of the copy entity " + de.lifecycle().mergedInto() + " has there, which this entity was merged into"
                 : deletion ? ": the record was deleted in Idiom" : ": its replication rule no longer selects this record";
-        record(de, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "removed from " + r.tool() + " " + r.account() + why),
+        record(de, new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "removed from " + r.tool() + " " + r.account() + why, false, kept),
                 deletion ? EventSources.deletion(r.tool()) : EventSources.mirror(r.tool()));
         outbox.acknowledged(owed, Integer.MAX_VALUE);
         lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());

@@ -48,6 +48,7 @@ public final class EventCodec {
                 if (e.byCurator()) {
                     g.writeBooleanField("byCurator", true);
                 }
+                optional(g, "kept", e.kept()); // only when there is some: unlinks from before keep their bytes
                 g.writeEndObject();
             });
             default -> write(tree(event));
@@ -127,7 +128,8 @@ public final class EventCodec {
             }
             case "ReplicaUnlinked" -> {
                 Replica r = replica(n);
-                yield new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), n.path("reason").asText(), n.path("byCurator").asBoolean());
+                yield new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), n.path("reason").asText(), n.path("byCurator").asBoolean(),
+                        text(n, "kept"));
             }
             case "FieldChanged" -> {
                 Field f = Field.named(n.path("field").asText());

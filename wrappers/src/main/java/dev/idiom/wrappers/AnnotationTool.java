@@ -197,4 +197,22 @@ public interface AnnotationTool {
     default java.util.Optional<RemoteRecord> restore(String remoteId) {
         return java.util.Optional.empty();
     }
+
+    /**
+     * {@link #delete}, keeping what a later {@link #restore(String, String)} needs to put the record
+     * back as it was (a file entry's own text and its place), or null when the tool keeps it itself
+     * (Zotero's trash) or cannot.
+     */
+    default String deleteKeeping(String remoteId, String knownVersion) {
+        delete(remoteId, knownVersion);
+        return null;
+    }
+
+    /**
+     * The record back as it was before {@link #deleteKeeping} took it, from what that kept (null: as
+     * {@link #restore(String)}); empty if it cannot be (the caller then makes a new copy).
+     */
+    default java.util.Optional<RemoteRecord> restore(String remoteId, String kept) {
+        return restore(remoteId);
+    }
 }

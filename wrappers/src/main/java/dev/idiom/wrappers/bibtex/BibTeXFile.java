@@ -662,6 +662,91 @@ public final class BibTeXFile implements AnnotationTool {
         write(p);
     }
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper KEPT = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * Deletes the entry and keeps its stretch's text as it stood and the key of the entry before it:
+     * {@link #restore(String, String)} puts those bytes back at that place.
+     */
+    @Override
+    public synchronized String deleteKeeping(String remoteId, String knownVersion) {
+        Parsed p = read();
+        BibTeXEntry entry = p.entry(remoteId);
+        if (entry == null) {
+            return null;
+        }
+        String previous = null;
+        String text = null;
+        for (Segment seg : p.segments()) {
+            if (seg.objects() != null && seg.objects().contains(entry)) {
+                text = seg.objects().size() == 1 ? seg.raw() : null; // a stretch of several objects is not kept: restored anew
+                break;
+            }
+            if (seg.objects() != null && !seg.objects().isEmpty() && seg.objects().getLast() instanceof BibTeXEntry e) {
+                previous = e.getKey().getValue();
+            }
+        }
+        delete(remoteId, knownVersion);
+        if (text == null) {
+            return null;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode kept = KEPT.createObjectNode().put("text", text).put("previous", previous);
+        return kept.toString();
+    }
+
+    /**
+     * The entry's own text back where it stood (after the entry that preceded it, the blank lines and
+     * comments that followed it back after it), so a delete and a restore leave the file byte for
+     * byte; at the end when that place is gone. Empty if nothing was kept or the text no longer reads.
+     */
+    @Override
+    public synchronized Optional<RemoteRecord> restore(String remoteId, String kept) {
+        if (kept == null) {
+            return Optional.empty();
+        }
+        String text;
+        String previous;
+        try {
+            com.fasterxml.jackson.databind.JsonNode k = KEPT.readTree(kept);
+            text = k.path("text").asText(null);
+            previous = k.path("previous").isTextual() ? k.get("previous").asText() : null;
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        Parsed p = read();
+        if (p.entry(remoteId) != null) {
+            return fetch(remoteId); // it is there (put back by hand): as it now is
+        }
+        if (text == null) {
+            return Optional.empty();
+        }
+        String tail = afterEntry(text); // what followed the entry and stayed in the file when it went
+        int at = -1; // the stretch the entry went out after
+        if (previous != null) {
+            for (int i = 0; i < p.segments().size(); i++) {
+                Segment seg = p.segments().get(i);
+                if (seg.objects() != null && seg.objects().stream().anyMatch(o -> o instanceof BibTeXEntry e && e.getKey().getValue().equals(previous))) {
+                    at = i;
+                }
+            }
+        } else if (!p.segments().isEmpty() && p.segments().getFirst().objects() == null && p.segments().getFirst().raw() != null
+                && !p.segments().getFirst().raw().stripLeading().startsWith("@")) {
+            at = 0; // the text before the first entry
+        }
+        if (previous != null && at < 0) {
+            at = p.segments().size() - 1; // its place is gone: at the end
+        }
+        Segment before = at >= 0 ? p.segments().get(at) : null;
+        if (before != null && before.raw() != null && !tail.isEmpty() && before.raw().endsWith(tail) && !before.changed) {
+            p.segments().set(at, new Segment(before.raw().substring(0, before.raw().length() - tail.length()), before.objects()));
+        } else if (before != null && before.raw() != null && !before.raw().isEmpty() && !before.raw().endsWith("\n")) {
+            text = "\n" + text;
+        }
+        p.segments().add(at + 1, new Segment(text, null));
+        write(p);
+        return fetch(remoteId);
+    }
+
     /**
      * What follows the entry in a stretch of the file (from after its closing brace or parenthesis
      * to the end of the stretch, less the newline that ends the entry's line): comments and blank

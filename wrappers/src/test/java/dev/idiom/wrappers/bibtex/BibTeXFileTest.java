@@ -414,6 +414,37 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertTrue(Files.readString(file).startsWith("@article{huge,\n  title = {Huge},\n  abstract = {" + huge + "}\n}\n"), "the long entry is kept as it was");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"first", "middle", "last"})
+    void anEntryDeletedAndRestoredIsBackByteForByteAtItsPlace(String which) throws IOException {
+        String text = "% This file was created with JabRef 2.10.\r\n% Encoding: UTF-8\r\n\r\n"
+                + "@Article{first,\r\n  Title = {First},\r\n  File = {:pdfs/first.pdf:PDF},\r\n  Timestamp = {2011.03.14}\r\n}\r\n\r\n"
+                + "% a comment about the middle entry\r\n"
+                + "@Book{middle,\r\n  Title     = {Middle},\r\n  Publisher = {Springer}\r\n}\r\n\r\n\r\n"
+                + "@Misc{last,\r\n  Title = {Last},\r\n  Note = {multi-line\r\n          note}\r\n}\r\n\r\n@Comment{jabref-meta: databaseType:bibtex;}\r\n";
+        Path file = Files.writeString(dir.resolve("restore.bib"), text);
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord gone = bib.fetch(which).orElseThrow();
+        String kept = bib.deleteKeeping(which, gone.version());
+        assertTrue(bib.fetch(which).isEmpty() && !Files.readString(file).contains("{" + which + ","), Files.readString(file));
+        RemoteRecord back = bib.restore(which, kept).orElseThrow();
+        assertEquals(text, Files.readString(file), "the file is back byte for byte");
+        assertEquals(gone.metadata(), back.metadata());
+        assertEquals(gone.version(), back.version());
+    }
+
+    @Test
+    void anEntryRestoredWhoseNeighbourWentMeanwhileGoesAtTheEnd() throws IOException {
+        String text = "@article{a,\n  title = {A}\n}\n\n@article{b,\n  title = {B}\n}\n\n@article{c,\n  title = {C}\n}\n";
+        Path file = Files.writeString(dir.resolve("moved.bib"), text);
+        BibTeXFile bib = new BibTeXFile(file);
+        String kept = bib.deleteKeeping("b", bib.fetch("b").orElseThrow().version());
+        bib.delete("a", null);
+        assertEquals("B", bib.restore("b", kept).orElseThrow().metadata().title());
+        assertTrue(Files.readString(file).endsWith("@article{b,\n  title = {B}\n}\n\n"), Files.readString(file));
+        assertEquals(List.of("c", "b"), bib.changedSince(null).records().stream().map(RemoteRecord::remoteId).toList());
+    }
+
     @Test
     void aTagWithACommaTravelsInBracesAndComesBackWhole() throws IOException {
         Path file = Files.writeString(dir.resolve("tags.bib"), "");
