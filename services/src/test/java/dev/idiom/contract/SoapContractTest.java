@@ -181,9 +181,9 @@ class SoapContractTest {
         IdiomFault unknownTool = assertThrows(IdiomFault.class, () -> port.download(d));
         assertTrue(Map.of("Invalid", 1, "NotFound", 1).containsKey(unknownTool.getFaultInfo().getCode()), unknownTool.getFaultInfo().getCode());
 
-        // a tool that fails: a "BibTeX file" that is a directory cannot be read
+        // a tool that fails: a "BibTeX file" that is a directory cannot be read (saved without the check that would refuse it)
         Files.createDirectories(dir.resolve("broken.bib"));
-        HttpResponse<String> broken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/api/tools/broken"))
+        HttpResponse<String> broken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/api/tools/broken?check=false"))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN).PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\"broken.bib\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, broken.statusCode(), broken.body());

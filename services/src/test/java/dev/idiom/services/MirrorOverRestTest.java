@@ -98,7 +98,7 @@ class MirrorOverRestTest {
     @Test
     void aRuleTheServiceCannotReadIsRefusedWithWhyAndChangesNothing() throws Exception {
         try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0"))) {
-            String base = "{\"kind\":\"bibtex\",\"baseUrl\":\"" + dir.resolve("x.bib") + "\",";
+            String base = "{\"kind\":\"bibtex\",\"baseUrl\":\"" + dir.resolve("x.bib") + "\",\"create\":true,";
             for (String[] bad : new String[][] {{"\"mirror\":\"everything\"", "mirror must be"}, {"\"mirror\":{}", "at least one"},
                     {"\"mirror\":{\"tags\":[]}", "mirror.tags"}, {"\"mirror\":{\"types\":[\"novel\"]}", "not a record type"},
                     {"\"mirror\":{\"colour\":[\"red\"]}", "unknown member"}, {"\"direction\":\"sideways\"", "direction must be"}}) {
@@ -119,7 +119,7 @@ class MirrorOverRestTest {
             assertTrue(p.get("dryRun").asBoolean());
             assertEquals(1, p.get("writes").get(0).get("copies").get("count").asInt(), p.toString());
             assertEquals("Planned", p.get("writes").get(0).get("copies").get("samples").get(0).asText());
-            assertTrue(Files.notExists(dir.resolve("x.bib")), "nothing was written");
+            assertEquals("", Files.readString(dir.resolve("x.bib")), "nothing was written (the file the account made, empty)");
             // the sync then makes the copy
             String id = RunningIdiom.json(created).get("id").asText();
             assertEquals(200, idiom.post("/api/tools/x/sync", "application/json", "").statusCode());

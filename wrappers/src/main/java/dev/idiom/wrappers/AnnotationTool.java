@@ -199,6 +199,19 @@ public interface AnnotationTool {
     }
 
     /**
+     * Checks, with one cheap read, that the tool answers to this account's key (a file: that it reads);
+     * throws the tool's refusal ({@link ToolException}) when it does not.
+     */
+    default void verify() {
+        fetch(probeId());
+    }
+
+    /** A remote id in this tool's form that names no record, for {@link #verify}'s read. */
+    default String probeId() {
+        return "idiom-account-check";
+    }
+
+    /**
      * {@link #delete}, keeping what a later {@link #restore(String, String)} needs to put the record
      * back as it was (a file entry's own text and its place), or null when the tool keeps it itself
      * (Zotero's trash) or cannot.

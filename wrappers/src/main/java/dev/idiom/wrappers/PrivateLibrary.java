@@ -50,6 +50,27 @@ public final class PrivateLibrary implements AnnotationTool {
     }
 
     @Override
+    public String probeId() {
+        return tool.probeId();
+    }
+
+    @Override
+    public String deleteKeeping(String remoteId, String knownVersion) {
+        return tool.deleteKeeping(remoteId, knownVersion);
+    }
+
+    @Override
+    public Optional<RemoteRecord> restore(String remoteId, String kept) {
+        return tool.restore(remoteId, kept).map(RemoteRecord::asPrivate);
+    }
+
+    /** Zotero's trash serves a private library as any other (before, a private library's restore made a new copy). */
+    @Override
+    public Optional<RemoteRecord> restore(String remoteId) {
+        return tool.restore(remoteId).map(RemoteRecord::asPrivate);
+    }
+
+    @Override
     public Optional<RemoteRecord> fetch(String remoteId) {
         return tool.fetch(remoteId).map(RemoteRecord::asPrivate);
     }

@@ -23,14 +23,16 @@ import jakarta.ws.rs.core.MediaType;
 @Path("/tools")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ToolsResource {
+    private final dev.idiom.services.tools.Tools tools;
     private final ToolAccounts accounts;
     private final JsonBodies json;
 
     private final ReplicaSync sync;
 
-    ToolsResource(ToolAccounts accounts, ReplicaSync sync, JsonBodies json) {
+    ToolsResource(dev.idiom.services.tools.Tools tools, ReplicaSync sync, JsonBodies json) {
+        this.tools = tools;
         this.sync = sync;
-        this.accounts = accounts;
+        this.accounts = tools.accounts();
         this.json = json;
     }
 
@@ -51,13 +53,14 @@ public final class ToolsResource {
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public String put(@PathParam("name") String name, byte[] body) {
+    public String put(@PathParam("name") String name, byte[] body, @QueryParam("check") String check) {
         ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary",
-                "mirror", "direction", "deletions");
-        return view(accounts.put(name, JsonBodies.string(b, "kind"), JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"),
-                JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"),
-                JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"), JsonBodies.string(b, "deletions")))
-                .toString();
+                "mirror", "direction", "deletions", "create");
+        boolean checked = check == null || QueryParams.flag("check", check);
+        return view(tools.saveChecked(name, JsonBodies.strictFlag(b, "create"), checked, () -> accounts.put(name, JsonBodies.string(b, "kind"),
+                JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"), JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"),
+                JsonBodies.string(b, "conflictPolicy"), JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"),
+                JsonBodies.string(b, "deletions")))).toString();
     }
 
     /**

@@ -148,6 +148,20 @@ public final class ToolAccounts {
         return view(stored);
     }
 
+    /** The account as stored (its sealed secret included), to put back if saving a change of it must be undone. */
+    Optional<StoredToolAccount> stored(String name) {
+        return repository.find(name);
+    }
+
+    /** Undoes a save: the account as it was stored before, or none if there was none. */
+    void putBack(String name, Optional<StoredToolAccount> before) {
+        if (before.isPresent()) {
+            repository.save(before.get());
+        } else {
+            repository.forget(name);
+        }
+    }
+
     /**
      * Two accounts on one remote library (the same Zotero user or group, the same file, the same
      * Pinboard or BibSonomy user) would name the same copies: each sync, rule and removal of one would

@@ -5,6 +5,7 @@ import dev.idiom.consistency.ToolDirectory;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.accounts.mysql.MySqlCallTurns;
 import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.ToolException;
 import dev.idiom.wrappers.PrivateLibrary;
 import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
@@ -135,6 +136,46 @@ public final class Tools implements ToolDirectory {
         }
         return accounts.conflictPolicy(kind, account);
     }
+
+    /**
+     * Saves an account ({@code put}) and checks it: a file account's file exists (with {@code create},
+     * an empty one is made now), an API account's tool answers to its key (one cheap read). When the
+     * check fails the account is as it was before (or absent) and the answer says why; {@code check}
+     * false saves without asking the tool or the file.
+     */
+    public ToolAccount saveChecked(String name, boolean create, boolean check, java.util.function.Supplier<ToolAccount> put) {
+        java.util.Optional<dev.idiom.events.accounts.StoredToolAccount> before = accounts.stored(name);
+        ToolAccount saved = put.get();
+        try {
+            if (FILE_KINDS.contains(saved.kind())) {
+                Path file = accounts.files().resolve(saved.baseUrl());
+                if (!java.nio.file.Files.exists(file)) {
+                    if (create) {
+                        java.nio.file.Files.createDirectories(file.getParent());
+                        java.nio.file.Files.createFile(file);
+                    } else if (check) {
+                        throw new InvalidValueException("the file " + file + " does not exist: say \"create\": true to have Idiom make it, or check the path"
+                                + " (?check=false saves anyway)");
+                    }
+                }
+            }
+            if (check) {
+                open(name).verify();
+            }
+            return saved;
+        } catch (java.io.IOException e) {
+            accounts.putBack(name, before);
+            throw new InvalidValueException("the file for account '" + name + "' could not be made: " + e.getMessage());
+        } catch (ToolException refused) {
+            accounts.putBack(name, before);
+            throw new InvalidValueException("the account was not saved: " + refused.getMessage() + " (?check=false saves it anyway)");
+        } catch (RuntimeException failed) {
+            accounts.putBack(name, before);
+            throw failed;
+        }
+    }
+
+    private static final java.util.Set<String> FILE_KINDS = java.util.Set.of("bibtex", "bookmarks");
 
     /** A local file: bibtex (.bib) or bookmarks (Netscape HTML). */
     public AnnotationTool file(String kind, Path file) {

@@ -333,6 +333,11 @@ public final class BibSonomyTool implements AnnotationTool {
     }
 
     @Override
+    public String probeId() {
+        return "0".repeat(32);
+    }
+
+    @Override
     public Optional<RemoteRecord> fetch(String hash) {
         return postElement(hash).map(BibSonomyTool::record);
     }

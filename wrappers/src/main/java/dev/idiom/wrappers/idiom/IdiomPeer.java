@@ -117,6 +117,11 @@ public final class IdiomPeer implements AnnotationTool {
     }
 
     @Override
+    public String probeId() {
+        return "00000000-0000-0000-0000-000000000000";
+    }
+
+    @Override
     public Optional<RemoteRecord> fetch(String id) {
         HttpResponse<String> r = send(at("/api/entities/" + ToolHttp.segment(id) + "?source=db").GET());
         if (r.statusCode() == 404 || r.statusCode() == 400) {

@@ -214,6 +214,11 @@ public final class PinboardTool implements AnnotationTool {
     }
 
     @Override
+    public String probeId() {
+        return "https://idiom.invalid/account-check";
+    }
+
+    @Override
     public Optional<RemoteRecord> fetch(String url) {
         return post(url).map(PinboardTool::record);
     }

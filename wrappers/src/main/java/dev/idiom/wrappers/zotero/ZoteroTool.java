@@ -163,6 +163,11 @@ public final class ZoteroTool implements AnnotationTool {
     }
 
     @Override
+    public String probeId() {
+        return "ZZZZZZZZ"; // in Zotero's key alphabet; no item has it
+    }
+
+    @Override
     public Optional<RemoteRecord> fetch(String key) {
         HttpResponse<String> r = http.send(request("items/" + ToolHttp.segment(key)).GET().build());
         if (r.statusCode() == 404) {
