@@ -93,7 +93,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("tool-max-response-mb", Kind.WHOLE_NUMBER, "64", "largest answer read from a tool, in MB (a Pinboard snapshot of 20,000 bookmarks is ~10 MB); a larger one fails the call"),
             key("tool-call-timeout-s", Kind.WHOLE_NUMBER, "300", "longest a call to a tool may take, from sending to the answer's last byte"),
             key("min-body-rate", Kind.WHOLE_NUMBER, "1024", "bytes a second a request body must arrive at after 5 s; slower gets 408 and the connection closed (`0`: no minimum). Bodies up to 64 KB are read before a request takes a `max-in-flight` place"),
-            key("auth-failures-per-minute", Kind.WHOLE_NUMBER, "60", "wrong API keys one client address may present in a minute; past it the address gets 429 `Throttled` with `Retry-After` until the minute has room (`0`: no limit)"),
+            key("auth-failures-per-minute", Kind.WHOLE_NUMBER, "60", "wrong API keys (and console logins) one client address may present in a minute; past it the address gets 429 `Throttled` with `Retry-After` until the minute has room (`0`: no limit)"),
             key("admission-wait-ms", Kind.WHOLE_NUMBER, "100", "how long a request past `max-in-flight` may wait for a place before it is refused (at most four times `max-in-flight` wait; the rest are refused at once)"),
             key("virtual-threads", Kind.BOOLEAN, "true", "Tomcat serves requests on virtual threads"),
             key("public-url", Kind.TEXT, "", "the URL clients reach Idiom at behind a reverse proxy (`https://refs.example.org/idiom`); used in the WSDL address, `Location` headers, OpenAPI `servers` and admin links"),

@@ -202,6 +202,12 @@ class HardeningTest {
                     .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.noBody()));
             assertEquals(400, inQuery.statusCode(), inQuery.body());
             assertTrue(inQuery.headers().firstValue("Set-Cookie").isEmpty());
+            for (String encoded : List.of("%6bey", "%4B%45%59", "KEY")) { // the servlet decodes parameter names: so does the check
+                HttpResponse<String> hidden = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/admin/login?" + encoded + "="
+                        + RunningIdiom.ADMIN_TOKEN))).header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.noBody()));
+                assertEquals(400, hidden.statusCode(), encoded + ": " + hidden.body());
+                assertTrue(hidden.headers().firstValue("Set-Cookie").isEmpty(), encoded);
+            }
 
             // security headers on pages and answers
             for (String path : List.of("/", "/admin/reports", "/api/ping")) {
@@ -236,6 +242,21 @@ class HardeningTest {
             assertTrue(retryAfter != null && Long.parseLong(retryAfter) >= 1, "Retry-After: " + retryAfter);
             JsonNode problem = RunningIdiom.json(as(idiom, "idiom_wrong_9", HttpRequest.newBuilder(URI.create(idiom.url("/api/entities?limit=1")))));
             assertEquals("Throttled", problem.get("code").asText());
+            // the console's login counts in the same budget: a guesser gets no more tries there
+            HttpResponse<String> loginGuess = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/admin/login")))
+                    .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("key=idiom_wrong_login")));
+            assertEquals(429, loginGuess.statusCode(), loginGuess.body());
+            assertTrue(loginGuess.headers().firstValue("Retry-After").isPresent());
+        }
+        try (RunningIdiom idiom = new RunningIdiom(Map.of("auth-failures-per-minute", "3"))) {
+            int refused = 0;
+            for (int i = 0; i < 6; i++) { // wrong keys at the console's login alone
+                HttpResponse<String> r = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/admin/login")))
+                        .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("key=idiom_wrong_" + i)));
+                refused += r.statusCode() == 429 ? 1 : 0;
+                assertTrue(r.statusCode() == 401 || r.statusCode() == 429, r.statusCode() + " " + r.body());
+            }
+            assertEquals(3, refused, "past 3 wrong logins a minute, the login form answers 429");
         }
         assertTrue(TestDatabase.freshUrl().contains("password="), "the tests' database is a locked one too");
     }

@@ -32,8 +32,10 @@ final class AdminConsole extends HttpServlet {
     private final transient AdminSessions sessions;
     private final transient LiveFeed live;
     private final transient PublicUrl publicUrl;
+    private final transient AuthFailures failures;
 
-    AdminConsole(Application app, AdminSessions sessions, LiveFeed live, PublicUrl publicUrl) {
+    AdminConsole(Application app, AdminSessions sessions, LiveFeed live, PublicUrl publicUrl, AuthFailures failures) {
+        this.failures = failures;
         this.app = app;
         this.sessions = sessions;
         this.live = live;
@@ -97,10 +99,17 @@ final class AdminConsole extends HttpServlet {
 
     private void login(HttpServletRequest req, HttpServletResponse res) throws IOException {
         String base = publicUrl.of(req);
-        String query = req.getQueryString();
-        if (query != null && java.util.Arrays.stream(query.split("&")).anyMatch(p -> p.equals("key") || p.startsWith("key="))) {
+        if (keyInAddress(req.getQueryString())) {
             // a key in the address ends up in access logs, proxies and the browser's history: the form's body only
             page(res, 400, ConsolePage.login(base, "Send the key in the form's body, never in the address."));
+            return;
+        }
+        String address = req.getRemoteAddr();
+        var wait = failures.wait(address); // logins count with wrong API keys: one guesser, one budget
+        if (wait.isPresent()) {
+            res.setHeader("Retry-After", Long.toString(Math.max(1, wait.get().toSeconds() + 1)));
+            page(res, 429, ConsolePage.login(base, "Too many wrong keys from this address in the last minute; try again in "
+                    + Math.max(1, wait.get().toSeconds() + 1) + " s."));
             return;
         }
         try {
@@ -108,10 +117,33 @@ final class AdminConsole extends HttpServlet {
             res.setHeader("Set-Cookie", AdminSessions.cookie(s, secure(req)));
             redirect(res, req.getContextPath() + "/admin");
         } catch (NotAuthorizedException e) {
+            failures.failed(address);
             page(res, 401, ConsolePage.login(base, "That key is not known, or was revoked."));
         } catch (ForbiddenException e) {
             page(res, 403, ConsolePage.login(base, e.getMessage()));
         }
+    }
+
+    /**
+     * Whether a query string names the key, however its name is written: the servlet's parameters
+     * are decoded, so {@code %6bey=…} is the key too (a check of the raw text let it in).
+     */
+    static boolean keyInAddress(String query) {
+        if (query == null) {
+            return false;
+        }
+        for (String part : query.split("&")) {
+            int eq = part.indexOf('=');
+            String name = eq < 0 ? part : part.substring(0, eq);
+            try {
+                if (URLDecoder.decode(name, StandardCharsets.UTF_8).strip().equalsIgnoreCase("key")) {
+                    return true;
+                }
+            } catch (IllegalArgumentException malformed) {
+                return true; // a name that does not decode is not let through to a decoder that might read it otherwise
+            }
+        }
+        return false;
     }
 
     /** Pause, resume or retry the parked pushes of one tool account: {@code <name>/<action>}. */

@@ -56,7 +56,8 @@ public final class WebApp {
         filter(context, "request-timing", new RequestTiming(meters), false);
         filter(context, "path-check", new PathCheck(), false);
         filter(context, "security-headers", new SecurityHeaders(), false);
-        filter(context, "key-check", new KeyCheck(app.keys(), sessions, new AuthFailures(authFailureLimit, app.clock())), false);
+        AuthFailures authFailures = new AuthFailures(authFailureLimit, app.clock()); // one count for API keys and console logins
+        filter(context, "key-check", new KeyCheck(app.keys(), sessions, authFailures), false);
         filter(context, "slow-bodies", new SlowBodies(minBodyRate), false);
         filter(context, "admission", admission, false);
         filter(context, "request-limits", new RequestLimits(maxBodyBytes), false);
@@ -74,7 +75,7 @@ public final class WebApp {
         ServletRegistration.Dynamic admin = context.addServlet("admin", pages);
         admin.addMapping("/admin", "/admin/*", "");
         LiveFeed live = new LiveFeed(pages::liveSnapshot, Duration.ofMillis(500)); // a change shows within a second
-        ServletRegistration.Dynamic console = context.addServlet("admin-console", new AdminConsole(app, sessions, live, publicUrl));
+        ServletRegistration.Dynamic console = context.addServlet("admin-console", new AdminConsole(app, sessions, live, publicUrl, authFailures));
         console.addMapping("/admin/login", "/admin/logout", "/admin/live", "/admin/assets/*", "/admin/actions/*");
         console.setAsyncSupported(true);
 
