@@ -399,17 +399,18 @@ class CuratorsLibraryTest {
             String account = "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + dev.idiom.wrappers.zotero.ZoteroStub.LIBRARY
                     + "\",\"secret\":\"%s\"}";
             HttpResponse<String> wrongKey = idiom.put("/api/tools/zotero", account.formatted("a-mistyped-key"));
-            assertEquals(400, wrongKey.statusCode(), wrongKey.body());
+            assertEquals(502, wrongKey.statusCode(), wrongKey.body());
+            assertEquals("ToolAuth", RunningIdiom.json(wrongKey).get("code").asText());
             assertTrue(wrongKey.body().contains("403") && wrongKey.body().contains("check=false"), wrongKey.body());
             assertEquals(0, RunningIdiom.json(idiom.get("/api/tools")).size(), "nothing saved");
             assertEquals(200, idiom.put("/api/tools/zotero", account.formatted(dev.idiom.wrappers.zotero.ZoteroStub.KEY)).statusCode());
             HttpResponse<String> broken = idiom.put("/api/tools/zotero", account.formatted("a-mistyped-key"));
-            assertEquals(400, broken.statusCode(), broken.body());
+            assertEquals(502, broken.statusCode(), broken.body());
             assertTrue(RunningIdiom.json(idiom.post("/api/tools/zotero/sync", "application/json", "")).has("pulled"), "the account as it was still works");
             assertEquals(200, idiom.put("/api/tools/zotero?check=false", account.formatted("a-mistyped-key")).statusCode(), "saved anyway when asked");
 
             HttpResponse<String> missing = idiom.put("/api/tools/library", "{\"kind\":\"bibtex\",\"baseUrl\":\"nowhere/library.bib\"}");
-            assertEquals(400, missing.statusCode(), missing.body());
+            assertEquals(409, missing.statusCode(), missing.body());
             assertTrue(missing.body().contains("\\\"create\\\": true"), missing.body());
             HttpResponse<String> made = idiom.put("/api/tools/library", "{\"kind\":\"bibtex\",\"baseUrl\":\"nowhere/library.bib\",\"create\":true}");
             assertEquals(200, made.statusCode(), made.body());

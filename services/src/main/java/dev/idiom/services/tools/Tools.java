@@ -144,7 +144,8 @@ public final class Tools implements ToolDirectory {
      * false saves without asking the tool or the file.
      */
     public ToolAccount saveChecked(String name, boolean create, boolean check, java.util.function.Supplier<ToolAccount> put) {
-        java.util.Optional<dev.idiom.events.accounts.StoredToolAccount> before = accounts.stored(name);
+        // a name the account table cannot hold is refused by put, before any lookup of it
+        java.util.Optional<dev.idiom.events.accounts.StoredToolAccount> before = ToolAccounts.validName(name) ? accounts.stored(name) : java.util.Optional.empty();
         ToolAccount saved = put.get();
         try {
             if (FILE_KINDS.contains(saved.kind())) {
@@ -153,9 +154,9 @@ public final class Tools implements ToolDirectory {
                     if (create) {
                         java.nio.file.Files.createDirectories(file.getParent());
                         java.nio.file.Files.createFile(file);
-                    } else if (check) {
-                        throw new InvalidValueException("the file " + file + " does not exist: say \"create\": true to have Idiom make it, or check the path"
-                                + " (?check=false saves anyway)");
+                    } else if (check) { // a request the files-dir as it stands does not allow: 409, like any state that refuses it
+                        throw new dev.idiom.consistency.report.SyncRefusedException("the file " + file + " does not exist: say \"create\": true to have Idiom"
+                                + " make it, or check the path (?check=false saves anyway)");
                     }
                 }
             }
@@ -166,9 +167,12 @@ public final class Tools implements ToolDirectory {
         } catch (java.io.IOException e) {
             accounts.putBack(name, before);
             throw new InvalidValueException("the file for account '" + name + "' could not be made: " + e.getMessage());
-        } catch (ToolException refused) {
+        } catch (dev.idiom.wrappers.ToolAuthException refused) { // the tool's own refusal: 502 ToolAuth, as any call it refuses
             accounts.putBack(name, before);
-            throw new InvalidValueException("the account was not saved: " + refused.getMessage() + " (?check=false saves it anyway)");
+            throw new dev.idiom.wrappers.ToolAuthException("the account was not saved: " + refused.getMessage() + " (?check=false saves it anyway)");
+        } catch (ToolException failed) { // the tool did not answer as it should: 502 ToolFailed
+            accounts.putBack(name, before);
+            throw new ToolException("the account was not saved: " + failed.getMessage() + " (?check=false saves it anyway)", failed);
         } catch (RuntimeException failed) {
             accounts.putBack(name, before);
             throw failed;
