@@ -51,11 +51,18 @@ public final class AccountSync {
         if (allowDeletions && state.held() != null) {
             holds.resume(name, true);
         }
-        AccountPull.Pulled p = pull.run(tool, allowDeletions, progress);
+        AccountPull.Pulled p;
+        String queued = null;
+        try {
+            p = pull.run(tool.answeringAtOnce(), allowDeletions, progress); // a curator is answered now, not after a tool's turn comes
+        } catch (dev.idiom.wrappers.ToolTurnException notYet) {
+            p = new AccountPull.Pulled(new dev.idiom.consistency.report.ImportSummary(), 0, null);
+            queued = notYet.getMessage();
+        }
         mirrors.planAll(); // what came in may be owed to the accounts whose rules select it (and this account's rule to it)
         Map<PushOutcome, Integer> pushed = engine.drain(1000);
         return new SyncReport(name, p.summary(), p.unlinked(), p.held(), pushed, engine.outbox().list(tool.kind(), tool.account(), 1000),
-                withheldTags(tool));
+                withheldTags(tool), queued);
     }
 
     /** The tags the account's copies do not get (and why the engine does not owe them), for the curator to see. */

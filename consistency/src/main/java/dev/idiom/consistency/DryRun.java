@@ -58,7 +58,11 @@ public final class DryRun {
         List<DigitalEntity> newDes = new ArrayList<>();
         List<UUID> changedDes = new ArrayList<>();
         if (rules.of(tool.kind(), tool.account()).rule().direction().read()) {
-            pullPlan(tool, pulled, newDes, changedDes);
+            try {
+                pullPlan(tool.answeringAtOnce(), pulled, newDes, changedDes); // a dry run answers now, not after a tool's turn comes
+            } catch (dev.idiom.wrappers.ToolTurnException notYet) {
+                pulled.queued = notYet.getMessage();
+            }
         }
         Map<String, SyncPlan.Writes> writes = new LinkedHashMap<>();
         for (MirrorRules.Selection s : rules.all()) {
@@ -71,7 +75,7 @@ public final class DryRun {
             DigitalEntity de = o.entity();
             SyncPlan.Writes w = writes.get(o.selection().account().name());
             if (!o.removal()) {
-                w.copy(de.id(), de.metadata().title());
+                copy(w, o.selection(), de);
             } else {
                 w.remove(de.id(), de.metadata().title());
             }
@@ -80,7 +84,7 @@ public final class DryRun {
         for (DigitalEntity de : newDes) {
             for (MirrorRules.Selection s : rules.all()) {
                 if (writes.containsKey(s.account().name()) && s.rule().mirrors() && mirrors.owesCopy(s, de, keepsPrivate(s), Set.of())) {
-                    writes.get(s.account().name()).copy(de.id(), de.metadata().title());
+                    copy(writes.get(s.account().name()), s, de);
                 }
             }
         }
@@ -172,7 +176,7 @@ public final class DryRun {
             }
             if (Outbox.NEW_COPY.equals(e.remoteId())) {
                 if (mirrors.owesCopy(s, de, keepsPrivate(s), mirrors.deletedThere(List.of(de.id()), s.account().kind(), s.account().account()))) {
-                    w.copy(de.id(), de.metadata().title());
+                    copy(w, s, de);
                 }
                 continue;
             }
@@ -184,6 +188,16 @@ public final class DryRun {
             } else if (de.live() && s.rule().propagatesDeletions()) { // a copy a deletion removed, owed back
                 w.copy(de.id(), de.metadata().title());
             }
+        }
+    }
+
+    /** A copy the account is owed: to be made, or, where the tool would refuse it as it stands, named with the tool's reason. */
+    private void copy(SyncPlan.Writes w, MirrorRules.Selection s, DigitalEntity de) {
+        Optional<String> refused = tools.open(s.account().kind(), s.account().account()).flatMap(t -> t.refusal(ReplicaContent.wanted(de, t, null)));
+        if (refused.isPresent()) {
+            w.refuse(de.id(), de.metadata().title() + ": " + refused.get());
+        } else {
+            w.copy(de.id(), de.metadata().title());
         }
     }
 

@@ -53,6 +53,9 @@ final class SyncCommand {
                     + "conflicts %d, unlinked %d, parked %d%n", account, p.records(), p.count(ImportOutcome.Kind.CREATED),
                     p.count(ImportOutcome.Kind.MERGED), p.count(ImportOutcome.Kind.UPDATED), p.count(ImportOutcome.Kind.UNCHANGED),
                     p.count(ImportOutcome.Kind.SKIPPED), r.pushedCount(), r.mergedCount(), p.conflicts(), r.unlinked(), r.parkedCount());
+            if (r.queued() != null) {
+                out.println("idiom: the pull did not run now: " + r.queued());
+            }
             if (r.held() != null) {
                 out.println("idiom: HELD, not applied: " + r.held());
                 out.println("       check the tool; then run again with --allow-deletions true to apply them");
@@ -123,6 +126,10 @@ final class SyncCommand {
             out.printf("idiom: and write to %s: %d copies, %d updates, %d removals%n", w.name(), w.copies.count(), w.updates.count(), w.removals.count());
             samples("copy", w.copies);
             samples("remove", w.removals);
+            if (w.refused.count() > 0) {
+                out.printf("idiom: %d of them %s would refuse as they stand (they would be parked):%n", w.refused.count(), w.name());
+                samples("refused", w.refused);
+            }
             if (w.held != null) {
                 out.println("  HELD: " + w.held);
             }

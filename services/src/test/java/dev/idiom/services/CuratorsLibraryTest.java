@@ -306,10 +306,21 @@ class CuratorsLibraryTest {
     void aWriteTheToolRefusesIsListedWithItsTitleAndReasonAndTheMirrorIsNotCompleteUntilItIsFixed() throws Exception {
         try (dev.idiom.wrappers.pinboard.PinboardStub pinboard = new dev.idiom.wrappers.pinboard.PinboardStub(); RunningIdiom idiom = idiom()) {
             JsonNode de = RunningIdiom.json(idiom.post("/api/entities", "application/json",
-                    "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Epidemic algorithms\",\"year\":1987}}"));
+                    "{\"metadata\":{\"type\":\"article-journal\",\"title\":\"Epidemic algorithms\",\"year\":1987,\"doi\":\"10.1145/41840.41841\"}}"));
             assertEquals(200, idiom.put("/api/tools/pinboard", "{\"kind\":\"pinboard\",\"baseUrl\":\"" + pinboard.uri() + "/v1/\",\"secret\":\""
                     + dev.idiom.wrappers.pinboard.PinboardStub.TOKEN + "\",\"mirror\":\"all\"}").statusCode());
-            sync(idiom, "pinboard");
+            // a dry run says which writes the tool would refuse, and what would let them through
+            JsonNode plan = RunningIdiom.json(idiom.post("/api/tools/pinboard/sync?dryRun=true", "application/json", ""));
+            JsonNode refused = plan.get("writes").get(0).get("refused");
+            assertEquals(1, refused.get("count").asInt(), plan.toString());
+            assertTrue(refused.get("samples").get(0).asText().startsWith("Epidemic algorithms: a Pinboard bookmark needs a URL")
+                    && refused.get("samples").get(0).asText().contains("https://doi.org/10.1145/41840.41841"), refused.toString());
+            assertEquals(0, plan.get("writes").get(0).get("copies").get("count").asInt());
+            // the dry run used Pinboard's five-minute posts/all turn: the sync says so at once and pushes all the same
+            long started = System.nanoTime();
+            JsonNode synced = RunningIdiom.json(idiom.post("/api/tools/pinboard/sync", "application/json", ""));
+            assertTrue(synced.get("queued").asText().contains("next is at"), synced.toString());
+            assertTrue(System.nanoTime() - started < 30_000_000_000L, "answered without waiting for the turn");
 
             JsonNode parked = RunningIdiom.json(idiom.get("/api/tools/pinboard/parked"));
             assertEquals(1, parked.get("parked").size(), parked.toString());

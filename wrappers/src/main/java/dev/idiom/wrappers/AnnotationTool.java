@@ -199,6 +199,24 @@ public interface AnnotationTool {
     }
 
     /**
+     * This tool for a caller who wants an answer now (a curator's sync, a dry run): a call the tool
+     * allows only later fails at once ({@link ToolTurnException}, saying when) instead of waiting for
+     * its turn, as the scheduled pulls do. Default: the tool itself (it has no such calls).
+     */
+    default AnnotationTool answeringAtOnce() {
+        return this;
+    }
+
+    /**
+     * Why this tool would refuse a record holding {@code wanted} as it stands, known before any call
+     * (a Pinboard bookmark needs a URL), with what would let it through; empty when it would take it.
+     * Creates refuse with this reason, and a dry run names the writes it would stop.
+     */
+    default java.util.Optional<String> refusal(Metadata wanted) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Checks, with one cheap read, that the tool answers to this account's key (a file: that it reads);
      * throws the tool's refusal ({@link ToolException}) when it does not.
      */

@@ -50,6 +50,17 @@ public final class PrivateLibrary implements AnnotationTool {
     }
 
     @Override
+    public AnnotationTool answeringAtOnce() {
+        AnnotationTool now = tool.answeringAtOnce();
+        return now == tool ? this : new PrivateLibrary(now);
+    }
+
+    @Override
+    public Optional<String> refusal(Metadata wanted) {
+        return tool.refusal(wanted);
+    }
+
+    @Override
     public String probeId() {
         return tool.probeId();
     }

@@ -53,6 +53,8 @@ public record SyncPlan(String account, Pulled pulled, List<Writes> writes) {
         public int skipped;
         /** Why the pull's deletions would be held for a curator, or null. */
         public String held;
+        /** Why the pull could not be planned now and when it can (a tool's turn not yet due), or null. */
+        public String queued;
     }
 
     /** What one account would be written. */
@@ -61,6 +63,8 @@ public record SyncPlan(String account, Pulled pulled, List<Writes> writes) {
         public final Named copies = new Named();
         public final Named updates = new Named();
         public final Named removals = new Named();
+        /** Copies the tool would refuse (each title with the tool's reason): they would be parked, not made. */
+        public final Named refused = new Named();
         /** Why the account would be held instead of its copies removed (more than the mass-delete share), or null. */
         public String held;
 
@@ -82,6 +86,10 @@ public record SyncPlan(String account, Pulled pulled, List<Writes> writes) {
 
         public void remove(UUID id, String title) {
             removals.add(id, title);
+        }
+
+        public void refuse(UUID id, String titleAndReason) {
+            refused.add(id, titleAndReason);
         }
     }
 }

@@ -15,9 +15,10 @@ import java.util.UUID;
  *
  * @param withheldTags per DE (a sample), the tags left out of its copy in this account: private tags of another tool, tags this
  *     tool would act on
+ * @param queued why the pull did not run now and when it will (a tool's turn not yet due), or null; the pushes ran all the same
  */
 public record SyncReport(String account, ImportSummary pulled, int unlinked, String held, Map<PushOutcome, Integer> pushed, List<Outbox.Entry> owed,
-                         Map<UUID, Set<String>> withheldTags) {
+                         Map<UUID, Set<String>> withheldTags, String queued) {
     public int pushedCount() {
         return pushed.getOrDefault(PushOutcome.PUSHED, 0);
     }

@@ -128,7 +128,7 @@ public final class ToolsResource {
         dev.idiom.consistency.report.SyncReport r = sync.sync(name, QueryParams.flag("allowDeletions", allowDeletions), (s, done, size, last) -> { });
         ObjectNode n = json.mapper().createObjectNode().put("account", name);
         n.set("pulled", json.summary(r.pulled()));
-        n.put("unlinked", r.unlinked()).put("held", r.held());
+        n.put("unlinked", r.unlinked()).put("held", r.held()).put("queued", r.queued());
         ObjectNode pushed = n.putObject("pushed");
         r.pushedByOutcome().forEach(pushed::put);
         n.put("merged", r.mergedCount()).put("conflicts", r.pulled().conflicts());
@@ -150,13 +150,14 @@ public final class ToolsResource {
         named(pull, "merged", p.pulled().merged);
         named(pull, "updated", p.pulled().updated);
         named(pull, "unlinked", p.pulled().unlinked);
-        pull.put("unchanged", p.pulled().unchanged).put("skipped", p.pulled().skipped).put("held", p.pulled().held);
+        pull.put("unchanged", p.pulled().unchanged).put("skipped", p.pulled().skipped).put("held", p.pulled().held).put("queued", p.pulled().queued);
         ArrayNode writes = n.putArray("writes");
         for (dev.idiom.consistency.report.SyncPlan.Writes w : p.writes()) {
             ObjectNode a = writes.addObject().put("account", w.name());
             named(a, "copies", w.copies);
             named(a, "updates", w.updates);
             named(a, "removals", w.removals);
+            named(a, "refused", w.refused); // copies the tool would refuse as they stand: parked, not made
             a.put("held", w.held);
         }
         return n;

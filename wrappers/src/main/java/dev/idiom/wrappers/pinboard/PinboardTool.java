@@ -11,6 +11,7 @@ import dev.idiom.wrappers.RecordRefusedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import dev.idiom.wrappers.ToolException;
+import dev.idiom.wrappers.ToolTurnException;
 import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.http.CallGate;
 import dev.idiom.wrappers.http.Pacing;
@@ -81,12 +82,26 @@ public final class PinboardTool implements AnnotationTool {
 
     /** @param createPrivate whether bookmarks Idiom creates are private ({@code shared=no}) */
     public PinboardTool(URI base, String authToken, ToolHttp http, Clock clock, Pacing pacing, boolean createPrivate) {
+        this(base, authToken, http, clock, pacing, createPrivate, true);
+    }
+
+    private PinboardTool(URI base, String authToken, ToolHttp http, Clock clock, Pacing pacing, boolean createPrivate, boolean waitsForTurns) {
         this.base = base.toString().endsWith("/") ? base : URI.create(base + "/");
         this.authToken = authToken;
         this.http = http;
         this.clock = clock;
         this.pacing = pacing;
         this.createPrivate = createPrivate;
+        this.waitsForTurns = waitsForTurns;
+    }
+
+    /** False for a caller who wants an answer now: a posts/all turn that is not due fails at once, saying when it is. */
+    private final boolean waitsForTurns;
+
+    /** The same account on the same client (its pacing and turns shared), answering at once instead of waiting for a posts/all turn. */
+    @Override
+    public AnnotationTool answeringAtOnce() {
+        return waitsForTurns ? new PinboardTool(base, authToken, http, clock, pacing, createPrivate, false) : this;
     }
 
     @Override
@@ -188,6 +203,10 @@ public final class PinboardTool implements AnnotationTool {
                     throw new ToolException("Pinboard's posts/all may be called again at " + due + " (it answered 429 before, so the wait doubled)",
                             null, wait);
                 }
+                if (!waitsForTurns) { // a curator waiting for an answer is told now, not after minutes of silence
+                    throw new ToolTurnException("queued: Pinboard allows one full listing (posts/all) every five minutes; its next is at " + due
+                            + ", when the scheduled pull takes it", due, wait);
+                }
                 pacing.pause(wait);
             }
         } catch (InterruptedException e) {
@@ -229,9 +248,19 @@ public final class PinboardTool implements AnnotationTool {
     }
 
     @Override
+    public Optional<String> refusal(Metadata m) {
+        if (m.url() != null) {
+            return Optional.empty();
+        }
+        return Optional.of("a Pinboard bookmark needs a URL; this entity has none" + (m.doi() == null ? ""
+                : " (it has a DOI: its URL could be https://doi.org/" + m.doi().strip() + ")"));
+    }
+
+    @Override
     public RemoteRecord create(Metadata m, boolean keepPrivate) {
-        if (m.url() == null) {
-            throw new RecordRefusedException("a Pinboard bookmark needs a URL; this entity has none");
+        Optional<String> refused = refusal(m);
+        if (refused.isPresent()) {
+            throw new RecordRefusedException(refused.get());
         }
         Map<String, String> p = new LinkedHashMap<>();
         p.put("url", m.url());
