@@ -90,6 +90,11 @@ class CuratorsLibraryTest {
             assertEquals(List.of(lindqvist.get("id").asText(), okafor.get("id").asText()).stream().sorted().toList(),
                     pairs.get(0).get("entities").findValuesAsText("id").stream().sorted().toList());
 
+            HttpResponse<String> overSoap = idiom.soap("<de:suggestedDuplicates/>");
+            assertEquals(200, overSoap.statusCode(), overSoap.body());
+            assertTrue(overSoap.body().contains(lindqvist.get("id").asText()) && overSoap.body().contains(okafor.get("id").asText())
+                    && overSoap.body().contains(">doi<"), overSoap.body());
+
             sync(idiom);
             sync(idiom);
             assertEquals(original, Files.readString(bib), "syncs with no change anywhere leave the file byte for byte");
@@ -120,9 +125,9 @@ class CuratorsLibraryTest {
             assertEquals(afterTitle.replace("Rats, Sprague-Dawley}", "Rats, Sprague-Dawley; Diet}"), Files.readString(bib), "a third round writes nothing");
 
             // "not duplicates" is remembered
-            HttpResponse<String> dismissed = idiom.post("/api/duplicates/dismiss", "application/json",
-                    "{\"entities\":[\"" + lindqvist.get("id").asText() + "\",\"" + okafor.get("id").asText() + "\"]}");
-            assertEquals(204, dismissed.statusCode(), dismissed.body());
+            HttpResponse<String> dismissed = idiom.soap("<de:dismissDuplicate><de:first>" + lindqvist.get("id").asText() + "</de:first><de:second>"
+                    + okafor.get("id").asText() + "</de:second></de:dismissDuplicate>");
+            assertEquals(200, dismissed.statusCode(), dismissed.body());
             assertEquals(0, RunningIdiom.json(idiom.get("/api/duplicates")).get("duplicates").size());
             HttpResponse<String> unknown = idiom.post("/api/duplicates/dismiss", "application/json",
                     "{\"entities\":[\"" + lindqvist.get("id").asText() + "\",\"0190a1b2-0000-7000-8000-000000000000\"]}");
@@ -330,6 +335,9 @@ class CuratorsLibraryTest {
             assertEquals(1, mirror.get("parked").asInt(), mirror.toString());
             assertEquals(false, mirror.get("complete").asBoolean(), "a mirror with a refused write is not complete: " + mirror);
             assertEquals("Epidemic algorithms", mirror.get("parkedSamples").get(0).get("title").asText());
+            HttpResponse<String> parkedOverSoap = idiom.soap("<de:parkedWrites><de:tool>pinboard</de:tool></de:parkedWrites>");
+            assertEquals(200, parkedOverSoap.statusCode(), parkedOverSoap.body());
+            assertTrue(parkedOverSoap.body().contains("needs a URL") && parkedOverSoap.body().contains("Epidemic algorithms"), parkedOverSoap.body());
 
             // the curator fixes the record: the change retries the parked write
             HttpResponse<String> fixed = idiom.patch("/api/entities/" + de.get("id").asText(), "{\"metadata\":{\"url\":\"https://example.org/epidemic\"}}",

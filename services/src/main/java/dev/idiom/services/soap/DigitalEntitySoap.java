@@ -110,7 +110,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         return switch (operation) {
             case "empty", "moreInfo", "cite", "history", "search" -> Role.READER;
             case "createDE", "updateDE", "deleteDE", "restoreDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts",
-                    "resolveConflict" -> Role.CURATOR;
+                    "resolveConflict", "suggestedDuplicates", "dismissDuplicate", "parkedWrites" -> Role.CURATOR;
             default -> Role.ADMIN;
         };
     }
@@ -263,6 +263,43 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                     xml.child(o, "state", entry.state());
                 }
             }
+            case "suggestedDuplicates" -> {
+                Integer limit = SoapXml.integer(request, "limit");
+                for (dev.idiom.services.app.EntityLifecycle.DuplicatePair p : lifecycle.duplicates(limit == null ? 100 : limit, caller)) {
+                    OMElement o = xml.child(response, "duplicate", null);
+                    xml.child(o, "evidence", p.evidence());
+                    xml.child(o, "key", p.key());
+                    for (dev.idiom.events.DigitalEntity de : List.of(p.first(), p.second())) {
+                        OMElement e = xml.child(o, "entity", null);
+                        xml.child(e, "id", de.id().toString());
+                        xml.child(e, "version", Integer.toString(de.version()));
+                        if (de.metadata().title() != null) {
+                            xml.child(e, "title", de.metadata().title());
+                        }
+                    }
+                }
+            }
+            case "dismissDuplicate" -> {
+                lifecycle.dismissDuplicate(entity(request, "first"), entity(request, "second"), source);
+                xml.child(response, "dismissed", "true");
+            }
+            case "parkedWrites" -> {
+                Integer limit = SoapXml.integer(request, "limit");
+                for (dev.idiom.consistency.report.ParkedWrite w : sync.parked(SoapXml.required(request, "tool"), limit == null ? 100 : limit)) {
+                    OMElement o = xml.child(response, "parked", null);
+                    xml.child(o, "entityId", w.entityId().toString());
+                    if (w.title() != null) {
+                        xml.child(o, "title", w.title());
+                    }
+                    if (w.remoteId() != null) {
+                        xml.child(o, "remoteId", w.remoteId());
+                    }
+                    if (w.reason() != null) {
+                        xml.child(o, "reason", w.reason());
+                    }
+                    xml.child(o, "attempts", Integer.toString(w.attempts()));
+                }
+            }
             case "resolveConflict" -> {
                 String take = SoapXml.text(request, "take");
                 String value = SoapXml.text(request, "value");
@@ -305,6 +342,16 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
 
     private static OMElement firstChild(OMElement parent, String name) {
         return parent.getFirstChildWithName(new QName(SoapXml.NS, name));
+    }
+
+    /** The entity id in the element {@code name}. */
+    private static UUID entity(OMElement request, String name) {
+        String id = SoapXml.required(request, name);
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidValueException("'" + id + "' is not an entity id (a UUID)");
+        }
     }
 
     private static UUID id(OMElement request) {
