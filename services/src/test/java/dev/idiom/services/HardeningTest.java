@@ -242,6 +242,8 @@ class HardeningTest {
             assertTrue(retryAfter != null && Long.parseLong(retryAfter) >= 1, "Retry-After: " + retryAfter);
             JsonNode problem = RunningIdiom.json(as(idiom, "idiom_wrong_9", HttpRequest.newBuilder(URI.create(idiom.url("/api/entities?limit=1")))));
             assertEquals("Throttled", problem.get("code").asText());
+            // the valid key from the same address is not refused for the guesser's failures
+            assertEquals(200, as(idiom, RunningIdiom.ADMIN_TOKEN, HttpRequest.newBuilder(URI.create(idiom.url("/api/entities?limit=1")))).statusCode());
             // the console's login counts in the same budget: a guesser gets no more tries there
             HttpResponse<String> loginGuess = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/admin/login")))
                     .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("key=idiom_wrong_login")));

@@ -40,7 +40,8 @@ final class KeyCheck extends HttpFilter {
         String authorization = req.getHeader("Authorization");
         String address = req.getRemoteAddr();
         var wait = authorization == null ? java.util.Optional.<java.time.Duration>empty() : failures.wait(address);
-        if (wait.isPresent()) {
+        // a key known without a lookup (the environment's, or one verified moments ago) is not refused for another's wrong keys
+        if (wait.isPresent() && keys.knownWithoutLookup(authorization).isEmpty()) {
             res.setHeader("Retry-After", Long.toString(Math.max(1, wait.get().toSeconds() + 1)));
             Refusal.send(req, res, ErrorCode.THROTTLED, "too many wrong keys from this address in the last minute; try again after "
                     + Math.max(1, wait.get().toSeconds() + 1) + " s");
