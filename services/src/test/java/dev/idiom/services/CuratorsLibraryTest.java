@@ -436,4 +436,27 @@ class CuratorsLibraryTest {
             assertTrue(Files.exists(dir.resolve("nowhere/library.bib")));
         }
     }
+
+    @Test
+    void removingOneOfTwoAccountsAStoreHoldsOnOneLibraryLeavesTheOthersLinks() throws Exception {
+        Path bib = library();
+        try (RunningIdiom idiom = idiom()) {
+            assertEquals(200, idiom.put("/api/tools/library", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}").statusCode());
+            sync(idiom);
+            int copies = RunningIdiom.json(idiom.get("/api/entities?limit=200")).findValues("replicas").stream().mapToInt(JsonNode::size).sum();
+            assertEquals(5, copies, "one copy of each of the file's five entries");
+            // a second account on the same file, as a store saved before two were refused holds it
+            try (java.sql.Connection c = idiom.server.idiom().database().connection(); java.sql.Statement st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO tool_account (name, kind, base_url, account, secret, updated_at, new_records, conflict_policy, private_library, "
+                        + "mirror, direction, deletions) SELECT 'mistake', kind, base_url, account, secret, updated_at, new_records, conflict_policy, "
+                        + "private_library, mirror, direction, deletions FROM tool_account WHERE name = 'library'");
+            }
+            HttpResponse<String> removed = idiom.delete("/api/tools/mistake");
+            assertEquals(200, removed.statusCode(), removed.body());
+            assertEquals(copies, RunningIdiom.json(idiom.get("/api/entities?limit=200")).findValues("replicas").stream().mapToInt(JsonNode::size).sum(),
+                    "the other account's copies stay linked");
+            sync(idiom);
+            assertEquals(5, RunningIdiom.json(idiom.get("/api/entities?limit=200")).get("total").asInt(), "and nothing was imported again");
+        }
+    }
 }
