@@ -18,6 +18,7 @@ import dev.idiom.events.Field;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.NewEvent;
+import dev.idiom.events.PrivacyMarked;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.RecordImported;
 import dev.idiom.events.RecordedEvent;
@@ -26,6 +27,7 @@ import dev.idiom.events.ReplicaLinked;
 import dev.idiom.events.ReplicaUnlinked;
 import dev.idiom.events.StaleVersionException;
 import dev.idiom.events.UnknownEntityException;
+import dev.idiom.events.Visibility;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -206,9 +208,10 @@ public final class DeLifecycle {
      * only the loser has fills the winner's gap; tags are joined. The loser's replicas move to the
      * winner (each owed the winner's content) and the loser answers with the winner from now on.
      * Both appends go in one transaction; if a concurrent write refused one, it is completed on the
-     * entity's newest state, so a merge is never left half-done.
+     * entity's newest state, so a merge is never left half-done. A merge with a private side stays
+     * private ({@link #privacyAfterMerge}) unless the curator says {@code publish}.
      */
-    public Outcome merge(UUID winnerId, UUID loserId, Set<Field> fromLoser, int expectedVersion, String source) {
+    public Outcome merge(UUID winnerId, UUID loserId, Set<Field> fromLoser, boolean publish, int expectedVersion, String source) {
         if (winnerId.equals(loserId)) {
             throw new InvalidValueException("an entity cannot be merged into itself");
         }
@@ -219,7 +222,8 @@ public final class DeLifecycle {
         // one copy per account: where the winner has one, the loser's stays behind (and goes where the account propagates deletions)
         List<DigitalEntity.CopyId> duplicates = loser.replicas().stream().filter(r -> winner.holdsCopyIn(r.tool(), r.account()))
                 .map(r -> new DigitalEntity.CopyId(r.tool(), r.account(), r.remoteId())).toList();
-        List<NewEvent> gained = winnerEvents(winner, loser, fromLoser, why);
+        PrivacyMarked privacy = privacyAfterMerge(winner, loser, publish);
+        List<NewEvent> gained = winnerEvents(winner, loser, fromLoser, privacy, why);
         Append loserPart = new Append(loserId, loser.version(), events(why, new EntityMerged(winnerId, duplicates)));
         // a loser with the winner's content and no copies gives the winner nothing: only the loser's part is written
         List<AppendOutcome> done = gained.isEmpty() ? List.of(AppendOutcome.of(null), writes.commitAll(List.of(loserPart)).getFirst())
@@ -227,7 +231,7 @@ public final class DeLifecycle {
         if (!done.get(0).succeeded()) { // the winner moved after it was checked: its part goes on its newest state
             retry.run("merging " + loserId + " into " + winnerId, () -> {
                 DigitalEntity latest = store.load(winnerId).orElseThrow();
-                List<NewEvent> again = winnerEvents(latest, loser, fromLoser, why);
+                List<NewEvent> again = winnerEvents(latest, loser, fromLoser, privacy, why);
                 return again.isEmpty() ? latest : append(winnerId, latest.version(), again);
             });
         }
@@ -266,8 +270,24 @@ public final class DeLifecycle {
         return new Outcome(merged, left, leftBehind);
     }
 
-    /** The winner's gains from the loser: fields as chosen, and links to the loser's copies in accounts where the winner has none. */
-    private static List<NewEvent> winnerEvents(DigitalEntity winner, DigitalEntity loser, Set<Field> fromLoser, String source) {
+    /**
+     * The mark a merge gives the winner, or null: private when either side is hidden from keys
+     * without the private right or the loser brings private copies or values — unless the curator
+     * {@code publish}es it, which takes away the mark and what the winner had private by origin
+     * (copies private in their tools stay so).
+     */
+    static PrivacyMarked privacyAfterMerge(DigitalEntity winner, DigitalEntity loser, boolean publish) {
+        if (publish) {
+            return winner.markedPrivate() || winner.privateOrigin() != null || Visibility.hidden(loser) || loser.privateOrigin() != null
+                    ? new PrivacyMarked(false) : null;
+        }
+        boolean privateSide = Visibility.hidden(winner) || Visibility.hidden(loser) || loser.privateOrigin() != null
+                || loser.replicas().stream().anyMatch(Replica::privateCopy);
+        return privateSide && !winner.markedPrivate() ? new PrivacyMarked(true) : null;
+    }
+
+    /** The winner's gains from the loser: fields as chosen, links to the loser's copies in accounts where the winner has none, and its privacy. */
+    private static List<NewEvent> winnerEvents(DigitalEntity winner, DigitalEntity loser, Set<Field> fromLoser, PrivacyMarked privacy, String source) {
         Map<Field, Object> values = new LinkedHashMap<>();
         for (Field f : Field.values()) {
             Object mine = winner.metadata().get(f);
@@ -282,6 +302,9 @@ public final class DeLifecycle {
         }
         List<NewEvent> out = new ArrayList<>(Changes.toSet(winner.metadata(), values).stream().map(e -> new NewEvent(UUID.randomUUID(), source, e)).toList());
         out.addAll(links(loser.replicas().stream().filter(r -> !winner.holdsCopyIn(r.tool(), r.account())).toList(), source));
+        if (privacy != null) {
+            out.add(new NewEvent(UUID.randomUUID(), source, privacy));
+        }
         return out;
     }
 

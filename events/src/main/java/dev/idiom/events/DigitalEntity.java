@@ -17,9 +17,11 @@ import java.util.UUID;
  * @param detached copies a curator unlinked by hand: left alone in their tools, never linked to this DE again by a pull
  * @param heldFields fields with a conflict the {@code ask} policy left to a curator: not written to any copy until it is settled
  *     ({@link ConflictSettled})
+ * @param privateOrigin what only private copies ever supplied, private after they go (null: nothing); see {@link Visibility}
  */
 public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
-                            boolean markedPrivate, Lifecycle lifecycle, List<CopyId> detached, java.util.Set<Field> heldFields) implements Serializable {
+                            boolean markedPrivate, Lifecycle lifecycle, List<CopyId> detached, java.util.Set<Field> heldFields,
+                            PrivateOrigin privateOrigin) implements Serializable {
 
     /** Which copy: its tool, account and id there. */
     public record CopyId(String tool, String account, String remoteId) implements Serializable {}
@@ -29,6 +31,11 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
         lifecycle = lifecycle == null ? Lifecycle.LIVE : lifecycle;
         detached = detached == null ? List.of() : List.copyOf(detached);
         heldFields = heldFields == null || heldFields.isEmpty() ? java.util.Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(heldFields));
+    }
+
+    public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
+            boolean markedPrivate, Lifecycle lifecycle, List<CopyId> detached, java.util.Set<Field> heldFields) {
+        this(id, version, metadata, replicas, createdAt, updatedAt, markedPrivate, lifecycle, detached, heldFields, null);
     }
 
     public DigitalEntity(UUID id, int version, Metadata metadata, List<Replica> replicas, Instant createdAt, Instant updatedAt,
@@ -141,7 +148,8 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             held = new java.util.HashSet<>(held);
             held.remove(c.field());
         }
-        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked, life, nextDetached, held);
+        return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked, life, nextDetached, held,
+                PrivateOrigin.after(privateOrigin, this, event, next, nextReplicas));
     }
 
     /**

@@ -270,6 +270,14 @@ public final class EventCodec {
             }
             g.writeEndArray();
         }
+        PrivateOrigin origin = de.privateOrigin();
+        if (viewPrivate == null && origin != null) { // stored only, and only when there is some: projections from before keep their bytes
+            g.writeObjectFieldStart("privateOrigin");
+            g.writeBooleanField("whole", origin.whole());
+            g.writeFieldName("values");
+            json.writeValue(g, origin.values());
+            g.writeEndObject();
+        }
         if (viewPrivate != null && !de.markedPrivate()) {
             g.writeBooleanField("private", viewPrivate);
         }
@@ -334,6 +342,7 @@ public final class EventCodec {
             String mergedInto = null;
             List<DigitalEntity.CopyId> detached = new ArrayList<>();
             java.util.Set<Field> held = new java.util.HashSet<>();
+            PrivateOrigin origin = null;
             for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
                 JsonToken t = p.nextToken();
                 switch (name) {
@@ -362,16 +371,32 @@ public final class EventCodec {
                             held.add(Field.named(p.getValueAsString()));
                         }
                     }
+                    case "privateOrigin" -> origin = privateOrigin(p);
                     default -> p.skipChildren();
                 }
             }
             Lifecycle life = state == null ? Lifecycle.LIVE : new Lifecycle(Lifecycle.State.valueOf(state.toUpperCase(java.util.Locale.ROOT)),
                     since == null ? null : Instant.parse(since), mergedInto == null ? null : UUID.fromString(mergedInto));
             return new DigitalEntity(UUID.fromString(id), version, metadata, replicas, Instant.parse(createdAt), Instant.parse(updatedAt), marked, life,
-                    detached, held);
+                    detached, held, origin);
         } catch (IOException e) {
             throw new IllegalStateException("stored JSON is malformed: " + e.getMessage(), e);
         }
+    }
+
+    /** The private origin object the parser stands at the start of. */
+    private PrivateOrigin privateOrigin(JsonParser p) throws IOException {
+        boolean whole = false;
+        Metadata values = null;
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+            p.nextToken();
+            switch (name) {
+                case "whole" -> whole = p.getValueAsBoolean();
+                case "values" -> values = metadata(p);
+                default -> p.skipChildren();
+            }
+        }
+        return new PrivateOrigin(whole, values);
     }
 
     /** The replica object the parser stands at the start of. */

@@ -10,9 +10,12 @@ import java.util.TreeSet;
  * Who may see what of a DE. Keys allowed to see private records (curators, admins, readers given
  * that right) see every DE whole. To every other key:
  * <ul>
- *   <li>a DE a curator marked private, or whose every copy is private in its tool, does not exist;</li>
+ *   <li>a DE a curator marked private, or whose every copy is private in its tool, or that came from a
+ *       private copy and was never held by a public one ({@link PrivateOrigin#whole}), does not exist —
+ *       whether that copy is still linked, deleted, unlinked or merged away;</li>
  *   <li>of a DE with public and private copies, the private copies are not shown, nor a field value
- *       or tag that only private copies hold (a value no copy holds was set in Idiom and is shown);</li>
+ *       or tag that only private copies hold or ever brought ({@link PrivateOrigin#values}; a value no
+ *       copy brought was set in Idiom and is shown);</li>
  *   <li>Pinboard's private tags (a leading {@code .}) of a Pinboard copy are not shown.</li>
  * </ul>
  * No key sees a shadow: {@link #withoutShadows} is what leaves the store. Pure functions of the DE,
@@ -26,7 +29,8 @@ public final class Visibility {
 
     /** True when keys without the right to see private records must not learn the DE exists. */
     public static boolean hidden(DigitalEntity de) {
-        return de.markedPrivate() || (!de.replicas().isEmpty() && de.replicas().stream().allMatch(Replica::privateCopy));
+        return de.markedPrivate() || (!de.replicas().isEmpty() && de.replicas().stream().allMatch(Replica::privateCopy))
+                || (de.privateOrigin() != null && de.privateOrigin().whole());
     }
 
     /** True when the DE shows such keys less than it holds (or nothing at all). */
@@ -35,7 +39,7 @@ public final class Visibility {
     }
 
     private static boolean restricted(DigitalEntity de, Set<String> privateTags) {
-        return hidden(de) || de.replicas().stream().anyMatch(Replica::privateCopy) || !privateTags.isEmpty();
+        return hidden(de) || de.replicas().stream().anyMatch(Replica::privateCopy) || !privateTags.isEmpty() || de.privateOrigin() != null;
     }
 
     /** The DE as a key without the private right sees it; only meaningful when it is not {@link #hidden}. */
@@ -44,24 +48,16 @@ public final class Visibility {
         if (!restricted(de, privateTags)) {
             return withoutShadows(de);
         }
-        List<Replica> shown = new ArrayList<>();
-        List<Replica> withheld = new ArrayList<>();
-        for (Replica r : de.replicas()) {
-            (r.privateCopy() ? withheld : shown).add(r.withoutShadow());
-        }
+        List<Replica> shown = de.replicas().stream().filter(r -> !r.privateCopy()).map(Replica::withoutShadow).toList();
         Metadata m = de.metadata();
+        Metadata parts = privateParts(de);
         for (Field f : Field.values()) {
-            if (f == Field.TAGS) {
-                continue;
-            }
-            Object v = m.get(f);
-            if (v != null && heldBy(withheld, f, v) && !heldBy(shown, f, v)) {
+            if (f != Field.TAGS && parts.get(f) != null) {
                 m = m.with(f, null);
             }
         }
         for (String tag : m.tags()) {
-            boolean onlyPrivate = withheld.stream().anyMatch(r -> hasTag(r, tag)) && shown.stream().noneMatch(r -> hasTag(r, tag));
-            if (onlyPrivate || privateTags.contains(tag)) {
+            if (parts.tags().contains(tag) || privateTags.contains(tag)) {
                 m = m.withoutTag(tag);
             }
         }
@@ -71,13 +67,47 @@ public final class Visibility {
                 de.heldFields());
     }
 
+    /**
+     * The DE's field values and tags that only private copies hold or ever brought ({@link PrivateOrigin}):
+     * what no key without the private right is shown, and no public copy is written that does not hold it already.
+     */
+    public static Metadata privateParts(DigitalEntity de) {
+        PrivateOrigin origin = de.privateOrigin() == null ? new PrivateOrigin(false, null) : de.privateOrigin();
+        if (de.privateOrigin() == null && de.replicas().stream().noneMatch(Replica::privateCopy)) {
+            return Metadata.EMPTY;
+        }
+        List<Replica> shown = new ArrayList<>();
+        List<Replica> withheld = new ArrayList<>();
+        for (Replica r : de.replicas()) {
+            (r.privateCopy() ? withheld : shown).add(r);
+        }
+        Metadata m = de.metadata();
+        Metadata out = Metadata.EMPTY;
+        Set<String> tags = new TreeSet<>();
+        for (Field f : Field.values()) {
+            if (f == Field.TAGS) {
+                for (String tag : m.tags()) {
+                    if ((withheld.stream().anyMatch(r -> hasTag(r, tag)) || origin.holdsTag(tag)) && shown.stream().noneMatch(r -> hasTag(r, tag))) {
+                        tags.add(tag);
+                    }
+                }
+                continue;
+            }
+            Object v = m.get(f);
+            if (v != null && (heldBy(withheld, f, v) || origin.holds(f, v)) && !heldBy(shown, f, v)) {
+                out = out.with(f, v);
+            }
+        }
+        return out.with(Field.TAGS, tags);
+    }
+
     /** The DE whole but for its replicas' shadows (the tools' own forms of records stay in the store). */
     public static DigitalEntity withoutShadows(DigitalEntity de) {
         if (de.replicas().stream().allMatch(r -> r.shadow() == null)) {
             return de;
         }
         return new DigitalEntity(de.id(), de.version(), de.metadata(), de.replicas().stream().map(Replica::withoutShadow).toList(),
-                de.createdAt(), de.updatedAt(), de.markedPrivate(), de.lifecycle(), de.detached(), de.heldFields());
+                de.createdAt(), de.updatedAt(), de.markedPrivate(), de.lifecycle(), de.detached(), de.heldFields(), de.privateOrigin());
     }
 
     /**

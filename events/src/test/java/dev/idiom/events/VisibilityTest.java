@@ -80,4 +80,54 @@ class VisibilityTest {
         assertFalse(codec.entity(de).contains("private"));
         assertEquals(new PrivacyMarked(true), codec.event("PrivacyMarked", codec.payload(new PrivacyMarked(true))));
     }
+
+    @Test
+    void aDeFromAPrivateCopyStaysHiddenWhenThatCopyIsUnlinkedDeletedOrMergedAway() {
+        DigitalEntity de = fold(new RecordImported(page, "bookmarks", "/tmp/b.html", "https://example.org/p", null, null, null, true));
+        DigitalEntity unlinked = de.apply(new ReplicaUnlinked("bookmarks", "/tmp/b.html", "https://example.org/p", page, "deleted in its tool"), t0);
+        assertTrue(unlinked.replicas().isEmpty());
+        assertTrue(Visibility.hidden(unlinked), "no copy is left to say it is private: its origin does");
+        assertTrue(Visibility.hidden(unlinked.apply(new EntityDeleted("deleted in its tool"), t0)));
+        assertTrue(Visibility.hidden(unlinked.apply(new EntityDeleted("gone"), t0).apply(new EntityPurged(), t0)), "purged: still nobody's business");
+        assertTrue(Visibility.hidden(de.apply(new EntityMerged(UUID.randomUUID()), t0)), "the loser of a merge keeps its privacy");
+        assertFalse(Visibility.hidden(unlinked.apply(new PrivacyMarked(false), t0)), "a curator publishes it on purpose");
+    }
+
+    @Test
+    void valuesAndTagsAPrivateCopyBroughtStayWithheldAfterItGoes() {
+        Metadata pulled = item.with(Field.NOTES, "a private note");
+        DigitalEntity de = fold(
+                new RecordImported(page, "pinboard", "", "https://example.org/p", "m1", null, "{}", false),
+                new RecordImported(item, "zotero", "users/1", "ABCD1234", "7", null, "{}", true),
+                new FieldChanged(Field.NOTES, "a private note"), // a pull of the private copy: its change, then the copy re-synced
+                new ReplicaLinked("zotero", "users/1", "ABCD1234", "8", pulled, null, null, true),
+                new ReplicaUnlinked("zotero", "users/1", "ABCD1234", pulled, "deleted in its tool"));
+        assertFalse(Visibility.hidden(de), "a public copy holds it");
+        DigitalEntity shown = Visibility.publicView(de);
+        assertNull(shown.metadata().abstractText());
+        assertNull(shown.metadata().notes(), "a change pulled from the private copy is as private as its record");
+        assertFalse(shown.metadata().tags().contains("closed"));
+        assertEquals("A page", shown.metadata().title(), "what the public copy holds stays shown");
+        DigitalEntity edited = de.apply(new FieldChanged(Field.NOTES, "written in Idiom"), t0);
+        assertEquals("written in Idiom", Visibility.publicView(edited).metadata().notes(), "a value set in Idiom is not the copy's");
+        assertEquals(de, codec.entity(codec.entity(de)), "the stored form keeps the origin");
+    }
+
+    @Test
+    void aValueAPublicCopyComesToHoldIsNoLongerPrivate() {
+        DigitalEntity de = fold(
+                new RecordImported(page, "pinboard", "", "https://example.org/p", "m1", null, "{}", false),
+                new RecordImported(item, "zotero", "users/1", "ABCD1234", "7", null, "{}", true),
+                new ReplicaPushed("pinboard", "", "https://example.org/p", "m2", item.with(Field.TAGS, page.tags()), null, null, 2),
+                new ReplicaUnlinked("zotero", "users/1", "ABCD1234", item, "deleted in its tool"));
+        assertEquals("only in the private copy", Visibility.publicView(de).metadata().abstractText(), "written to a public copy by a rule");
+    }
+
+    @Test
+    void aCopyIdiomWroteIntoAPrivateLibraryBringsNothing() {
+        DigitalEntity de = fold(new RecordImported(item, "idiom", id.toString()),
+                new ReplicaLinked("zotero", "groups/9", "ABCD1234", "1", item, null, null, true),
+                new ReplicaUnlinked("zotero", "groups/9", "ABCD1234", item, "deleted in its tool"));
+        assertFalse(Visibility.restricted(de), "the content was Idiom's before the private copy existed");
+    }
 }

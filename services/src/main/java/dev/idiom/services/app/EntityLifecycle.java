@@ -103,10 +103,13 @@ public final class EntityLifecycle {
     /** A copy a merge left beside the kept DE's copy in one account: {@code removed} there (the account propagates deletions), or for a curator to remove. */
     public record DuplicateCopy(String tool, String account, String remoteId, boolean removed) {}
 
-    /** @param fromLoser the names of the fields that take the other DE's value */
-    public Outcome merge(UUID winner, UUID loser, List<String> fromLoser, int expectedVersion, String source) {
+    /**
+     * @param fromLoser the names of the fields that take the other DE's value
+     * @param publish the kept DE is public even where a side was private (otherwise a merge with a private side stays private)
+     */
+    public Outcome merge(UUID winner, UUID loser, List<String> fromLoser, boolean publish, int expectedVersion, String source) {
         Set<Field> fields = DeLifecycle.fields(fromLoser);
-        DeLifecycle.Outcome o = steps.merge(winner, loser, fields, expectedVersion, source);
+        DeLifecycle.Outcome o = steps.merge(winner, loser, fields, publish, expectedVersion, source);
         return new Outcome(shown(o.kept()), shown(o.other()),
                 o.duplicates().stream().map(d -> new DuplicateCopy(d.tool(), d.account(), d.remoteId(), d.removed())).toList());
     }

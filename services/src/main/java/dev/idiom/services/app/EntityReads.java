@@ -54,23 +54,43 @@ public final class EntityReads {
      */
     public EntitySnapshot describe(UUID id, ReadPath path, Caller caller) {
         EntitySnapshot whole = describe(id, path);
+        refuseUnlessShown(whole.entity(), caller);
         EntityLifecycle.refuseUnlessLive(whole.entity()); // in the trash or purged: gone; merged: answered by its winner
         if (caller.seesPrivate() || !Visibility.restricted(whole.entity())) {
             return whole;
         }
-        if (Visibility.hidden(whole.entity())) {
-            throw new UnknownEntityException(id);
-        }
         return EntitySnapshot.of(Visibility.publicView(whole.entity()), codec);
+    }
+
+    /**
+     * A DE hidden from the caller does not exist, whatever its state: one answer (404, the body of an
+     * id never given out) for a hidden DE live, in the trash, purged, merged away, or merged into one
+     * hidden from the caller — no dates, versions or winner's id to tell it from none.
+     */
+    private void refuseUnlessShown(DigitalEntity de, Caller caller) {
+        if (caller.seesPrivate()) {
+            return;
+        }
+        DigitalEntity at = de;
+        for (int hops = 0; hops < 32; hops++) { // merges chain; a winner is always older than its loser's merge, so the chain ends
+            if (Visibility.hidden(at)) {
+                throw new UnknownEntityException(de.id());
+            }
+            if (at.lifecycle().mergedInto() == null) {
+                return;
+            }
+            at = describe(at.lifecycle().mergedInto(), ReadPath.CACHE).entity();
+        }
     }
 
     /** A past state as {@code caller} may see it: nothing of a DE hidden from the caller now or then. */
     public DigitalEntity asOf(UUID id, Integer version, Instant time, Caller caller) {
+        refuseUnlessShown(describe(id, ReadPath.CACHE).entity(), caller); // before the store says which versions there are
         DigitalEntity past = version != null ? store.asOfVersion(id, version) : store.asOfTime(id, time);
         if (caller.seesPrivate()) {
             return Visibility.withoutShadows(past);
         }
-        if (Visibility.hidden(describe(id, ReadPath.CACHE).entity()) || Visibility.hidden(past)) {
+        if (Visibility.hidden(past)) {
             throw new UnknownEntityException(id);
         }
         return Visibility.publicView(past);
@@ -99,10 +119,11 @@ public final class EntityReads {
         DigitalEntity now;
         try {
             now = describe(id, ReadPath.CACHE).entity();
+            refuseUnlessShown(now, caller);
         } catch (UnknownEntityException gone) {
             return Disclosure.NONE;
         }
-        return Visibility.hidden(now) ? Disclosure.NONE : Visibility.restricted(now) ? Disclosure.OUTLINE : Disclosure.WHOLE;
+        return Visibility.restricted(now) ? Disclosure.OUTLINE : Disclosure.WHOLE;
     }
 
     /**

@@ -113,7 +113,8 @@ public final class EntityWrites implements EntityAppends {
             throw new StaleVersionException(id, expectedVersion, current.version());
         }
         List<EntityEvent> events = new ArrayList<>(Changes.toSet(current.metadata(), values));
-        if (markPrivate != null && markPrivate != current.markedPrivate()) {
+        // "private": false also publishes what only private copies supplied (see PrivateOrigin): on purpose, by a curator
+        if (markPrivate != null && (markPrivate != current.markedPrivate() || !markPrivate && current.privateOrigin() != null)) {
             events.add(new PrivacyMarked(markPrivate));
         }
         if (events.isEmpty()) {

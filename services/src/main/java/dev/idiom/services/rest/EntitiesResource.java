@@ -155,7 +155,8 @@ public final class EntitiesResource {
 
     /**
      * Merges another DE into this one. Body: {"from": "<id>", "take": ["title", …]}: the fields to take
-     * from the other DE (others stay, a gap is filled from it, tags are joined). The other DE's id
+     * from the other DE (others stay, a gap is filled from it, tags are joined), "publish": true to
+     * make the result public where a side was private (else it stays private). The other DE's id
      * answers with a redirect to this one from now on.
      */
     @Needs(Role.CURATOR)
@@ -164,7 +165,7 @@ public final class EntitiesResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response merge(@PathParam("id") String id, byte[] body, @HeaderParam("If-Match") String ifMatch, @HeaderParam("Idiom-Source") String source,
                           @Context HttpServletRequest request) {
-        ObjectNode b = JsonBodies.closed(json.object(body), "from", "take");
+        ObjectNode b = JsonBodies.closed(json.object(body), "from", "take", "publish");
         String from = JsonBodies.string(b, "from");
         if (from == null) {
             throw new InvalidValueException("name the DE to merge into this one: {\"from\": \"<id>\"}");
@@ -176,7 +177,10 @@ public final class EntitiesResource {
             }
             b.get("take").forEach(f -> take.add(f.asText()));
         }
-        EntityLifecycle.Outcome merged = lifecycle.merge(entityId(id), entityId(from), take, expected(ifMatch, "merge"),
+        if (b.has("publish") && !b.get("publish").isBoolean()) {
+            throw new InvalidValueException("\"publish\" is true or false");
+        }
+        EntityLifecycle.Outcome merged = lifecycle.merge(entityId(id), entityId(from), take, b.path("publish").asBoolean(false), expected(ifMatch, "merge"),
                 RoleCheck.caller(request).source("rest", source));
         if (merged.duplicates().isEmpty()) {
             return Response.ok(merged.kept().json()).tag(etag(merged.kept().version())).build();
