@@ -57,7 +57,8 @@ public final class Database implements AutoCloseable {
         try {
             Flyway.configure()
                     .dataSource(pool)
-                    .locations("classpath:db/migration")
+                    // SQL here; Java migrations that need the fold live beside it, in the events module
+                    .locations("classpath:db/migration", "classpath:dev/idiom/events/migration")
                     .load()
                     .migrate();
         } catch (RuntimeException e) {
