@@ -17,9 +17,12 @@ import org.flywaydb.core.Flyway;
  */
 public final class Database implements AutoCloseable {
     private final HikariDataSource pool;
+    /** Two connections of their own for key checks: a check never waits behind reads and writes that hold the main pool. */
+    private final HikariDataSource keysPool;
 
-    private Database(HikariDataSource pool) {
+    private Database(HikariDataSource pool, HikariDataSource keysPool) {
         this.pool = pool;
+        this.keysPool = keysPool;
     }
 
     /** The connection pool at one moment: connections in use, idle, open, the most it opens, and threads waiting for one. */
@@ -42,18 +45,7 @@ public final class Database implements AutoCloseable {
 
     /** Opens a pool on {@code settings.url()} and runs every pending migration. */
     public static Database open(DatabaseSettings settings) {
-        HikariConfig config = new HikariConfig();
-        config.setPoolName("idiom");
-        config.setJdbcUrl(withDriverDefaults(settings.url()));
-        if (!carriesCredentials(settings.url())) { // the embedded server's URLs carry its user and password: they alone decide
-            config.setUsername(settings.user());
-            config.setPassword(settings.password());
-        }
-        config.setMaximumPoolSize(settings.poolSize());
-        config.setConnectionTimeout(10_000);
-        config.setAutoCommit(true);
-        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-        HikariDataSource pool = new HikariDataSource(config);
+        HikariDataSource pool = pool(settings, "idiom", settings.poolSize());
         try {
             Flyway.configure()
                     .dataSource(pool)
@@ -65,7 +57,22 @@ public final class Database implements AutoCloseable {
             pool.close();
             throw e;
         }
-        return new Database(pool);
+        return new Database(pool, pool(settings, "idiom-keys", 2));
+    }
+
+    private static HikariDataSource pool(DatabaseSettings settings, String name, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(withDriverDefaults(settings.url()));
+        if (!carriesCredentials(settings.url())) { // the embedded server's URLs carry its user and password: they alone decide
+            config.setUsername(settings.user());
+            config.setPassword(settings.password());
+        }
+        config.setMaximumPoolSize(size);
+        config.setConnectionTimeout(10_000);
+        config.setAutoCommit(true);
+        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        return new HikariDataSource(config);
     }
 
     /**
@@ -125,8 +132,14 @@ public final class Database implements AutoCloseable {
         return pool.getConnection();
     }
 
+    /** The key checks' own connections (see {@link #keysPool}): for the API key repository only. */
+    public DataSource keysDataSource() {
+        return keysPool;
+    }
+
     @Override
     public void close() {
+        keysPool.close();
         pool.close();
     }
 }

@@ -20,6 +20,8 @@ import dev.idiom.events.mysql.MySqlDuplicateSuggestions;
 import dev.idiom.consistency.SuggestedDuplicates;
 import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
+import dev.idiom.services.app.BibliographyFormatting;
+import dev.idiom.services.citations.Citations;
 import dev.idiom.services.app.EntityLifecycle;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
@@ -153,8 +155,9 @@ public final class Idiom implements AutoCloseable {
             ImportRecords imports = new ImportRecords(engine.pull(), tools);
             ReplicaLinks links = new ReplicaLinks(engine.upload(), tools);
             ReplicaSync replicaSync = new ReplicaSync(engine);
-            Application app = new Application(new EntityReads(store, cache, search, codec), writes, imports, links, tools,
-                    new ApiKeys(new MySqlApiKeys(database.dataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock,
+            Application app = new Application(new EntityReads(store, cache, search, codec,
+                            new BibliographyFormatting(new Citations(), config.formatting().threads(), config.formatting().maxEntries())), writes, imports, links, tools,
+                    new ApiKeys(new MySqlApiKeys(database.keysDataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock,
                     new EntityLifecycle(engine.lifecycle(), new SuggestedDuplicates(store, new MySqlDuplicateSuggestions(database.dataSource()), clock),
                             codec, sync.trashRetention()));
             return new Idiom(embedded, database, store, cache, feed, search, app, engine.start(), followSearch && !sync.pushInterval().isZero());

@@ -24,10 +24,16 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
                           String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait, SearchSettings search,
                           boolean baseline, Path reports, int authFailureLimit, boolean localToolHosts, long toolMaxResponseBytes, Duration toolCallTimeout,
-                          Path filesDir, long minBodyRate) {
+                          Path filesDir, long minBodyRate, FormattingSettings formatting) {
     /** The shortest IDIOM_ADMIN_TOKEN accepted. */
     public static final int MIN_ADMIN_TOKEN = 32;
 
+
+    /**
+     * Formatted bibliographies: the threads that format them (a key formats one request at a time on
+     * them) and the most entries one request of a key below admin may have formatted.
+     */
+    public record FormattingSettings(int threads, int maxEntries) {}
 
     /**
      * The search index: how often it follows the change feed for other nodes' writes, and how long
@@ -92,6 +98,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("local-tool-hosts", Kind.BOOLEAN, "false", "`true` lets tool accounts and peers name loopback, link-local, private or unresolvable hosts (local stubs, a peer on this machine); `false` refuses them when configured and before every call"),
             key("tool-max-response-mb", Kind.WHOLE_NUMBER, "64", "largest answer read from a tool, in MB (a Pinboard snapshot of 20,000 bookmarks is ~10 MB); a larger one fails the call"),
             key("tool-call-timeout-s", Kind.WHOLE_NUMBER, "300", "longest a call to a tool may take, from sending to the answer's last byte"),
+            key("formatting-threads", Kind.WHOLE_NUMBER, "0", "threads that format bibliographies (`text/x-bibliography`); each key has one request formatted at a time, a second at once gets 429 `Throttled`, and past four waiting a request gets 503 `Busy` (`0`: half the cores, at least one)"),
+            key("max-formatted-entries", Kind.WHOLE_NUMBER, "50", "most entries one formatted bibliography may hold for a key below admin; more gets 400 naming the limit (CSL-JSON, BibTeX and RIS are not limited)"),
             key("min-body-rate", Kind.WHOLE_NUMBER, "1024", "bytes a second a request body must arrive at after 5 s; slower gets 408 and the connection closed (`0`: no minimum). Bodies up to 64 KB are read before a request takes a `max-in-flight` place"),
             key("auth-failures-per-minute", Kind.WHOLE_NUMBER, "60", "wrong API keys (and console logins) one client address may present in a minute; past it the address gets 429 `Throttled` with `Retry-After` until the minute has room (`0`: no limit)"),
             key("admission-wait-ms", Kind.WHOLE_NUMBER, "100", "how long a request past `max-in-flight` may wait for a place before it is refused (at most four times `max-in-flight` wait; the rest are refused at once)"),
@@ -182,7 +190,9 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 bool(get, "baseline"), Path.of(get.apply("reports")).toAbsolutePath().normalize(), (int) number(get, "auth-failures-per-minute"),
                 bool(get, "local-tool-hosts"), positive(get, "tool-max-response-mb") << 20, Duration.ofSeconds(positive(get, "tool-call-timeout-s")),
                 get.apply("files-dir").isBlank() ? Path.of(get.apply("data")).toAbsolutePath().normalize().resolve("files")
-                        : Path.of(get.apply("files-dir")).toAbsolutePath().normalize(), number(get, "min-body-rate"));
+                        : Path.of(get.apply("files-dir")).toAbsolutePath().normalize(), number(get, "min-body-rate"),
+                new FormattingSettings(number(get, "formatting-threads") == 0 ? Math.max(1, Runtime.getRuntime().availableProcessors() / 2)
+                        : (int) number(get, "formatting-threads"), (int) positive(get, "max-formatted-entries")));
     }
 
     /** The database password: from its file when one is named (its first line), else as given. */

@@ -30,21 +30,31 @@ public final class EntityReads {
     private final EventCodec codec;
 
     private final Citations citations = new Citations();
+    private final BibliographyFormatting bibliographies;
 
-    public EntityReads(EventStore store, EntityCache cache, SearchFeed search, EventCodec codec) {
+    public EntityReads(EventStore store, EntityCache cache, SearchFeed search, EventCodec codec, BibliographyFormatting bibliographies) {
         this.store = store;
         this.cache = cache;
         this.search = search;
         this.codec = codec;
+        this.bibliographies = bibliographies;
+    }
+
+    public EntityReads(EventStore store, EntityCache cache, SearchFeed search, EventCodec codec) {
+        this(store, cache, search, codec, null);
     }
 
     /**
      * DEs the caller was shown (by {@link #describe}, {@link #asOf} or {@link #search}) as citations
-     * in {@code format}; {@code single}: the answer about one DE.
+     * in {@code format}; {@code single}: the answer about one DE. A bibliography is formatted within
+     * the caller's share ({@link BibliographyFormatting}).
      *
      * @param style and {@code locale}: a CSL style and locale for a bibliography (null: apa, en-US)
      */
-    public String cite(List<DigitalEntity> shown, boolean single, CitationFormat format, String style, String locale) {
+    public String cite(List<DigitalEntity> shown, boolean single, CitationFormat format, String style, String locale, Caller caller) {
+        if (format == CitationFormat.BIBLIOGRAPHY && bibliographies != null) {
+            return bibliographies.format(shown, style, locale, caller);
+        }
         return citations.render(format, shown, single, style, locale);
     }
 

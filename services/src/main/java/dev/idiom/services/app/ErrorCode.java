@@ -34,7 +34,7 @@ public enum ErrorCode {
     TOOL_FAILED("ToolFailed", 502, true),
     TOOL_AUTH("ToolAuth", 502, false),
     UNAVAILABLE("Unavailable", 503, true),
-    /** too many wrong keys from this client address in the last minute */
+    /** too many wrong keys from this client address in the last minute, or a key's share of costly work taken */
     THROTTLED("Throttled", 429, true),
     /** admission refused: the service is at its limit of requests in flight (load shedding) */
     BUSY("Busy", 503, true);
@@ -78,6 +78,7 @@ public enum ErrorCode {
             case StaleVersionException x -> new Failure(STALE_VERSION, x.getMessage() + "; read it again and retry");
             case NotAuthorizedException x -> new Failure(UNAUTHORIZED, x.getMessage());
             case ForbiddenException x -> new Failure(FORBIDDEN, x.getMessage());
+            case ShareExceededException x -> new Failure(x.busy() ? BUSY : THROTTLED, x.getMessage());
             case UnknownKeyException x -> new Failure(NOT_FOUND, x.getMessage());
             case UnknownRemoteRecordException x -> new Failure(NOT_FOUND, x.getMessage());
             case dev.idiom.services.tools.UnknownToolAccountException x -> new Failure(NOT_FOUND, x.getMessage());

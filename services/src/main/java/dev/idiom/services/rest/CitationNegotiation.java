@@ -35,8 +35,8 @@ record CitationNegotiation(CitationFormat format, String style, String locale) {
         return Optional.empty();
     }
 
-    Response answer(EntityReads reads, List<DigitalEntity> shown, boolean single) {
-        String body = reads.cite(shown, single, format, style, locale);
+    Response answer(EntityReads reads, List<DigitalEntity> shown, boolean single, dev.idiom.services.app.Caller caller) {
+        String body = reads.cite(shown, single, format, style, locale, caller);
         String type = format.mediaType() + (format == CitationFormat.CSL_JSON ? "" : "; charset=utf-8");
         return Response.ok(body.getBytes(StandardCharsets.UTF_8), type).header("Vary", "Accept").build();
     }

@@ -89,13 +89,13 @@ public final class EntitiesResource {
         if (version != null || asOf != null) {
             DigitalEntity past = reads.asOf(entityId, version, version != null ? null : instant(asOf), caller);
             if (citation.isPresent()) {
-                return citation.get().answer(reads, List.of(past), true);
+                return citation.get().answer(reads, List.of(past), true, caller);
             }
             return Response.ok(json.entity(past)).tag(etag(past.version())).header("Vary", "Accept").build();
         }
         EntitySnapshot snapshot = reads.describe(entityId, ReadPath.parse(path), caller);
         if (citation.isPresent()) {
-            return citation.get().answer(reads, List.of(snapshot.entity()), true);
+            return citation.get().answer(reads, List.of(snapshot.entity()), true, caller);
         }
         if (ifNoneMatch != null && Etags.matches(ifNoneMatch, snapshot.version())) {
             return Response.notModified(etag(snapshot.version())).header("Vary", "Accept").build();
@@ -298,10 +298,11 @@ public final class EntitiesResource {
                          @QueryParam("venue") String venue, @QueryParam("tool") String tool, @QueryParam("cursor") String cursor,
                          @QueryParam("limit") String limit, @Context HttpHeaders headers, @Context HttpServletRequest request) {
         var citation = CitationNegotiation.chosen(headers);
+        Caller caller = RoleCheck.caller(request);
         SearchPage page = reads.search(new SearchQuery(text, tag, author, QueryParams.year("yearFrom", yearFrom), QueryParams.year("yearTo", yearTo),
-                type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)), RoleCheck.caller(request));
+                type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)), caller);
         if (citation.isPresent()) {
-            return citation.get().answer(reads, page.entities(), false);
+            return citation.get().answer(reads, page.entities(), false, caller);
         }
         return Response.ok(searchJson(page), MediaType.APPLICATION_JSON).header("Vary", "Accept").build();
     }

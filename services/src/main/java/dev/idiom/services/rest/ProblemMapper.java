@@ -47,7 +47,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
                             .build();
                     case UNAUTHORIZED -> Response.fromResponse(r).header("WWW-Authenticate", "Bearer realm=\"idiom\"").build();
                     // the store already retried transient failures; a client may try again shortly
-                    case UNAVAILABLE -> Response.fromResponse(r).header("Retry-After", "1").build();
+                    case UNAVAILABLE, THROTTLED, BUSY -> Response.fromResponse(r).header("Retry-After", "1").build();
                     default -> r;
                 };
             }

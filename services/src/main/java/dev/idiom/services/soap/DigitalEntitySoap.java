@@ -130,7 +130,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
             case "cite" -> {
                 CitationFormat format = CitationFormat.named(SoapXml.required(request, "format"));
                 String text = reads.cite(List.of(reads.describe(id(request), ReadPath.CACHE, caller).entity()), true, format,
-                        SoapXml.text(request, "style"), SoapXml.text(request, "locale"));
+                        SoapXml.text(request, "style"), SoapXml.text(request, "locale"), caller);
                 xml.child(response, "mediaType", format.mediaType());
                 xml.child(response, "citation", text);
             }
