@@ -10,8 +10,7 @@ import dev.idiom.wrappers.AnnotationTool;
 /**
  * What a copy of a DE in one tool should hold: the DE's metadata less what must not reach that
  * tool — private tags of a tool that has them (Pinboard's {@code .tag}) in a tool that has none,
- * tags the tool would act on that did not come from that copy ({@link AnnotationTool#writable}), and,
- * in a public copy, what only private copies supplied.
+ * and tags the tool would act on that did not come from that copy ({@link AnnotationTool#writable}).
  * Pushes, uploads and the anti-entropy check all compare against this, so a tag left out is
  * never owed again.
  */
@@ -38,33 +37,7 @@ public final class ReplicaContent {
                 content = content.with(f, r.synced().get(f));
             }
         }
-        if (!r.privateCopy() && r.synced() != null) {
-            content = withoutPrivateParts(de, content, r.synced());
-        }
         return wanted(de, content, tool, r.synced());
-    }
-
-    /**
-     * {@code content} less what only private copies hold or brought ({@link Visibility#privateParts}),
-     * for a public copy: such a field keeps the copy's value and such a tag is not added — a private
-     * note is not published by a sync. (A copy Idiom creates is created private where the tool can
-     * say so; see {@link #keepPrivate}.)
-     */
-    static Metadata withoutPrivateParts(DigitalEntity de, Metadata content, Metadata copy) {
-        Metadata parts = Visibility.privateParts(de);
-        Metadata out = content;
-        for (Field f : Field.values()) {
-            if (f == Field.TAGS) {
-                for (String tag : parts.tags()) {
-                    if (!copy.tags().contains(tag)) {
-                        out = out.withoutTag(tag);
-                    }
-                }
-            } else if (parts.get(f) != null && parts.get(f).equals(out.get(f))) {
-                out = out.with(f, copy.get(f));
-            }
-        }
-        return out;
     }
 
     /** The DE's metadata with the copy's own fields as the copy holds them, where the DE still holds what it did when they became so. */

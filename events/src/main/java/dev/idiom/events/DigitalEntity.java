@@ -149,7 +149,7 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             held.remove(c.field());
         }
         return new DigitalEntity(id, version + 1, next, nextReplicas, createdAt == null ? at : createdAt, at, marked, life, nextDetached, held,
-                PrivateOrigin.after(privateOrigin, this, event, next, nextReplicas));
+                PrivateOrigin.after(privateOrigin, this, event, next));
     }
 
     /**

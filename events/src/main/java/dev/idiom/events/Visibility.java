@@ -52,7 +52,7 @@ public final class Visibility {
         Metadata m = de.metadata();
         Metadata parts = privateParts(de);
         for (Field f : Field.values()) {
-            if (f != Field.TAGS && parts.get(f) != null) {
+            if (f != Field.TAGS && !empty(parts.get(f))) {
                 m = m.with(f, null);
             }
         }
@@ -62,14 +62,14 @@ public final class Visibility {
             }
         }
         List<Replica> publicCopies = shown.stream().map(r -> new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(),
-                withoutTags(r.synced(), privateTags), r.identityHint(), null, false)).toList();
+                withoutParts(withoutTags(r.synced(), privateTags), parts), r.identityHint(), null, false)).toList();
         return new DigitalEntity(de.id(), de.version(), m, publicCopies, de.createdAt(), de.updatedAt(), false, de.lifecycle(), de.detached(),
                 de.heldFields());
     }
 
     /**
-     * The DE's field values and tags that only private copies hold or ever brought ({@link PrivateOrigin}):
-     * what no key without the private right is shown, and no public copy is written that does not hold it already.
+     * The DE's field values and tags that only private copies hold, or that a private copy brought
+     * ({@link PrivateOrigin}): what no key without the private right is shown.
      */
     public static Metadata privateParts(DigitalEntity de) {
         PrivateOrigin origin = de.privateOrigin() == null ? new PrivateOrigin(false, null) : de.privateOrigin();
@@ -87,14 +87,15 @@ public final class Visibility {
         for (Field f : Field.values()) {
             if (f == Field.TAGS) {
                 for (String tag : m.tags()) {
-                    if ((withheld.stream().anyMatch(r -> hasTag(r, tag)) || origin.holdsTag(tag)) && shown.stream().noneMatch(r -> hasTag(r, tag))) {
+                    // a value a private copy brought stays private even where Idiom wrote it into a public copy since
+                    if (withheld.stream().anyMatch(r -> hasTag(r, tag)) && shown.stream().noneMatch(r -> hasTag(r, tag)) || origin.holdsTag(tag)) {
                         tags.add(tag);
                     }
                 }
                 continue;
             }
             Object v = m.get(f);
-            if (v != null && (heldBy(withheld, f, v) || origin.holds(f, v)) && !heldBy(shown, f, v)) {
+            if (!empty(v) && (heldBy(withheld, f, v) && !heldBy(shown, f, v) || origin.holds(f, v))) {
                 out = out.with(f, v);
             }
         }
@@ -124,12 +125,30 @@ public final class Visibility {
         return out;
     }
 
+    private static boolean empty(Object v) {
+        return v == null || (v instanceof java.util.Collection<?> c && c.isEmpty());
+    }
+
     private static boolean heldBy(List<Replica> copies, Field f, Object v) {
         return copies.stream().anyMatch(r -> r.synced() != null && Objects.equals(r.synced().get(f), v));
     }
 
     private static boolean hasTag(Replica r, String tag) {
         return r.synced() != null && r.synced().tags().contains(tag);
+    }
+
+    /** A public copy's record less the private values Idiom wrote into it (the curator's replication: not the readers'). */
+    private static Metadata withoutParts(Metadata m, Metadata parts) {
+        if (m == null) {
+            return null;
+        }
+        Metadata out = withoutTags(m, parts.tags());
+        for (Field f : Field.values()) {
+            if (f != Field.TAGS && !empty(parts.get(f)) && parts.get(f).equals(out.get(f))) {
+                out = out.with(f, null);
+            }
+        }
+        return out;
     }
 
     private static Metadata withoutTags(Metadata m, Set<String> tags) {

@@ -114,13 +114,20 @@ class VisibilityTest {
     }
 
     @Test
-    void aValueAPublicCopyComesToHoldIsNoLongerPrivate() {
+    void aValueIdiomWroteIntoAPublicCopyStaysPrivateUntilAPublicCopyBringsItItself() {
         DigitalEntity de = fold(
                 new RecordImported(page, "pinboard", "", "https://example.org/p", "m1", null, "{}", false),
                 new RecordImported(item, "zotero", "users/1", "ABCD1234", "7", null, "{}", true),
                 new ReplicaPushed("pinboard", "", "https://example.org/p", "m2", item.with(Field.TAGS, page.tags()), null, null, 2),
                 new ReplicaUnlinked("zotero", "users/1", "ABCD1234", item, "deleted in its tool"));
-        assertEquals("only in the private copy", Visibility.publicView(de).metadata().abstractText(), "written to a public copy by a rule");
+        assertNull(Visibility.publicView(de).metadata().abstractText(), "a push by the curator's rule publishes nothing to readers");
+        Metadata edited = item.with(Field.TAGS, page.tags()).with(Field.ABSTRACT, "rewritten on Pinboard");
+        DigitalEntity pulled = de.apply(new FieldChanged(Field.ABSTRACT, "rewritten on Pinboard"), t0)
+                .apply(new ReplicaLinked("pinboard", "", "https://example.org/p", "m3", edited, null, null, false), t0);
+        assertEquals("rewritten on Pinboard", Visibility.publicView(pulled).metadata().abstractText(), "a public copy's own change is public");
+        assertEquals("A page", Visibility.publicView(pulled).metadata().title());
+        assertEquals(List.of(new Author("Lovelace", "Ada")), Visibility.publicView(de.apply(new FieldChanged(Field.AUTHORS,
+                List.of(new Author("Lovelace", "Ada"))), t0)).metadata().authors(), "set in Idiom: shown");
     }
 
     @Test

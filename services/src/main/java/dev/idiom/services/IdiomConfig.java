@@ -115,8 +115,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("cache.feedPollMillis", Kind.WHOLE_NUMBER, "100", "how often the change feed is polled to invalidate entries that other nodes wrote"),
             key("search.feedPollMillis", Kind.WHOLE_NUMBER, "100", "how often the search index follows the change feed for writes made on other nodes "
                     + "(this node's own writes are indexed at once)"),
-            key("search.freshWaitMillis", Kind.WHOLE_NUMBER, "1000", "how long a search waits for this node's last write to be searchable "
-                    + "before answering from the index as it is"),
+            key("search.freshWaitMillis", Kind.WHOLE_NUMBER, "10000", "how long a search waits for this node's last write (an API write, an "
+                    + "import, a sync's) to be searchable before answering from the index as it is (counted as `freshWaitsTimedOut` in the search figures, and logged)"),
             key("baseline", Kind.BOOLEAN, "false", "mounts the saturation baselines beside Idiom, with no Idiom code in their path and no key: a bare servlet at "
                     + "`/baseline/servlet` and a bare Axis2 echo service at `/baseline/services/EchoService` (for `./idiom perf`; leave off in production)"),
             key("reports", Kind.PATH, "./perf/reports", "folder of saturation reports (`./idiom perf`) that `/admin/reports` lists and serves to admins"));

@@ -174,6 +174,8 @@ public final class SearchFeed implements AutoCloseable {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     freshWaitsTimedOut.incrementAndGet();
+                    LOG.warning("a search answered before this node's writes up to position " + want + " were searchable (indexed up to " + searchable
+                            + " after " + freshWait.toMillis() + " ms): the index is behind");
                     return; // answer from what is indexed rather than fail the search
                 }
                 try {
