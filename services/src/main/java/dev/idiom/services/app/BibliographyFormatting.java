@@ -40,6 +40,8 @@ public final class BibliographyFormatting {
     private final ThreadPoolExecutor pool;
     private final int maxEntries;
     private final Set<String> formatting = ConcurrentHashMap.newKeySet();
+    /** Set on a request's thread while it holds a turn, so the formatting it leads to does not ask for a second. */
+    private final ThreadLocal<Boolean> holding = new ThreadLocal<>();
     private final Map<Answer, String> answers = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Answer, String> eldest) {
@@ -80,10 +82,7 @@ public final class BibliographyFormatting {
         if (cached != null) {
             return cached;
         }
-        if (!formatting.add(caller.keyName())) {
-            throw new ShareExceededException(false, "this key has a bibliography being formatted already: one at a time per key; retry when it is done");
-        }
-        try {
+        try (Turn turn = turn(caller)) {
             Future<String> done;
             try {
                 done = pool.submit(() -> citations.render(CitationFormat.BIBLIOGRAPHY, shown, false, style, locale));
@@ -93,9 +92,50 @@ public final class BibliographyFormatting {
             String out = waitFor(done);
             answers.put(key, out);
             return out;
-        } finally {
-            formatting.remove(caller.keyName());
         }
+    }
+
+    /** Something held until closed; closing never fails. */
+    public interface Held extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** A key's turn at formatting, taken before the work that leads to it (a search), so a refusal costs nothing; closing gives it back. */
+    public final class Turn implements Held {
+        private final String keyName;
+
+        private Turn(String keyName) {
+            this.keyName = keyName;
+        }
+
+        @Override
+        public void close() {
+            if (keyName != null) {
+                formatting.remove(keyName);
+                holding.remove();
+            }
+        }
+    }
+
+    /**
+     * The caller's turn at formatting (within a turn this thread holds already, one that gives
+     * nothing back).
+     *
+     * @throws ShareExceededException the key has a bibliography being formatted already, or every place is taken
+     */
+    public Turn turn(Caller caller) {
+        if (holding.get() != null) {
+            return new Turn(null);
+        }
+        if (pool.getQueue().remainingCapacity() == 0) {
+            throw new ShareExceededException(true, "every place for formatting bibliographies is taken; retry in a second");
+        }
+        if (!formatting.add(caller.keyName())) {
+            throw new ShareExceededException(false, "this key has a bibliography being formatted already: one at a time per key; retry when it is done");
+        }
+        holding.set(Boolean.TRUE);
+        return new Turn(caller.keyName());
     }
 
     /** Whether the key has a bibliography being formatted now. */

@@ -51,6 +51,14 @@ public final class EntityReads {
      *
      * @param style and {@code locale}: a CSL style and locale for a bibliography (null: apa, en-US)
      */
+    /**
+     * The caller's turn at formatting a bibliography, taken before the search that leads to one so a
+     * refused request costs nothing (see {@link BibliographyFormatting#turn}); for other formats, none.
+     */
+    public BibliographyFormatting.Held formattingTurn(CitationFormat format, Caller caller) {
+        return format == CitationFormat.BIBLIOGRAPHY && bibliographies != null ? bibliographies.turn(caller) : () -> { };
+    }
+
     public String cite(List<DigitalEntity> shown, boolean single, CitationFormat format, String style, String locale, Caller caller) {
         if (format == CitationFormat.BIBLIOGRAPHY && bibliographies != null) {
             return bibliographies.format(shown, style, locale, caller);

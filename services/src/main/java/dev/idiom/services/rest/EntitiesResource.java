@@ -299,12 +299,15 @@ public final class EntitiesResource {
                          @QueryParam("limit") String limit, @Context HttpHeaders headers, @Context HttpServletRequest request) {
         var citation = CitationNegotiation.chosen(headers);
         Caller caller = RoleCheck.caller(request);
-        SearchPage page = reads.search(new SearchQuery(text, tag, author, QueryParams.year("yearFrom", yearFrom), QueryParams.year("yearTo", yearTo),
-                type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200)), caller);
+        SearchQuery query = new SearchQuery(text, tag, author, QueryParams.year("yearFrom", yearFrom), QueryParams.year("yearTo", yearTo),
+                type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200));
         if (citation.isPresent()) {
-            return citation.get().answer(reads, page.entities(), false, caller);
+            // the key's turn first: a request refused its share costs no search
+            try (var turn = reads.formattingTurn(citation.get().format(), caller)) {
+                return citation.get().answer(reads, reads.search(query, caller).entities(), false, caller);
+            }
         }
-        return Response.ok(searchJson(page), MediaType.APPLICATION_JSON).header("Vary", "Accept").build();
+        return Response.ok(searchJson(reads.search(query, caller)), MediaType.APPLICATION_JSON).header("Vary", "Accept").build();
     }
 
     private String searchJson(SearchPage page) {
