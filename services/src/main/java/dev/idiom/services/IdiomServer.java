@@ -49,7 +49,7 @@ public final class IdiomServer implements AutoCloseable {
         Path base = config.data().resolve("tomcat").toAbsolutePath();
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
-        Connector connector = new Connector("HTTP/1.1");
+        Connector connector = new Connector(HeaderDeadline.class.getName()); // HTTP/1.1 with a deadline for the request line and headers
         connector.setPort(config.port());
         connector.setProperty("address", config.host());
         connector.setProperty("maxKeepAliveRequests", "-1");
@@ -68,6 +68,7 @@ public final class IdiomServer implements AutoCloseable {
         tomcat.getHost().setAutoDeploy(false);
         // Tomcat's own error answers (a bad request line, headers too large) as problem documents
         ((StandardHost) tomcat.getHost()).setErrorReportValveClass(ProblemReportValve.class.getName());
+        tomcat.getHost().getPipeline().addValve(new RefusalCloses());
         Context context = tomcat.addContext("", base.resolve("webroot").toString());
         if (context instanceof StandardContext standard) {
             // leak detection is for redeployable web apps; this context lives as long as the JVM

@@ -104,7 +104,52 @@ class HardeningTest {
                 }
                 answer = new String(s.getInputStream().readNBytes(200), StandardCharsets.US_ASCII);
                 assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+                // and the connection is closed at once, not held while Tomcat swallows the rest of the body
+                s.setSoTimeout(5_000);
+                long closing = System.nanoTime();
+                try {
+                    for (int i = 0; i < 10 && s.getInputStream().read() >= 0; i++) {
+                        out.write('x');
+                        out.flush();
+                        Thread.sleep(300);
+                    }
+                    while (s.getInputStream().read() >= 0) {
+                        // what is left of the answer
+                    }
+                } catch (java.io.IOException reset) {
+                    // closed: a reset is as good as an end
+                }
+                assertTrue(System.nanoTime() - closing < TimeUnit.SECONDS.toNanos(5), "the connection was held after its 408");
             }
+        }
+    }
+
+    @Test
+    void aClientTricklingHeaderLinesIsCutOffAtTheDeadline() throws Exception {
+        try (RunningIdiom idiom = new RunningIdiom(Map.of())) {
+            URI u = URI.create(idiom.url("/api/ping"));
+            try (Socket s = new Socket(u.getHost(), u.getPort())) {
+                s.setSoTimeout(500);
+                OutputStream out = s.getOutputStream();
+                out.write(("GET /api/ping HTTP/1.1\r\nHost: " + u.getHost() + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                long start = System.nanoTime();
+                boolean closed = false;
+                for (int line = 0; line < 40 && !closed; line++) { // a line a second: each read well inside connectionTimeout
+                    try {
+                        out.write(("X-Trickle-" + line + ": y\r\n").getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                        closed = s.getInputStream().read() < 0;
+                    } catch (java.net.SocketTimeoutException nothingYet) {
+                        Thread.sleep(500);
+                    } catch (java.io.IOException reset) {
+                        closed = true;
+                    }
+                }
+                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+                assertTrue(closed, "still reading headers after 40 s");
+                assertTrue(seconds <= 15, "closed after " + seconds + " s; the deadline is 10 s");
+            }
+            assertEquals(204, idiom.get("/api/ping").statusCode(), "others are served");
         }
     }
 
