@@ -307,4 +307,35 @@ class HardeningTest {
         }
         assertTrue(TestDatabase.freshUrl().contains("password="), "the tests' database is a locked one too");
     }
+
+    @Test
+    void wrongKeysThrottleOnlyTheirClientAndPrefixAndAKeyInTheAddressIsRefusedEverywhere() {
+        try (RunningIdiom idiom = new RunningIdiom(Map.of("auth-failures-per-minute", "5", "trusted-proxies", "127.0.0.1"))) {
+            String fresh = key(idiom, "fresh-reader", "reader"); // made, never presented: not remembered by the key check
+            java.util.function.BiFunction<String, String, HttpResponse<String>> from = (client, key) -> idiom.send(HttpRequest.newBuilder(
+                    URI.create(idiom.url("/api/entities?limit=1"))).header("X-Forwarded-For", client).header("Authorization", "Bearer " + key));
+            int throttled = 0;
+            for (int i = 0; i < 8; i++) { // one client retrying a stale key
+                throttled += from.apply("203.0.113.5", "idiom_stale0" + i).statusCode() == 429 ? 1 : 0;
+            }
+            assertTrue(throttled >= 2, "the client's stale key is throttled: " + throttled);
+            assertEquals(401, from.apply("203.0.113.9", "idiom_stale0x").statusCode(), "another client behind the same proxy has its own budget");
+            assertEquals(200, from.apply("203.0.113.5", fresh).statusCode(), "a valid key never presented before is not refused for another's failures");
+            // a client that is not a trusted proxy cannot name another address for itself
+            try (RunningIdiom direct = new RunningIdiom(Map.of("auth-failures-per-minute", "5"))) {
+                int refused = 0;
+                for (int i = 0; i < 8; i++) {
+                    refused += direct.send(HttpRequest.newBuilder(URI.create(direct.url("/api/entities?limit=1")))
+                            .header("X-Forwarded-For", "198.51.100." + i).header("Authorization", "Bearer idiom_stale0" + i)).statusCode() == 429 ? 1 : 0;
+                }
+                assertTrue(refused >= 2, "X-Forwarded-For from an untrusted peer is ignored: " + refused);
+            }
+            // a key in a query string is refused on every path, good key or not, encoded or not
+            for (String q : List.of("key=" + RunningIdiom.ADMIN_TOKEN, "%6bey=x", "KEY=idiom_x")) {
+                HttpResponse<String> r = idiom.get("/api/entities?" + q);
+                assertEquals(400, r.statusCode(), q + ": " + r.body());
+                assertTrue(r.body().contains("Authorization"), r.body());
+            }
+        }
+    }
 }

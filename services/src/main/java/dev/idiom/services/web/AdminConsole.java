@@ -104,8 +104,8 @@ final class AdminConsole extends HttpServlet {
             page(res, 400, ConsolePage.login(base, "Send the key in the form's body, never in the address."));
             return;
         }
-        String address = req.getRemoteAddr();
-        var wait = failures.wait(address); // logins count with wrong API keys: one guesser, one budget
+        String address = publicUrl.clientAddress(req);
+        var wait = failures.wait(address, req.getParameter("key")); // logins count with wrong API keys: one guesser, one budget
         if (wait.isPresent()) {
             res.setHeader("Retry-After", Long.toString(Math.max(1, wait.get().toSeconds() + 1)));
             page(res, 429, ConsolePage.login(base, "Too many wrong keys from this address in the last minute; try again in "
@@ -117,7 +117,7 @@ final class AdminConsole extends HttpServlet {
             res.setHeader("Set-Cookie", AdminSessions.cookie(s, secure(req)));
             redirect(res, req.getContextPath() + "/admin");
         } catch (NotAuthorizedException e) {
-            failures.failed(address);
+            failures.failed(address, req.getParameter("key"));
             page(res, 401, ConsolePage.login(base, "That key is not known, or was revoked."));
         } catch (ForbiddenException e) {
             page(res, 403, ConsolePage.login(base, e.getMessage()));

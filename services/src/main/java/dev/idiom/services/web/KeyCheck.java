@@ -24,11 +24,13 @@ final class KeyCheck extends HttpFilter {
     private final ApiKeys keys;
     private final AdminSessions sessions;
     private final transient AuthFailures failures;
+    private final transient PublicUrl publicUrl;
 
-    KeyCheck(ApiKeys keys, AdminSessions sessions, AuthFailures failures) {
+    KeyCheck(ApiKeys keys, AdminSessions sessions, AuthFailures failures, PublicUrl publicUrl) {
         this.keys = keys;
         this.sessions = sessions;
         this.failures = failures;
+        this.publicUrl = publicUrl;
     }
 
     @Override
@@ -37,13 +39,18 @@ final class KeyCheck extends HttpFilter {
             chain.doFilter(req, res);
             return;
         }
+        if (AdminConsole.keyInAddress(req.getQueryString())) {
+            // a key in the address ends up in access logs, proxies and browser histories: refused whether or not it is good
+            Refusal.send(req, res, ErrorCode.INVALID, "a key is never sent in the address (?key=…): send it as Authorization: Bearer <key>");
+            return;
+        }
         String authorization = req.getHeader("Authorization");
-        String address = req.getRemoteAddr();
-        var wait = authorization == null ? java.util.Optional.<java.time.Duration>empty() : failures.wait(address);
+        String address = publicUrl.clientAddress(req);
+        var wait = authorization == null ? java.util.Optional.<java.time.Duration>empty() : failures.wait(address, authorization);
         // a key known without a lookup (the environment's, or one verified moments ago) is not refused for another's wrong keys
         if (wait.isPresent() && keys.knownWithoutLookup(authorization).isEmpty()) {
             res.setHeader("Retry-After", Long.toString(Math.max(1, wait.get().toSeconds() + 1)));
-            Refusal.send(req, res, ErrorCode.THROTTLED, "too many wrong keys from this address in the last minute; try again after "
+            Refusal.send(req, res, ErrorCode.THROTTLED, "too many wrong keys like this one from this address in the last minute; try again after "
                     + Math.max(1, wait.get().toSeconds() + 1) + " s");
             return;
         }
@@ -60,7 +67,7 @@ final class KeyCheck extends HttpFilter {
             }
         } catch (NotAuthorizedException e) {
             if (authorization != null) {
-                failures.failed(address);
+                failures.failed(address, authorization);
             }
             if (console && wantsPage(req)) {
                 res.setStatus(303); // a person at a browser: to the login form

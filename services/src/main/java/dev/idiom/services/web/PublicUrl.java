@@ -58,6 +58,47 @@ public final class PublicUrl {
         return scheme.toLowerCase(Locale.ROOT) + "://" + withoutDefaultPort(scheme, host) + request.getContextPath();
     }
 
+    /**
+     * The client's address: the connection's peer, or — when that peer is a trusted proxy — the
+     * nearest address in {@code X-Forwarded-For} (or {@code Forwarded: for=}) that is not a trusted
+     * proxy itself. A client cannot name itself past a proxy that appends what it saw, and behind no
+     * trusted proxy the headers are ignored.
+     */
+    public String clientAddress(HttpServletRequest request) {
+        String peer = request.getRemoteAddr();
+        if (!trustedProxies.contains(peer)) {
+            return peer;
+        }
+        java.util.List<String> hops = new java.util.ArrayList<>();
+        String xff = request.getHeader("X-Forwarded-For");
+        if (xff != null) {
+            for (String h : xff.split(",")) {
+                hops.add(h.strip());
+            }
+        } else if (request.getHeader("Forwarded") != null) {
+            for (String element : request.getHeader("Forwarded").split(",")) {
+                for (String pair : element.split(";")) {
+                    int eq = pair.indexOf('=');
+                    if (eq > 0 && pair.substring(0, eq).strip().equalsIgnoreCase("for")) {
+                        hops.add(unquoted(pair.substring(eq + 1).strip()));
+                    }
+                }
+            }
+        }
+        for (int i = hops.size() - 1; i >= 0; i--) { // the nearest hop first: those beyond the first untrusted one could be made up
+            String hop = hops.get(i);
+            if (!hop.isEmpty() && !trustedProxies.contains(hop)) {
+                return hop;
+            }
+        }
+        return peer;
+    }
+
+    private static String unquoted(String v) {
+        String out = v.startsWith("\"") && v.endsWith("\"") && v.length() > 1 ? v.substring(1, v.length() - 1) : v;
+        return out.startsWith("[") && out.contains("]") ? out.substring(1, out.indexOf(']')) : out;
+    }
+
     private record Forward(String proto, String host, String port) {}
 
     /** The first hop of {@code Forwarded}, else the first values of the X-Forwarded headers. */

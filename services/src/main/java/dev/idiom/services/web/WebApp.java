@@ -57,7 +57,7 @@ public final class WebApp {
         filter(context, "path-check", new PathCheck(), false);
         filter(context, "security-headers", new SecurityHeaders(), false);
         AuthFailures authFailures = new AuthFailures(authFailureLimit, app.clock()); // one count for API keys and console logins
-        filter(context, "key-check", new KeyCheck(app.keys(), sessions, authFailures), false);
+        filter(context, "key-check", new KeyCheck(app.keys(), sessions, authFailures, publicUrl), false);
         filter(context, "slow-bodies", new SlowBodies(minBodyRate), false);
         filter(context, "admission", admission, false);
         filter(context, "request-limits", new RequestLimits(maxBodyBytes), false);
