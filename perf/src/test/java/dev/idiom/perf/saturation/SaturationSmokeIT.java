@@ -107,7 +107,9 @@ class SaturationSmokeIT {
 
     /** Runs ./idiom perf from the repository root; with {@code interruptAt}, sends SIGINT once a line contains it. */
     private static Run perf(List<String> args, String interruptAt) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("./idiom", "perf"));
+        // Ctrl-C's SIGINT reaches the run only if it is not ignored: a job started in the background (CI, nohup, `&`) inherits
+        // SIGINT ignored, and a JVM leaves an ignored SIGINT ignored. env restores the default, as a terminal would have it.
+        List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT", "./idiom", "perf"));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true).start();
         StringBuilder output = new StringBuilder();
