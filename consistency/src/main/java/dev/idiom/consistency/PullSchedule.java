@@ -16,7 +16,10 @@ import java.util.logging.Logger;
  * The scheduled side of the engine, run by its loop: each account that is not paused gets its
  * pull when the pull interval (at least the tool's least interval) has passed since its last one,
  * and its anti-entropy check when the check interval has. The due time is claimed under the
- * account's row lock, so two nodes do not both pull. Zero intervals: only on demand.
+ * account's row lock, so two nodes do not both pull. Zero intervals: only on demand. An account
+ * whose scheduled work failed waits twice as long after each failure in a row (up to
+ * {@link #LONGEST_BACKOFF}) before this node tries it again: a file that cannot be read, or a
+ * service that is down, is not retried every minute, filling the log.
  */
 final class PullSchedule implements SyncEngine.Pulls {
     private static final Logger LOG = Logger.getLogger(PullSchedule.class.getName());
@@ -41,6 +44,14 @@ final class PullSchedule implements SyncEngine.Pulls {
         this.clock = clock;
         this.started = clock.instant();
     }
+
+    /** The longest wait after failures in a row. */
+    static final Duration LONGEST_BACKOFF = Duration.ofHours(1);
+
+    /** An account whose scheduled work failed {@code times} in a row: not tried again before {@code until}. */
+    private record Failing(int times, Instant until) {}
+
+    private final java.util.Map<String, Failing> failing = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The accounts whose scheduled work is under way on this node. */
     private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -73,12 +84,19 @@ final class PullSchedule implements SyncEngine.Pulls {
             return started;
         }
         for (String name : tools.names()) {
+            Failing f = failing.get(name);
+            if (f != null && clock.instant().isBefore(f.until())) {
+                continue; // backing off
+            }
             if (running.add(name)) {
                 started.add(Thread.ofVirtual().name("idiom-pull-" + name).start(() -> {
                     try {
                         runDue(tools.open(name));
+                        failing.remove(name);
                     } catch (RuntimeException e) {
-                        LOG.log(Level.WARNING, "scheduled sync of tool account " + name + " failed; the next round retries", e);
+                        Failing next = failed(name);
+                        LOG.log(Level.WARNING, "scheduled sync of tool account " + name + " failed (" + next.times() + " in a row); tried again at "
+                                + next.until() + ": " + e.getMessage(), next.times() == 1 ? e : null);
                     } finally {
                         running.remove(name);
                     }
@@ -86,6 +104,22 @@ final class PullSchedule implements SyncEngine.Pulls {
             }
         }
         return started;
+    }
+
+    /** Records a failure of {@code name}'s scheduled work: the wait before the next try doubles with each one in a row. */
+    private Failing failed(String name) {
+        Duration base = pullInterval.isZero() ? checkInterval : pullInterval;
+        return failing.merge(name, new Failing(1, clock.instant().plus(base)), (was, one) -> {
+            int times = was.times() + 1;
+            Duration wait = base.multipliedBy(1L << Math.min(times - 1, 20));
+            return new Failing(times, clock.instant().plus(wait.compareTo(LONGEST_BACKOFF) > 0 ? LONGEST_BACKOFF : wait));
+        });
+    }
+
+    /** How many times in a row {@code name}'s scheduled work failed (0: its last run went through). */
+    int failuresInARow(String name) {
+        Failing f = failing.get(name);
+        return f == null ? 0 : f.times();
     }
 
     private void runDue(AnnotationTool tool) {

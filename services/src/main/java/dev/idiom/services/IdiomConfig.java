@@ -84,7 +84,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("db-port", Kind.WHOLE_NUMBER, "0", "port of the embedded MariaDB on 127.0.0.1 (`0` picks a free one)"),
             key("group-commit", Kind.WHOLE_NUMBER, "256", "most appends written in one transaction and one durable commit (`1`: one commit per append)"),
             key("sync-interval-ms", Kind.WHOLE_NUMBER, "2000", "how often the consistency engine pushes owed changes to replicas (`0`: no background engine: pushes, pulls and checks only on a curator's sync)"),
-            key("pull-interval-ms", Kind.WHOLE_NUMBER, "60000", "how often each tool account is polled for changes (never faster than the tool's own limits; `0`: only on a curator's sync)"),
+            key("pull-interval-ms", Kind.WHOLE_NUMBER, "60000", "how often each tool account is polled for changes (never faster than the tool's own limits; after failures in a row, twice the wait each time, up to an hour; `0`: only on a curator's sync)"),
             key("check-interval-ms", Kind.WHOLE_NUMBER, "3600000", "how often each tool account gets an anti-entropy check (every replica fetched, compared, repaired; `0`: only on demand)"),
             key("sync-lease-ms", Kind.WHOLE_NUMBER, "120000", "how long a node holds a claimed push; a node that dies delays its pushes by at most this"),
             key("mass-delete-percent", Kind.WHOLE_NUMBER, "10", "a pull that would unlink, or a plan that would remove (a replication rule's removals, deletions that propagate), more than this share of an account's copies holds the account for a curator"),

@@ -432,6 +432,34 @@ class ConsistencyEngineTest {
     }
 
     @Test
+    void anAccountWhoseScheduledPullsFailIsTriedLessOftenUntilItAnswersAgain() {
+        Idiom idiom = idiom(TestDatabase.freshUrl(), Map.of("pull-interval-ms", "60000"));
+        Application app = idiom.application();
+        zoteroAccount(app);
+        app.sync().sync("zot", false, QUIET);
+        zotero.down(true);
+        int before = zotero.dropped();
+        time.pause(Duration.ofMinutes(1));
+        app.sync().runDue();
+        int perTry = zotero.dropped() - before;
+        assertTrue(perTry > 0, "the first scheduled pull tried");
+        for (int minute = 2; minute <= 16; minute++) {
+            time.pause(Duration.ofMinutes(1));
+            app.sync().runDue();
+        }
+        int tries = (zotero.dropped() - before) / perTry;
+        // every minute would be 16 tries; after failures in a row the waits double: minutes 1, 2, 4, 8, 16
+        assertTrue(tries >= 3 && tries <= 5, tries + " tries in 16 minutes of a service that was down");
+        zotero.down(false);
+        time.pause(Duration.ofMinutes(20));
+        app.sync().runDue();
+        int back = zotero.requests();
+        time.pause(Duration.ofMinutes(1));
+        app.sync().runDue();
+        assertTrue(zotero.requests() > back, "once it answers, the account is pulled every interval again");
+    }
+
+    @Test
     void antiEntropyRepairsAReplicaThatDivergedUnseenAndASecondPassRepairsNothing() {
         Idiom idiom = idiom();
         Application app = idiom.application();

@@ -75,6 +75,13 @@ public abstract class StubServer implements AutoCloseable {
         return requests;
     }
 
+    /** Requests dropped while down (not counted in {@link #requests}). */
+    public synchronized int dropped() {
+        return dropped;
+    }
+
+    private int dropped;
+
     private volatile java.util.function.Consumer<String> beforeReply;
 
     /** Runs after each request was answered by the stub (its effect applied) and before the answer is sent: "METHOD /path status". */
@@ -110,6 +117,9 @@ public abstract class StubServer implements AutoCloseable {
 
     private void handle(HttpExchange x) throws IOException {
         if (down) {
+            synchronized (this) {
+                dropped++;
+            }
             x.close(); // no status line: the connection just ends
             return;
         }
