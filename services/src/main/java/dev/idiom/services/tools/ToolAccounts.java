@@ -112,7 +112,10 @@ public final class ToolAccounts {
         }
         printable("baseUrl", baseUrl);
         printable("account", account);
-        printable("secret", secret);
+        if (secret != null && !secret.chars().allMatch(c -> c >= 0x21 && c <= 0x7E)) {
+            // it travels in an HTTP header or query (a bearer token, Basic auth, Pinboard's auth_token): every tool's keys are printable ASCII
+            throw new InvalidValueException("secret holds a character outside printable ASCII (no spaces): API keys and tokens are printable ASCII");
+        }
         if (!FILE_KINDS.contains(kind) && !API_ROOT.matcher(baseUrl).matches()) {
             throw new InvalidValueException("baseUrl of a " + kind + " account must be an http(s) URL with a host name or IPv4 address, "
                     + "such as https://api.zotero.org, got '" + baseUrl + "'");

@@ -234,6 +234,123 @@ public final class BookmarkFile implements AnnotationTool {
         splice(remoteId, null);
     }
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper KEPT = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * Deletes the bookmark and keeps its lines as they stood (its {@code <DT><A …>} line and its
+     * {@code <DD>}), the two lines before them and where they began: {@link #restore(String, String)}
+     * puts those bytes back at that place, in its folder, with every attribute it had.
+     */
+    @Override
+    public synchronized String deleteKeeping(String remoteId, String knownVersion) {
+        String html = readText();
+        Optional<int[]> lines = lines(html, remoteId);
+        delete(remoteId, knownVersion);
+        if (lines.isEmpty()) {
+            return null; // not there, or not on lines of its own: a restore makes it anew
+        }
+        int start = lines.get()[0];
+        int contextStart = start;
+        for (int i = 0; i < 2 && contextStart > 0; i++) {
+            contextStart = html.lastIndexOf('\n', contextStart - 2) + 1;
+        }
+        return KEPT.createObjectNode().put("text", html.substring(start, lines.get()[1])).put("before", html.substring(contextStart, start))
+                .put("at", start).put("previous", neighbour(html, start, true)).put("next", neighbour(html, lines.get()[1], false)).toString();
+    }
+
+    /** The bookmark whose lines end where {@code at} is ({@code previous}) or begin there, if one does. */
+    private static String neighbour(String html, int at, boolean previous) {
+        java.util.regex.Matcher a = ANCHOR.matcher(html);
+        while (a.find()) {
+            String href = org.jsoup.parser.Parser.unescapeEntities(attribute(a.group(1), "HREF"), true).strip();
+            Optional<int[]> l = lines(html, href);
+            if (l.isPresent() && l.get()[previous ? 1 : 0] == at) {
+                return href;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The bookmark's own lines back where they stood: after the two lines that preceded them when
+     * those are still in the file once, else after the bookmark that preceded it or before the one
+     * that followed it, else at the same place if the file still reads the same up to there, else at
+     * the end of the top folder. Empty if nothing was kept.
+     */
+    @Override
+    public synchronized Optional<RemoteRecord> restore(String remoteId, String kept) {
+        if (kept == null) {
+            return Optional.empty();
+        }
+        if (fetch(remoteId).isPresent()) {
+            return fetch(remoteId); // put back by hand: as it now is
+        }
+        String text;
+        String before;
+        int at;
+        String previous;
+        String next;
+        try {
+            com.fasterxml.jackson.databind.JsonNode k = KEPT.readTree(kept);
+            text = k.path("text").asText(null);
+            before = k.path("before").asText("");
+            at = k.path("at").asInt(-1);
+            previous = k.path("previous").isTextual() ? k.get("previous").asText() : null;
+            next = k.path("next").isTextual() ? k.get("next").asText() : null;
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        if (text == null) {
+            return Optional.empty();
+        }
+        String html = readText();
+        int first = before.isEmpty() ? -1 : html.indexOf(before);
+        Optional<int[]> after = previous == null ? Optional.empty() : lines(html, previous);
+        Optional<int[]> ahead = next == null ? Optional.empty() : lines(html, next);
+        int where;
+        if (first >= 0 && html.indexOf(before, first + 1) < 0) {
+            where = first + before.length();
+        } else if (after.isPresent()) {
+            where = after.get()[1];
+        } else if (ahead.isPresent()) {
+            where = ahead.get()[0];
+        } else if (at >= 0 && at <= html.length() && html.startsWith(before, at - before.length())) {
+            where = at;
+        } else {
+            int rootEnd = html.toUpperCase(java.util.Locale.ROOT).lastIndexOf("</DL>");
+            where = rootEnd < 0 ? html.length() : html.lastIndexOf('\n', rootEnd) + 1;
+        }
+        writeText(html.substring(0, where) + text + html.substring(where));
+        return fetch(remoteId);
+    }
+
+    private String readText() {
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new ToolException("cannot read bookmark file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Where the bookmark's own lines begin and end (past their last newline), if it stands on lines of its own. */
+    private static Optional<int[]> lines(String html, String href) {
+        java.util.regex.Matcher a = ANCHOR.matcher(html);
+        while (a.find()) {
+            if (!href.equals(org.jsoup.parser.Parser.unescapeEntities(attribute(a.group(1), "HREF"), true).strip())) {
+                continue;
+            }
+            java.util.regex.Matcher dd = DESCRIPTION.matcher(html).region(a.end(), html.length());
+            int descriptionEnd = dd.lookingAt() ? dd.end() : a.end();
+            int lineStart = html.lastIndexOf('\n', a.start()) + 1;
+            int lineEnd = html.indexOf('\n', descriptionEnd);
+            if (!html.substring(lineStart, a.start()).isBlank() || lineEnd < 0 || !html.substring(descriptionEnd, lineEnd).isBlank()) {
+                return Optional.empty();
+            }
+            return Optional.of(new int[] {lineStart, lineEnd + 1});
+        }
+        return Optional.empty();
+    }
+
     /** A bookmark's {@code <DT><A …>title</A>} in the file's text, and its {@code <DD>} description if one follows. */
     private static final java.util.regex.Pattern ANCHOR = java.util.regex.Pattern.compile("(?is)<DT>\\s*<A\\b([^>]*)>(.*?)</A>");
     private static final java.util.regex.Pattern ATTRIBUTE = java.util.regex.Pattern.compile("(?is)\\s([A-Z_][A-Z0-9_-]*)\\s*=\\s*\"([^\"]*)\"");

@@ -1,6 +1,7 @@
 package dev.idiom.wrappers.bookmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.events.Field;
@@ -173,5 +174,55 @@ class BookmarkFileTest extends AnnotationToolContract {
             bookmarks.update(r, r.metadata());
         }
         assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(file)));
+    }
+
+    @Test
+    void aDeletedBookmarkIsRestoredByteForByteInItsFolderEvenWhenTheBookmarkBeforeItChanged() throws IOException {
+        // the shape Firefox's own exporter writes (BookmarkHTMLUtils): a CSP meta, folders with dates, icons, no <p> after the last </DL>
+        String export = """
+                <!DOCTYPE NETSCAPE-Bookmark-file-1>
+                <!-- This is an automatically generated file.
+                     It will be read and overwritten.
+                     DO NOT EDIT! -->
+                <META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+                <meta http-equiv="Content-Security-Policy"
+                      content="default-src 'self'; script-src 'none'; img-src data: *; object-src 'none'"></meta>
+                <TITLE>Bookmarks</TITLE>
+                <H1>Bookmarks Menu</H1>
+
+                <DL><p>
+                    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000000">Browser</H3>
+                    <DL><p>
+                        <DT><A HREF="https://example.org/help" ADD_DATE="1700000000" LAST_MODIFIED="1700000000" ICON_URI="fake-favicon-uri:https://example.org/help" ICON="data:image/png;base64,iVBORw0KGgo=">Get Help</A>
+                    </DL><p>
+                    <DT><H3 ADD_DATE="1700000100" LAST_MODIFIED="1700000100">Toolbar</H3>
+                    <DL><p>
+                        <DT><A HREF="https://doi.org/10.1145/1057977.1057980" ADD_DATE="1700000200" LAST_MODIFIED="1700000300" TAGS="replication,survey">Optimistic replication</A>
+                        <DD>A survey
+                        <DT><A HREF="https://example.org/a?x=1&amp;y=2" ADD_DATE="1700000200" LAST_MODIFIED="1700000200" SHORTCUTURL="ex">Query &amp; ampersand</A>
+                    </DL><p>
+                    <DT><A HREF="https://example.org/api" ADD_DATE="1700000400" LAST_MODIFIED="1700000400">API docs</A>
+                </DL>
+                """;
+        Path file = Files.writeString(dir.resolve("firefox-restore.html"), export);
+        BookmarkFile bookmarks = new BookmarkFile(file, Clock.systemUTC());
+        String doi = "https://doi.org/10.1145/1057977.1057980";
+        String kept = bookmarks.deleteKeeping(doi, bookmarks.fetch(doi).orElseThrow().version());
+        assertTrue(bookmarks.fetch(doi).isEmpty());
+        assertFalse(Files.readString(file).contains("A survey"), "its description went with it");
+        RemoteRecord back = bookmarks.restore(doi, kept).orElseThrow();
+        assertEquals(export, Files.readString(file), "back byte for byte: its folder, dates, description and place");
+        assertEquals(new TreeSet<>(Set.of("Toolbar", "replication", "survey")), back.metadata().tags());
+
+        // deleted; the bookmark before it (its two lines of context) edited meanwhile: still back after that bookmark, in its folder
+        String query = "https://example.org/a?x=1&y=2";
+        kept = bookmarks.deleteKeeping(query, null);
+        RemoteRecord before = bookmarks.fetch(doi).orElseThrow();
+        bookmarks.update(before, before.metadata().with(Field.NOTES, "A survey, read twice"));
+        bookmarks.restore(query, kept).orElseThrow();
+        String now = Files.readString(file);
+        assertEquals(export.replace("<DD>A survey", "<DD>A survey, read twice").replaceAll("LAST_MODIFIED=\"\\d+\" TAGS", "LAST_MODIFIED=\"x\" TAGS"),
+                now.replaceAll("LAST_MODIFIED=\"\\d+\" TAGS", "LAST_MODIFIED=\"x\" TAGS"), "the other edit kept, the restored bookmark at its place");
+        assertEquals(new TreeSet<>(Set.of("Toolbar")), bookmarks.fetch(query).orElseThrow().metadata().tags(), "in its folder");
     }
 }
