@@ -13,7 +13,9 @@ import java.util.logging.Logger;
 /**
  * A pull of one account: what changed there since its cursor comes in ({@link Pull}), then the
  * deletions it reports go through the deletion rules ({@link Deletions}). A tool that now answers
- * for another user holds the account. A send-only account is not pulled.
+ * for another user holds the account. A send-only account is not pulled. A sync, a scheduled pull
+ * and an import of a configured account ({@code POST /api/imports}, {@code ./idiom import --account})
+ * all run this one pull, so none of them moves the account's cursor past deletions it did not apply.
  */
 final class AccountPull {
     private static final Logger LOG = Logger.getLogger(AccountPull.class.getName());
@@ -36,12 +38,17 @@ final class AccountPull {
     }
 
     Pulled run(AnnotationTool tool, boolean allowDeletions, Progress progress) {
+        return run(tool, allowDeletions, false, progress);
+    }
+
+    /** @param fromStart the whole account, not what changed since the cursor (a snapshot: what it no longer lists is gone) */
+    Pulled run(AnnotationTool tool, boolean allowDeletions, boolean fromStart, Progress progress) {
         if (!MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().direction().read()) {
             return new Pulled(new ImportSummary(), 0, null); // send-only: Idiom never takes the account's changes
         }
         ImportSummary summary;
         try {
-            summary = pull.importAll(tool, false, progress);
+            summary = pull.importAll(tool, fromStart, progress);
         } catch (ToolIdentityChangedException other) {
             String why = tool.kind() + " " + tool.account() + ": " + other.getMessage();
             deletions.hold(tool, new HeldDeletions(why, List.of()));

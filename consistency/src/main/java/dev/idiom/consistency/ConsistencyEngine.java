@@ -1,6 +1,8 @@
 package dev.idiom.consistency;
 
+import dev.idiom.consistency.report.Progress;
 import dev.idiom.events.EntityIds;
+import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -42,6 +44,7 @@ public final class ConsistencyEngine implements AutoCloseable {
     private final DryRun dryRun;
     private final DeLifecycle lifecycle;
     private final Conflicts conflicts;
+    private final AccountPull accountPull;
 
     public ConsistencyEngine(EventStore store, EntityAppends appends, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
             Clock clock, RandomGenerator random, Settings settings) {
@@ -55,7 +58,7 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
                 settings.pushInterval(), settings.lease(), states, clock);
         this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, tools, clock);
-        AccountPull accountPull = new AccountPull(pull, deletions, states, tools, clock);
+        this.accountPull = new AccountPull(pull, deletions, states, tools, clock);
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, mirrors, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
@@ -101,6 +104,17 @@ public final class ConsistencyEngine implements AutoCloseable {
     /** Records coming in: imports, pulls, downloads. */
     public Pull pull() {
         return pull;
+    }
+
+    /**
+     * An import of a configured tool account: the same pull as a sync's (send-only accounts left
+     * alone, the deletions it reports through the deletion rules and the mass-delete hold, a tool that
+     * answers for another user holding the account), without its push.
+     *
+     * @param fromStart the whole account rather than what changed since the account's cursor
+     */
+    public dev.idiom.consistency.report.ImportSummary importAccount(AnnotationTool tool, boolean fromStart, Progress progress) {
+        return accountPull.run(tool, false, fromStart, progress).summary();
     }
 
     /** New copies of DEs in tools. */

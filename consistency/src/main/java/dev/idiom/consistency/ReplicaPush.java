@@ -296,8 +296,8 @@ public final class ReplicaPush {
         return null;
     }
 
-    /** The link of a copy just made: what the tool holds, its tags read through what was written. */
-    private static ReplicaLinked linkOf(AnnotationTool tool, Metadata wanted, RemoteRecord created) {
+    /** The link of a copy just made: what the tool holds, its tags read through what was written (uploads too: one copy path). */
+    static ReplicaLinked linkOf(AnnotationTool tool, Metadata wanted, RemoteRecord created) {
         Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(created.metadata(), wanted), tool.fieldsKept());
         return new ReplicaLinked(tool.kind(), tool.account(), created.remoteId(), created.version(), held, created.shadow(), null, created.privateCopy());
     }

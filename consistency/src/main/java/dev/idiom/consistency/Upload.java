@@ -16,7 +16,9 @@ import java.util.UUID;
 /**
  * Upload: a new copy of a DE made in a tool account, forming a replica, recorded as an event.
  * The copy holds what that tool may hold of the DE (no private or acting tags from elsewhere) and
- * is private there if the DE is private anywhere.
+ * is private there if the DE is private anywhere. It is made as a push makes one: under the DE's
+ * origin id (so an upload sent again after its answer was lost finds the copy it made rather than
+ * making a second), and linked with what the tool holds, not with what was asked of it.
  */
 public final class Upload {
     private final EventStore store;
@@ -45,12 +47,12 @@ public final class Upload {
             throw new SyncRefusedException("entity " + id + " already has a replica in " + tool.kind() + " " + tool.account() + " (" + r.remoteId() + ")");
         });
         Metadata wanted = ReplicaContent.wanted(de, tool, null);
-        RemoteRecord created = tool.create(wanted, ReplicaContent.keepPrivate(de));
-        Replica replica = new Replica(tool.kind(), tool.account(), created.remoteId(), created.version(), wanted, null, created.shadow(),
-                created.privateCopy());
+        RemoteRecord created = tool.create(wanted, ReplicaContent.keepPrivate(de), de.id());
+        ReplicaLinked link = ReplicaPush.linkOf(tool, wanted, created);
+        Replica replica = new Replica(link.tool(), link.account(), link.remoteId(), link.remoteVersion(), link.synced(), null, link.shadow(),
+                link.privateCopy());
         // the copy exists remotely now: record it even if the DE moved on meanwhile (the engine pushes the rest)
-        NewEvent linked = new NewEvent(UUID.randomUUID(), EventSources.upload(tool.kind()), new ReplicaLinked(replica.tool(), replica.account(),
-                replica.remoteId(), replica.remoteVersion(), replica.synced(), replica.shadow(), null, replica.privateCopy()));
+        NewEvent linked = new NewEvent(UUID.randomUUID(), EventSources.upload(tool.kind()), link);
         retry.appendOnLatest("linking the new copy " + created.remoteId() + " in " + tool.kind() + " to entity " + id, appends, store, id,
                 de.version(), List.of(linked));
         return replica;

@@ -152,7 +152,7 @@ public final class Idiom implements AutoCloseable {
             ConsistencyEngine engine = new ConsistencyEngine(store, writes, new SqlOutbox(database.dataSource(), clock), tools, toolAccounts, ids, clock,
                     new SecureRandom(), new ConsistencyEngine.Settings(sync.pushInterval(), sync.lease(), sync.pullInterval(), sync.checkInterval(),
                             new DeletionHold(sync.massDeletePercent() / 100.0), OptimisticRetry.DEFAULT));
-            ImportRecords imports = new ImportRecords(engine.pull(), tools);
+            ImportRecords imports = new ImportRecords(engine.pull(), tools, engine::importAccount);
             ReplicaLinks links = new ReplicaLinks(engine.upload(), tools);
             ReplicaSync replicaSync = new ReplicaSync(engine);
             Application app = new Application(new EntityReads(store, cache, search, codec,

@@ -432,6 +432,63 @@ class ConsistencyEngineTest {
     }
 
     @Test
+    void anUploadSentAgainAfterItsAnswerWasLostMakesOneZoteroItem() {
+        Idiom idiom = idiom();
+        Application app = idiom.application();
+        zoteroAccount(app);
+        UUID id = app.writes().create(paper("Lost answer"), "test").entity().id();
+        int before = zotero.size();
+        zotero.beforeReply(line -> { // the item is made; no answer to this upload (nor to its own retries) reaches Idiom
+            if (line.startsWith("POST ") && line.contains("/items ")) {
+                throw new IllegalStateException("the answer is lost on the way");
+            }
+        });
+        assertThrows(RuntimeException.class, () -> app.replicas().upload(id, "zot"), "the upload saw no answer");
+        zotero.beforeReply(null);
+        assertEquals(before + 1, zotero.size(), "Zotero made the item all the same");
+        dev.idiom.events.Replica copy = app.replicas().upload(id, "zot"); // the curator tries again
+        assertEquals(before + 1, zotero.size(), "sent again, the upload found the item it made: one item, not two");
+        assertEquals("Lost answer", zotero.data(copy.remoteId()).path("title").asText());
+        assertEquals(1, load(idiom, id).replicas().size());
+    }
+
+    @Test
+    void anImportOfAnAccountAppliesTheDeletionsItMeetsAsASyncDoes() {
+        Idiom idiom = idiom();
+        Application app = idiom.application();
+        zoteroAccount(app);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            keys.add(zotero.addRemotely("{\"itemType\": \"journalArticle\", \"title\": \"Imported paper " + i + "\"}"));
+        }
+        app.imports().importAccount("zot", true, dev.idiom.consistency.report.Progress.SILENT);
+        UUID gone = idiom.store().findReplica("zotero", ZoteroStub.LIBRARY, keys.getFirst()).orElseThrow();
+        zotero.trash(keys.getFirst()); // deleted in Zotero between two imports: one of twelve, under the mass-delete share
+        zotero.addRemotely("{\"itemType\": \"journalArticle\", \"title\": \"Imported paper 12\"}");
+        var second = app.imports().importAccount("zot", false, dev.idiom.consistency.report.Progress.SILENT);
+        assertEquals(1, second.count(ImportOutcome.Kind.CREATED));
+        assertTrue(load(idiom, gone).replicas().isEmpty(), "the import applied the deletion, as a sync would have");
+        assertEquals(0, app.sync().sync("zot", false, QUIET).unlinked(), "and the next sync has nothing left over");
+    }
+
+    @Test
+    void aPreferRemotePolicySetOnAPinboardAccountLetsPinboardsValueWin() {
+        Idiom idiom = idiom();
+        Application app = idiom.application();
+        app.tools().accounts().put("pin", "pinboard", pinboard.uri() + "/v1/", "", PinboardStub.TOKEN, null, "prefer-remote");
+        UUID id = app.writes().create(paper("Bayou"), "test").entity().id();
+        app.replicas().upload(id, "pin");
+        time.pause(Duration.ofMinutes(6)); // Pinboard's posts/all gate
+        app.sync().sync("pin", false, QUIET);
+        String url = load(idiom, id).metadata().url();
+        retitle(idiom, id, "Bayou, edited in Idiom");
+        pinboard.retitle(url, "Bayou, edited on Pinboard");
+        time.pause(Duration.ofMinutes(6));
+        app.sync().sync("pin", false, QUIET);
+        assertEquals("Bayou, edited on Pinboard", load(idiom, id).metadata().title(), "the Pinboard account's own policy decided");
+    }
+
+    @Test
     void anAccountWhoseScheduledPullsFailIsTriedLessOftenUntilItAnswersAgain() {
         Idiom idiom = idiom(TestDatabase.freshUrl(), Map.of("pull-interval-ms", "60000"));
         Application app = idiom.application();

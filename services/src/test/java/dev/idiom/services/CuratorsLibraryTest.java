@@ -266,6 +266,20 @@ class CuratorsLibraryTest {
     }
 
     @Test
+    void aPreferRemotePolicySetOnAFileAccountLetsTheFilesValueWin() throws Exception {
+        Path bib = dir.resolve("gossip.bib");
+        try (RunningIdiom idiom = idiom()) {
+            gossipAndItsMirror(idiom, "prefer-remote");
+            sync(idiom, "gossip");
+            editedOnBothSides(idiom, bib, "demers87", "Epidemic algorithms for replicated databases", "Epidemic algorithms (PODC)");
+            sync(idiom, "gossip");
+            assertEquals("Epidemic algorithms (PODC)", holderOf(idiom, "demers87").get("metadata").get("title").asText(),
+                    "the file account's own policy decided, not the default");
+            assertTrue(Files.readString(bib).contains("{Epidemic algorithms (PODC)}"), Files.readString(bib));
+        }
+    }
+
+    @Test
     void underTheAskPolicyTheConflictingFieldWaitsForACuratorWhileOtherFieldsFlow() throws Exception {
         Path bib = dir.resolve("gossip.bib");
         Path mirror = dir.resolve("mirror.bib");

@@ -16,17 +16,28 @@ import java.nio.file.Path;
  * {@link Pull} decides and writes.
  */
 public final class ImportRecords {
-    private final Pull pull;
-    private final Tools tools;
-
-    public ImportRecords(Pull pull, Tools tools) {
-        this.pull = pull;
-        this.tools = tools;
+    /** An account's pull, as a sync runs it (its rules, deletions and holds): {@code ConsistencyEngine.importAccount}. */
+    public interface AccountImport {
+        ImportSummary run(AnnotationTool tool, boolean fromStart, Progress progress);
     }
 
-    /** Imports what changed since the last import from the configured tool account {@code name} (or all). */
+    private final Pull pull;
+    private final Tools tools;
+    private final AccountImport accounts;
+
+    public ImportRecords(Pull pull, Tools tools, AccountImport accounts) {
+        this.pull = pull;
+        this.tools = tools;
+        this.accounts = accounts;
+    }
+
+    /**
+     * Imports what changed since the last import from the configured tool account {@code name} (or
+     * all): the same pull a sync runs, so the deletions it meets are applied (or held) rather than
+     * passed over by the account's cursor.
+     */
     public ImportSummary importAccount(String name, boolean fromStart, Progress progress) {
-        return pull.importAll(tools.open(name), fromStart, progress);
+        return accounts.run(tools.open(name), fromStart, progress);
     }
 
     /** Imports a whole file of this kind ({@code bibtex}, {@code bookmarks}). */
