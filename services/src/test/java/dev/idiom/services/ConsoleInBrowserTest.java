@@ -186,6 +186,30 @@ class ConsoleInBrowserTest {
     }
 
     @Test
+    void aCuratorLogsIntoTheWorkspaceAndPausesAnAccountFromThePage() throws Exception {
+        String curator = RunningIdiom.json(idiom.post("/api/keys", "application/json", "{\"name\":\"browser-curator\",\"role\":\"curator\"}"))
+                .get("key").asText();
+        browser.get(idiom.url("/curator/login"));
+        browser.manage().deleteAllCookies();
+        browser.get(idiom.url("/curator"));
+        within(Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().endsWith("/curator/login"));
+        browser.findElement(By.id("key")).sendKeys(curator);
+        browser.findElement(By.cssSelector("form button[type=submit]")).click();
+        within(Duration.ofSeconds(10)).until(d -> d.getTitle().startsWith("Idiom — "));
+        assertTrue(browser.manage().getCookieNamed("idiom_curator").isHttpOnly());
+        shot("5-curator-workspace");
+        WebElement row = browser.findElements(By.cssSelector("#accounts tbody tr")).stream().filter(r -> r.getText().startsWith("browser-zot"))
+                .findFirst().orElseThrow();
+        row.findElement(By.xpath(".//button[text()='Pause']")).click();
+        within(Duration.ofSeconds(5)).until(d -> d.findElement(By.cssSelector("p[role=status]")).getText().equals("Paused browser-zot."));
+        assertTrue(idiom.server.idiom().application().tools().accounts().syncState("zotero", "users/1").paused(), "paused for real");
+        shot("6-curator-paused");
+        browser.findElements(By.cssSelector("#accounts tbody tr")).stream().filter(r -> r.getText().startsWith("browser-zot")).findFirst().orElseThrow()
+                .findElement(By.xpath(".//button[text()='Resume']")).click();
+        within(Duration.ofSeconds(5)).until(d -> d.findElement(By.cssSelector("p[role=status]")).getText().equals("Resumed browser-zot."));
+    }
+
+    @Test
     void aReaderKeyGets403OnEveryAdminPageAndAction() {
         logIn(reader);
         within(Duration.ofSeconds(5)).until(d -> d.findElement(By.cssSelector(".error")).getText().contains("needs an admin key"));

@@ -86,7 +86,7 @@ final class AdminConsole extends HttpServlet {
                 return;
             }
             session.ifPresent(sessions::logout);
-            res.setHeader("Set-Cookie", AdminSessions.cookie(null, secure(req)));
+            res.setHeader("Set-Cookie", sessions.cookie(null, secure(req)));
             redirect(res, req.getContextPath() + "/admin/login");
         } else if (path.startsWith("/admin/actions/tools/")) {
             if (admin(req, res) && csrf(req, res)) {
@@ -99,29 +99,7 @@ final class AdminConsole extends HttpServlet {
 
     private void login(HttpServletRequest req, HttpServletResponse res) throws IOException {
         String base = publicUrl.of(req);
-        if (keyInAddress(req.getQueryString())) {
-            // a key in the address ends up in access logs, proxies and the browser's history: the form's body only
-            page(res, 400, ConsolePage.login(base, "Send the key in the form's body, never in the address."));
-            return;
-        }
-        String address = publicUrl.clientAddress(req);
-        var wait = failures.wait(address, req.getParameter("key")); // logins count with wrong API keys: one guesser, one budget
-        if (wait.isPresent()) {
-            res.setHeader("Retry-After", Long.toString(Math.max(1, wait.get().toSeconds() + 1)));
-            page(res, 429, ConsolePage.login(base, "Too many wrong keys from this address in the last minute; try again in "
-                    + Math.max(1, wait.get().toSeconds() + 1) + " s."));
-            return;
-        }
-        try {
-            AdminSessions.Session s = sessions.login(req.getParameter("key"));
-            res.setHeader("Set-Cookie", AdminSessions.cookie(s, secure(req)));
-            redirect(res, req.getContextPath() + "/admin");
-        } catch (NotAuthorizedException e) {
-            failures.failed(address, req.getParameter("key"));
-            page(res, 401, ConsolePage.login(base, "That key is not known, or was revoked."));
-        } catch (ForbiddenException e) {
-            page(res, 403, ConsolePage.login(base, e.getMessage()));
-        }
+        new ConsoleLogin(sessions, failures, publicUrl, error -> ConsolePage.login(base, error)).post(req, res, base);
     }
 
     /**

@@ -18,15 +18,15 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Browser sessions of the admin console: an admin logs in once with an admin key and the browser
- * keeps only a random session id, in an HttpOnly, SameSite=Strict cookie scoped to {@code /admin}
- * (Secure when the page was reached over HTTPS), so neither the key nor the session reaches
- * script or another site. Each session has a CSRF token that the console's actions must send back.
- * The key itself stays in server memory and is checked again on every request, so revoking it ends
- * its sessions at once. Sessions live in this node's memory: a restart logs admins out.
+ * Browser sessions of a console (the admin console at {@code /admin}, the curator's workspace at
+ * {@code /curator}): a person logs in once with a key of the console's role and the browser keeps
+ * only a random session id, in an HttpOnly, SameSite=Strict cookie scoped to the console's path
+ * (Secure when the page was reached over HTTPS), so neither the key nor the session reaches script
+ * or another site. Each session has a CSRF token that the console's actions must send back. The
+ * key itself stays in server memory and is checked again on every request, so revoking it ends its
+ * sessions at once. Sessions live in this node's memory: a restart logs people out.
  */
 final class AdminSessions {
-    static final String COOKIE = "idiom_admin";
     static final String CSRF_HEADER = "X-CSRF-Token";
     /** A session ends this long after login. */
     static final Duration LIFETIME = Duration.ofHours(8);
@@ -40,11 +40,33 @@ final class AdminSessions {
     record Session(String id, String key, String csrf, Instant endsAt) {}
 
     private final Clock clock;
+    private final String cookieName;
+    private final String path;
+    private final Role role;
+    private final String console;
 
     /** @param clock when sessions end (the application's clock, so tests can move it) */
     AdminSessions(ApiKeys keys, Clock clock) {
+        this(keys, clock, "idiom_admin", "/admin", Role.ADMIN, "the console");
+    }
+
+    /**
+     * @param path the console's path: its cookie is sent there only
+     * @param role the least role a key must have to log in
+     * @param console what the console is called in refusals
+     */
+    AdminSessions(ApiKeys keys, Clock clock, String cookieName, String path, Role role, String console) {
         this.keys = keys;
         this.clock = clock;
+        this.cookieName = cookieName;
+        this.path = path;
+        this.role = role;
+        this.console = console;
+    }
+
+    /** The console's path ({@code /admin}, {@code /curator}). */
+    String path() {
+        return path;
     }
 
     /**
@@ -55,8 +77,9 @@ final class AdminSessions {
      */
     Session login(String key) {
         Caller caller = keys.authenticate("Bearer " + (key == null ? "" : key.strip()));
-        if (!caller.role().includes(Role.ADMIN)) {
-            throw new ForbiddenException("the console needs an admin key; '" + caller.keyName() + "' is a " + caller.role().id() + " key");
+        if (!caller.role().includes(role)) {
+            throw new ForbiddenException(console + " needs " + (role == Role.ADMIN ? "an admin" : "a " + role.id()) + " key; '" + caller.keyName()
+                    + "' is a " + caller.role().id() + " key");
         }
         if (sessions.size() >= MOST) {
             Instant now = clock.instant();
@@ -74,7 +97,7 @@ final class AdminSessions {
             return Optional.empty();
         }
         for (Cookie c : cookies) {
-            if (COOKIE.equals(c.getName())) {
+            if (cookieName.equals(c.getName())) {
                 Session s = sessions.get(c.getValue());
                 if (s != null && clock.instant().isAfter(s.endsAt())) {
                     sessions.remove(s.id());
@@ -110,10 +133,10 @@ final class AdminSessions {
     }
 
     /** The Set-Cookie value for a session ({@code null}: the cookie that deletes it). */
-    static String cookie(Session s, boolean secure) {
+    String cookie(Session s, boolean secure) {
         String value = s == null ? "" : s.id();
         long maxAge = s == null ? 0 : LIFETIME.toSeconds();
-        return COOKIE + "=" + value + "; Path=/admin; Max-Age=" + maxAge + "; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
+        return cookieName + "=" + value + "; Path=" + path + "; Max-Age=" + maxAge + "; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
     }
 
     private String token() {

@@ -12,20 +12,27 @@ final class ConsolePage {
     private ConsolePage() {}
 
     static String login(String base, String error) {
+        return login(base, error, "Idiom admin", "/admin/login", "Admin key", "An admin key: the first start writes one to "
+                + "<code>&lt;data&gt;/admin.key</code>; <code>./idiom keys create</code> makes more.");
+    }
+
+    /** A console's login form: its title, where it posts, the key's label and a hint (markup, written here only). */
+    static String login(String base, String error, String title, String action, String label, String hint) {
         return """
-                <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Idiom admin — log in</title>
+                <!doctype html><html lang="en"><head><meta charset="utf-8"><title>%3$s — log in</title>
                 <link rel="stylesheet" href="%1$s/admin/assets/console.css"></head><body class="login">
-                <main><h1>Idiom admin</h1>
+                <main><h1>%3$s</h1>
                 %2$s
-                <form method="post" action="%1$s/admin/login">
-                <label for="key">Admin key</label>
+                <form method="post" action="%1$s%4$s">
+                <label for="key">%5$s</label>
                 <input id="key" name="key" type="password" autocomplete="current-password" required autofocus>
                 <button type="submit">Log in</button>
                 </form>
-                <p class="hint">An admin key: the first start writes one to <code>&lt;data&gt;/admin.key</code>; <code>./idiom keys create</code> makes more.
+                <p class="hint">%6$s
                 The browser keeps only a session cookie (HttpOnly, SameSite=Strict), never the key.</p></main>
                 </body></html>
-                """.formatted(esc(base), error == null ? "" : "<p class=\"error\" role=\"alert\">" + esc(error) + "</p>");
+                """.formatted(esc(base), error == null ? "" : "<p class=\"error\" role=\"alert\">" + esc(error) + "</p>", esc(title), esc(action), esc(label),
+                hint);
     }
 
     /**

@@ -23,12 +23,14 @@ final class KeyCheck extends HttpFilter {
 
     private final ApiKeys keys;
     private final AdminSessions sessions;
+    private final AdminSessions curatorSessions;
     private final transient AuthFailures failures;
     private final transient PublicUrl publicUrl;
 
-    KeyCheck(ApiKeys keys, AdminSessions sessions, AuthFailures failures, PublicUrl publicUrl) {
+    KeyCheck(ApiKeys keys, AdminSessions sessions, AdminSessions curatorSessions, AuthFailures failures, PublicUrl publicUrl) {
         this.keys = keys;
         this.sessions = sessions;
+        this.curatorSessions = curatorSessions;
         this.failures = failures;
         this.publicUrl = publicUrl;
     }
@@ -54,13 +56,15 @@ final class KeyCheck extends HttpFilter {
                     + Math.max(1, wait.get().toSeconds() + 1) + " s");
             return;
         }
-        // the console's cookie counts on /admin only: the API takes keys, so no other site can ride on a browser's session
-        boolean console = authorization == null && Refusal.path(req).startsWith("/admin");
-        var session = console ? sessions.of(req) : java.util.Optional.<AdminSessions.Session>empty();
+        // a console's cookie counts on its own path only (/admin, /curator): the API takes keys, so no other site can ride on a browser's session
+        String path = Refusal.path(req);
+        AdminSessions consoleSessions = path.startsWith("/admin") ? sessions : path.startsWith("/curator") ? curatorSessions : null;
+        boolean console = authorization == null && consoleSessions != null;
+        var session = console ? consoleSessions.of(req) : java.util.Optional.<AdminSessions.Session>empty();
         Caller caller;
         try {
             if (session.isPresent()) {
-                caller = sessions.caller(session.get());
+                caller = consoleSessions.caller(session.get());
                 req.setAttribute(SESSION, session.get());
             } else {
                 caller = keys.authenticate(authorization);
@@ -71,7 +75,7 @@ final class KeyCheck extends HttpFilter {
             }
             if (console && wantsPage(req)) {
                 res.setStatus(303); // a person at a browser: to the login form
-                res.setHeader("Location", req.getContextPath() + "/admin/login");
+                res.setHeader("Location", req.getContextPath() + consoleSessions.path() + "/login");
                 return;
             }
             Refusal.send(req, res, ErrorCode.UNAUTHORIZED, e.getMessage());
@@ -92,7 +96,7 @@ final class KeyCheck extends HttpFilter {
             return "GET".equals(req.getMethod()); // the console's scripts and styles: public files
         }
         return switch (path) {
-            case "/api/ping", "/api/openapi.json", "", "/", "/admin/login" -> true;
+            case "/api/ping", "/api/openapi.json", "", "/", "/admin/login", "/curator/login" -> true;
             case "/services/DigitalEntityService" -> "GET".equals(req.getMethod()) && "wsdl".equalsIgnoreCase(req.getQueryString());
             default -> false;
         };

@@ -19,7 +19,7 @@ import org.glassfish.jersey.servlet.ServletContainer;
 /** Mounts Idiom's endpoints on a servlet context. */
 public final class WebApp {
     /** Everything Idiom serves: the filters apply here, and not to the baselines. */
-    private static final String[] IDIOM_PATHS = {"/api/*", "/services/*", "/admin", "/admin/*", ""};
+    private static final String[] IDIOM_PATHS = {"/api/*", "/services/*", "/admin", "/admin/*", "/curator", "/curator/*", ""};
 
     private WebApp() {}
 
@@ -53,11 +53,13 @@ public final class WebApp {
         // Each filter allows async: the console's live view holds its response open (and frees its admission place at once).
         Meters meters = new Meters(app, admission);
         AdminSessions sessions = new AdminSessions(app.keys(), app.clock());
+        AdminSessions curatorSessions = new AdminSessions(app.keys(), app.clock(), "idiom_curator", "/curator", dev.idiom.services.app.Role.CURATOR,
+                "the curator's workspace");
         filter(context, "request-timing", new RequestTiming(meters), false);
         filter(context, "path-check", new PathCheck(), false);
         filter(context, "security-headers", new SecurityHeaders(), false);
         AuthFailures authFailures = new AuthFailures(authFailureLimit, app.clock()); // one count for API keys and console logins
-        filter(context, "key-check", new KeyCheck(app.keys(), sessions, authFailures, publicUrl), false);
+        filter(context, "key-check", new KeyCheck(app.keys(), sessions, curatorSessions, authFailures, publicUrl), false);
         filter(context, "slow-bodies", new SlowBodies(minBodyRate), false);
         filter(context, "admission", admission, false);
         filter(context, "request-limits", new RequestLimits(maxBodyBytes), false);
@@ -78,6 +80,7 @@ public final class WebApp {
         ServletRegistration.Dynamic console = context.addServlet("admin-console", new AdminConsole(app, sessions, live, publicUrl, authFailures));
         console.addMapping("/admin/login", "/admin/logout", "/admin/live", "/admin/assets/*", "/admin/actions/*");
         console.setAsyncSupported(true);
+        context.addServlet("curator-workspace", new CuratorWorkspace(app, curatorSessions, publicUrl, authFailures)).addMapping("/curator", "/curator/*");
 
         if (baseline) {
             context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");

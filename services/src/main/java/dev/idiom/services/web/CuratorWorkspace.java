@@ -1,0 +1,224 @@
+package dev.idiom.services.web;
+
+import dev.idiom.consistency.report.AccountConsistency;
+import dev.idiom.consistency.report.ConflictEntry;
+import dev.idiom.consistency.report.ParkedWrite;
+import dev.idiom.services.app.Application;
+import dev.idiom.services.app.Caller;
+import dev.idiom.services.app.EntityLifecycle;
+import dev.idiom.services.app.ErrorCode;
+import dev.idiom.services.app.Role;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The curator's workspace at {@code /curator}: every tool account at a glance (its state, last pull
+ * and push, what it owes and what it parked, with sync now, pause and resume, retry) and one inbox of
+ * what waits for a person — writes a tool refused, open conflicts, likely duplicates, held mass
+ * deletions — each with its actions. Curator and admin keys log in as at the console (a session
+ * cookie scoped to {@code /curator}, a CSRF token on every action, no script at all: plain forms that
+ * answer with the page again). Every action goes through the same application layer as REST and
+ * SOAP; none is a second door.
+ */
+final class CuratorWorkspace extends HttpServlet {
+    /** Rows of each inbox list shown at most. */
+    private static final int SHOWN = 50;
+
+    private final transient Application app;
+    private final transient AdminSessions sessions;
+    private final transient PublicUrl publicUrl;
+    private final transient AuthFailures failures;
+
+    CuratorWorkspace(Application app, AdminSessions sessions, PublicUrl publicUrl, AuthFailures failures) {
+        this.app = app;
+        this.sessions = sessions;
+        this.publicUrl = publicUrl;
+        this.failures = failures;
+    }
+
+    private static String path(HttpServletRequest req) {
+        return req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        String path = path(req);
+        if (path.equals("/curator/login")) {
+            if (sessions.of(req).isPresent()) {
+                redirect(res, req.getContextPath() + "/curator");
+                return;
+            }
+            AdminConsole.page(res, 200, CuratorPage.login(publicUrl.of(req), null));
+        } else if (path.equals("/curator") || path.equals("/curator/")) {
+            Caller caller = curator(req, res);
+            if (caller != null) {
+                AdminConsole.page(res, 200, workspace(req, caller));
+            }
+        } else {
+            res.sendError(404);
+        }
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        String path = path(req);
+        if (path.equals("/curator/login")) {
+            login(req, res);
+            return;
+        }
+        Caller caller = curator(req, res);
+        if (caller == null) {
+            return;
+        }
+        var session = sessions.of(req);
+        if (session.isPresent() && !AdminSessions.csrfMatches(session.get(), req)) {
+            Refusal.send(req, res, ErrorCode.FORBIDDEN, "this action needs the page's CSRF token; reload the workspace");
+            return;
+        }
+        if (path.equals("/curator/logout")) {
+            session.ifPresent(sessions::logout);
+            res.setHeader("Set-Cookie", sessions.cookie(null, secure(req)));
+            redirect(res, req.getContextPath() + "/curator/login");
+            return;
+        }
+        String done;
+        try {
+            done = act(path, req, caller.source("web", "curator workspace"));
+        } catch (RuntimeException e) {
+            ErrorCode.Failure f = ErrorCode.of(e);
+            if (f.code() == ErrorCode.INTERNAL) {
+                throw e;
+            }
+            done = "Not done: " + f.message();
+        }
+        if (done == null) {
+            res.sendError(404);
+            return;
+        }
+        // post, redirect, get: a reload does not do it again
+        redirect(res, req.getContextPath() + "/curator?done=" + URLEncoder.encode(done, StandardCharsets.UTF_8));
+    }
+
+    /** Does one action; what to tell the curator, or null for no such action. */
+    private String act(String path, HttpServletRequest req, String source) {
+        String[] p = path.split("/"); // "", "curator", "actions", kind, id, verb
+        if (p.length != 6 || !p[2].equals("actions")) {
+            return null;
+        }
+        String id = URLDecoder.decode(p[4], StandardCharsets.UTF_8);
+        String verb = p[5];
+        return switch (p[3]) {
+            case "accounts" -> switch (verb) {
+                case "sync" -> {
+                    var r = app.sync().sync(id, false, dev.idiom.consistency.report.Progress.SILENT);
+                    yield "Synced " + id + ": " + r.pulled().records() + " records read, " + r.pushedCount() + " copies written"
+                            + (r.unlinked() == 0 ? "" : ", " + r.unlinked() + " copies unlinked") + (r.queued() == null ? "" : "; " + r.queued())
+                            + (r.held() == null ? "" : "; held: " + r.held());
+                }
+                case "pause" -> { app.sync().pause(id); yield "Paused " + id + "."; }
+                case "resume" -> { app.sync().resume(id, false); yield "Resumed " + id + "."; }
+                case "retry" -> "Retrying " + app.sync().retryParked(id) + " parked writes of " + id + ".";
+                case "allow-held" -> { app.sync().resume(id, true); yield "Applied the deletions held in " + id + " and resumed it."; }
+                case "deny-held" -> "Put back " + app.sync().restoreHeld(id) + " records into " + id + " from their DEs.";
+                default -> null;
+            };
+            case "conflicts" -> switch (verb) {
+                case "tool", "idiom" -> {
+                    var de = app.sync().resolveConflictAsText(UUID.fromString(id), verb, null, source);
+                    yield "Resolved: \u201c" + de.metadata().title() + "\u201d keeps " + (verb.equals("tool") ? "the tool's" : "Idiom's") + " value.";
+                }
+                case "value" -> {
+                    var de = app.sync().resolveConflictAsText(UUID.fromString(id), "value", req.getParameter("value"), source);
+                    yield "Resolved: \u201c" + de.metadata().title() + "\u201d takes the value you typed.";
+                }
+                default -> null;
+            };
+            case "duplicates" -> switch (verb) {
+                case "dismiss" -> {
+                    app.lifecycle().dismissDuplicate(UUID.fromString(id), UUID.fromString(req.getParameter("other")), source);
+                    yield "Noted: not duplicates. The pair is not suggested again.";
+                }
+                case "merge" -> {
+                    EntityLifecycle.Outcome o = app.lifecycle().merge(UUID.fromString(id), UUID.fromString(req.getParameter("other")), List.of(), false,
+                            Integer.parseInt(req.getParameter("version")), source);
+                    yield "Merged into \u201c" + o.kept().entity().metadata().title() + "\u201d" + (o.duplicates().isEmpty() ? "."
+                            : "; " + o.duplicates().size() + " duplicate copies " + (o.duplicates().stream().allMatch(EntityLifecycle.DuplicateCopy::removed)
+                            ? "are removed from their tools." : "are left for you to remove in their tools."));
+                }
+                default -> null;
+            };
+            default -> null;
+        };
+    }
+
+    private String workspace(HttpServletRequest req, Caller caller) {
+        String base = publicUrl.of(req);
+        String csrf = sessions.of(req).map(AdminSessions.Session::csrf).orElse("");
+        Instant now = app.clock().instant();
+        List<AccountConsistency> accounts = app.sync().report();
+        List<CuratorPage.Parked> parked = new ArrayList<>();
+        for (AccountConsistency a : accounts) {
+            if (a.parked() > 0) {
+                for (ParkedWrite w : app.sync().parked(a.name(), SHOWN)) {
+                    parked.add(new CuratorPage.Parked(a.name(), w));
+                }
+            }
+        }
+        List<ConflictEntry> conflicts = app.sync().conflicts("open", Long.MAX_VALUE, SHOWN);
+        List<EntityLifecycle.DuplicatePair> duplicates = app.lifecycle().duplicates(SHOWN, caller);
+        List<CuratorPage.Row> rows = accounts.stream().map(a -> new CuratorPage.Row(a, ago(a.lastPullAt(), now), ago(a.lastPushAt(), now))).toList();
+        return CuratorPage.workspace(base, csrf, caller.keyName(), req.getParameter("done"), rows, parked, conflicts, duplicates);
+    }
+
+    /** "3 min ago", as a person reads it. */
+    static String ago(Instant at, Instant now) {
+        if (at == null) {
+            return "never";
+        }
+        Duration d = Duration.between(at, now);
+        if (d.isNegative() || d.toSeconds() < 60) {
+            return "just now";
+        }
+        if (d.toMinutes() < 60) {
+            return d.toMinutes() + " min ago";
+        }
+        if (d.toHours() < 48) {
+            return d.toHours() + " h ago";
+        }
+        return d.toDays() + " days ago";
+    }
+
+    private void login(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        String base = publicUrl.of(req);
+        new ConsoleLogin(sessions, failures, publicUrl, error -> CuratorPage.login(base, error)).post(req, res, base);
+    }
+
+    /** The caller if it is a curator or an admin (the key check put it there); otherwise refused here, null. */
+    private static Caller curator(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && c.role().includes(Role.CURATOR)) {
+            return c;
+        }
+        Refusal.send(req, res, ErrorCode.FORBIDDEN, "the curator's workspace needs a curator or admin key");
+        return null;
+    }
+
+    private boolean secure(HttpServletRequest req) {
+        return req.isSecure() || publicUrl.of(req).startsWith("https:");
+    }
+
+    private static void redirect(HttpServletResponse res, String location) {
+        res.setStatus(303);
+        res.setHeader("Location", location);
+    }
+
+}
