@@ -7,6 +7,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 . "$root/.mvn/find-jdk.sh"
 idiom_find_jdk || exit 1
+for a in "$@"; do # the help needs nothing built: its own file, run from source
+  case "$a" in -h|--help|help) exec "$JAVA_HOME/bin/java" "$root/perf/src/main/java/dev/idiom/perf/saturation/PerfHelp.java" ;; esac
+done
 perf_jar=perf/target/idiom-perf-0.1.0-SNAPSHOT.jar
 if [ ! -f "$perf_jar" ] || [ ! -f services/target/idiom-classes.jar ] \
    || [ -n "$(find . -path ./data -prune -o -path '*/target' -prune -o \( -name '*.java' -o -name pom.xml -o -path '*/src/main/*' \) \

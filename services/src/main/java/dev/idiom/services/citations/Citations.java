@@ -75,7 +75,8 @@ public final class Citations {
         } catch (IOException e) {
             throw new UncheckedIOException("style " + s + " in " + l + " could not be loaded", e);
         } catch (IllegalArgumentException e) {
-            throw new InvalidValueException("locale '" + l + "' is not one Idiom ships: " + e.getMessage());
+            // the processor's own message names its classes: the caller gets what to send instead
+            throw new InvalidValueException("locale '" + l + "' is not a CSL locale Idiom ships (e.g. en-US, en-GB, de-DE, fr-FR, es-ES, pt-BR, zh-CN)");
         }
     }
 

@@ -68,6 +68,9 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         return switch (status) {
             case 404 -> "no such resource; see /api/openapi.json";
             case 405 -> "method not allowed on this resource";
+            case 406 -> "no format this resource answers is acceptable; DEs come as application/json, and as citations in "
+                    + "application/vnd.citationstyles.csl+json, application/x-bibtex, application/x-research-info-systems or "
+                    + "text/x-bibliography (with style= and locale=)";
             case 415 -> "unsupported content type; send application/json (or application/merge-patch+json for PATCH)";
             default -> x.getMessage();
         };
