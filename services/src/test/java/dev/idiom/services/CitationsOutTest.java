@@ -118,6 +118,13 @@ class CitationsOutTest {
         assertEquals(400, unknown.statusCode(), unknown.body());
         assertTrue(unknown.body().contains("no-such-style"), unknown.body());
         assertFalse(unknown.body().contains("\tat "), "no stack trace");
+        HttpResponse<String> locale = idiom.get("/api/entities/" + id, "Accept", "text/x-bibliography; style=apa; locale=xx-YY");
+        assertEquals(400, locale.statusCode(), locale.body());
+        assertTrue(locale.body().contains("xx-YY") && locale.body().contains("en-GB"), locale.body());
+        assertFalse(locale.body().contains("de.undercouch") || locale.body().contains("Exception"), "the processor's own words stay out: " + locale.body());
+        HttpResponse<String> none = idiom.get("/api/entities/" + id, "Accept", "image/png");
+        assertEquals(406, none.statusCode(), none.body());
+        assertTrue(none.body().contains("application/x-bibtex") && none.body().contains("text/x-bibliography"), "the formats there are: " + none.body());
     }
 
     @Test
