@@ -331,7 +331,10 @@ class ConsistencyEngineTest {
         assertEquals(3, app.sync().restoreHeld("zot")); // the curator looked: the deletions were a mistake
         for (int i = 0; i < 3; i++) {
             Replica back = replica(load(idiom, ids.get(i)), "zotero");
-            assertFalse(trashed.contains(back.remoteId()), "a new record in the tool, not the trashed one");
+            // the copy is made again as every copy is, under the DE's own key: Zotero still has that item in its trash, and it is taken out
+            // of the trash rather than a second item made, with whatever Zotero alone kept of it
+            assertEquals(trashed.get(i), back.remoteId(), "the trashed item itself, back");
+            assertFalse(zotero.data(back.remoteId()).path("deleted").asBoolean(false), "out of Zotero's trash");
             assertEquals("Kept paper " + i, zotero.data(back.remoteId()).path("title").asText(), "put back from the DE");
             assertTrue(idiom.store().history(ids.get(i)).stream().anyMatch(e -> e.event() instanceof ReplicaUnlinked), "the gone copy unlinked, as an event");
         }
