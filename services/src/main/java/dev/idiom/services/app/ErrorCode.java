@@ -30,6 +30,11 @@ public enum ErrorCode {
     STALE_VERSION("StaleVersion", 412, false),
     TOO_LARGE("TooLarge", 413, false),
     PRECONDITION_REQUIRED("PreconditionRequired", 428, false),
+    /** HTTP's own refusals, answered before an operation runs: no method, format or media type the resource has, a body too slow */
+    METHOD_NOT_ALLOWED("MethodNotAllowed", 405, false),
+    NOT_ACCEPTABLE("NotAcceptable", 406, false),
+    REQUEST_TIMEOUT("RequestTimeout", 408, true),
+    UNSUPPORTED_MEDIA_TYPE("UnsupportedMediaType", 415, false),
     INTERNAL("Internal", 500, false),
     TOOL_FAILED("ToolFailed", 502, true),
     TOOL_AUTH("ToolAuth", 502, false),

@@ -57,9 +57,9 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
     private static String codeFor(int status) {
         return switch (status) {
             case 404 -> ErrorCode.NOT_FOUND.code();
-            case 405 -> "MethodNotAllowed";
-            case 406 -> "NotAcceptable";
-            case 415 -> "UnsupportedMediaType";
+            case 405 -> ErrorCode.METHOD_NOT_ALLOWED.code();
+            case 406 -> ErrorCode.NOT_ACCEPTABLE.code();
+            case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE.code();
             default -> status < 500 ? ErrorCode.INVALID.code() : ErrorCode.INTERNAL.code();
         };
     }

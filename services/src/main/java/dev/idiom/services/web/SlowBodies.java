@@ -67,7 +67,7 @@ final class SlowBodies extends HttpFilter {
                 res.setHeader("Connection", "close");
                 res.setStatus(408);
                 res.setContentType(dev.idiom.services.rest.Problem.MEDIA_TYPE);
-                res.getWriter().write(dev.idiom.services.rest.Problem.json(408, "RequestTimeout", "the request body did not arrive in time: "
+                res.getWriter().write(dev.idiom.services.rest.Problem.json(ErrorCode.REQUEST_TIMEOUT.status(), ErrorCode.REQUEST_TIMEOUT.code(), "the request body did not arrive in time: "
                         + slow.getMessage()));
                 return;
             }
