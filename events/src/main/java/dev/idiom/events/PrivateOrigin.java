@@ -48,6 +48,10 @@ public record PrivateOrigin(boolean whole, Metadata values) implements Serializa
         if (event instanceof PrivacyMarked m && !m.marked()) {
             return null; // a curator made it public on purpose
         }
+        boolean privateSupply = event instanceof RecordImported i && i.fromTool() && i.privateCopy() || event instanceof ReplicaLinked l && l.privateCopy();
+        if (was == null && !privateSupply) {
+            return null; // the common case, every fold of a DE with nothing private: no work
+        }
         boolean whole = was != null && was.whole;
         Metadata values = was == null ? Metadata.EMPTY : was.values;
         Metadata prior = null; // what the copy held before this event; its values that changed are what it brought
