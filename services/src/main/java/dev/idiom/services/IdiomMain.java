@@ -43,7 +43,7 @@ public final class IdiomMain {
             List<String> own = switch (command) {
                 case "import" -> List.of("tool", "file", "account", "from-start");
                 case "seed" -> List.of("entities", "events-per-entity");
-                case "sync" -> List.of("account", "allow-deletions", "check", "server", "dry-run");
+                case "sync" -> List.of("account", "allow-deletions", "check", "server", "dry-run", "json");
                 case "keys" -> List.of("name", "role");
                 case "mirror" -> List.of("account", "rule", "direction", "deletions", "server");
                 case "repair" -> List.of("split-same-account", "dry-run");
@@ -185,7 +185,7 @@ public final class IdiomMain {
     }
 
     /** Options that are switches: given alone, they are true. */
-    private static final java.util.Set<String> SWITCHES = java.util.Set.of("split-same-account", "dry-run");
+    private static final java.util.Set<String> SWITCHES = java.util.Set.of("split-same-account", "dry-run", "json");
 
     static Map<String, String> flags(List<String> args) {
         Map<String, String> flags = new HashMap<>();
@@ -219,7 +219,7 @@ public final class IdiomMain {
                        ./idiom repair  --split-same-account [--dry-run] [--data ./data] [--db-url jdbc:mysql://…]
                        ./idiom import  --tool bibtex|bookmarks --file FILE [--from-start true] [--data …] [--db-url …]
                        ./idiom import  --account NAME [--from-start true] [--data …] [--db-url …]
-                       ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--dry-run true] [--server http://HOST:PORT] [--data …]
+                       ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--dry-run true] [--server http://HOST:PORT [--json]] [--data …]
                        ./idiom mirror  --account NAME [--rule none|all|'{"tags":[…],"types":[…],"query":"…","from":[…]}'] [--direction both|receive-only|send-only]
                                        [--deletions keep|propagate] [--server http://HOST:PORT] [--data …]
                        ./idiom seed    --entities N [--events-per-entity 1] [--data …] [--db-url …]

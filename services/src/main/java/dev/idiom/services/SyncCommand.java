@@ -37,6 +37,7 @@ final class SyncCommand {
         boolean check = Boolean.parseBoolean(flags.getOrDefault("check", "false"));
         boolean dryRun = Boolean.parseBoolean(flags.getOrDefault("dry-run", "false"));
         if (flags.containsKey("server")) {
+            json = flags.containsKey("json") && !"false".equals(flags.get("json"));
             return remote(flags.get("server"), account, allowDeletions, check, dryRun, clientKey(config.data()));
         }
         try (Idiom idiom = Idiom.start(config)) {
@@ -49,17 +50,9 @@ final class SyncCommand {
             dev.idiom.consistency.report.SyncReport r = sync.sync(account, allowDeletions, this::draw);
             err.print("\r" + " ".repeat(100) + "\r");
             ImportSummary p = r.pulled();
-            out.printf("idiom: sync of %s finished: pulled %d (%d new, %d merged, %d updated, %d unchanged, %d skipped), pushed %d, merged %d, "
-                    + "conflicts %d, unlinked %d, parked %d%n", account, p.records(), p.count(ImportOutcome.Kind.CREATED),
-                    p.count(ImportOutcome.Kind.MERGED), p.count(ImportOutcome.Kind.UPDATED), p.count(ImportOutcome.Kind.UNCHANGED),
-                    p.count(ImportOutcome.Kind.SKIPPED), r.pushedCount(), r.mergedCount(), p.conflicts(), r.unlinked(), r.parkedCount());
-            if (r.queued() != null) {
-                out.println("idiom: the pull did not run now: " + r.queued());
-            }
-            if (r.held() != null) {
-                out.println("idiom: HELD, not applied: " + r.held());
-                out.println("       check the tool; then run again with --allow-deletions true to apply them");
-            }
+            summary(account, p.records(), p.count(ImportOutcome.Kind.CREATED), p.count(ImportOutcome.Kind.MERGED), p.count(ImportOutcome.Kind.UPDATED),
+                    p.count(ImportOutcome.Kind.UNCHANGED), p.count(ImportOutcome.Kind.SKIPPED), r.pushedCount(), r.mergedCount(), p.conflicts(), r.unlinked(),
+                    r.parkedCount(), r.queued(), r.held());
             r.withheldTags().forEach((id, tags) -> out.println("  tags left out of " + id + " (private elsewhere, or acting in "
                     + account + "): " + String.join(", ", tags)));
             for (Outbox.Entry e : r.owed()) {
@@ -72,6 +65,45 @@ final class SyncCommand {
             }
             return r.held() == null ? 0 : 3;
         }
+    }
+
+    /** One sync's account of itself, the same from the data dir and from a running server. */
+    private void summary(String account, long records, long created, long merged, long updated, long unchanged, long skipped, long pushed,
+            long mergedRemote, long conflicts, long unlinked, long parked, String queued, String held) {
+        out.printf("idiom: sync of %s finished: pulled %d (%d new, %d merged, %d updated, %d unchanged, %d skipped), pushed %d, merged %d, "
+                + "conflicts %d, unlinked %d, parked %d%n", account, records, created, merged, updated, unchanged, skipped, pushed, mergedRemote, conflicts,
+                unlinked, parked);
+        if (queued != null) {
+            out.println("idiom: the pull did not run now: " + queued);
+        }
+        if (held != null) {
+            out.println("idiom: HELD, not applied: " + held);
+            out.println("       check the tool; then run again with --allow-deletions true to apply them");
+        }
+    }
+
+    /** --json: a running server's answer as it sent it, for scripts. */
+    private boolean json;
+
+    /** A running server's sync answer as {@link #summary} says it, or as it came with {@code --json}. */
+    private void printSync(String body) {
+        com.fasterxml.jackson.databind.JsonNode r;
+        try {
+            r = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
+        } catch (java.io.IOException notJson) {
+            out.println(body);
+            return;
+        }
+        if (json || !r.has("pulled")) {
+            out.println(body);
+            return;
+        }
+        com.fasterxml.jackson.databind.JsonNode p = r.path("pulled");
+        com.fasterxml.jackson.databind.JsonNode pushed = r.path("pushed");
+        summary(r.path("account").asText(), p.path("records").asInt(), p.path("created").asInt(), p.path("merged").asInt(), p.path("updated").asInt(),
+                p.path("unchanged").asInt(), p.path("skipped").asInt(), pushed.path("pushed").asInt(), pushed.path("merged_remote_changes").asInt(),
+                p.path("conflicts").asInt(), r.path("unlinked").asInt(), pushed.path("parked").asInt(), r.path("queued").isTextual() ? r.path("queued").asText()
+                        : null, r.path("held").isTextual() ? r.path("held").asText() : null);
     }
 
     /**
@@ -94,21 +126,30 @@ final class SyncCommand {
         HttpClient http = HttpClient.newHttpClient();
         String base = server.replaceAll("/+$", "") + "/api/tools/" + account;
         out.println("idiom: asking " + server + " to " + (dryRun ? "plan a sync of" : "sync") + " tool account " + account + "…");
-        int status = post(http, base + "/sync?allowDeletions=" + allowDeletions + (dryRun ? "&dryRun=true" : ""), token);
+        int status = post(http, base + "/sync?allowDeletions=" + allowDeletions + (dryRun ? "&dryRun=true" : ""), token, !dryRun);
         if (status == 0 && check) {
-            status = post(http, base + "/check", token);
+            status = post(http, base + "/check", token, false);
         }
         return status;
     }
 
-    private int post(HttpClient http, String url, String token) throws Exception {
+    /** @param sync the answer is a sync's: said as the in-process sync says it (unless --json) */
+    private int post(HttpClient http, String url, String token, boolean sync) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.noBody());
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        (r.statusCode() / 100 == 2 ? out : err).println(r.body());
-        return r.statusCode() / 100 == 2 ? 0 : 1;
+        if (r.statusCode() / 100 != 2) {
+            err.println(r.body());
+            return 1;
+        }
+        if (sync) {
+            printSync(r.body());
+        } else {
+            out.println(r.body());
+        }
+        return 0;
     }
 
     /** A dry run's plan: what the pull would bring in, then what each account would be written, with samples. */
