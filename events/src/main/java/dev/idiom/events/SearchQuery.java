@@ -73,4 +73,9 @@ public record SearchQuery(String text, String tag, String author, Integer yearFr
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s;
     }
+
+    /** How the {@code tool} filter names one account of a tool: its kind and its account as the copies name it. */
+    public static String toolAccount(String tool, String account) {
+        return tool + "/" + (account == null ? "" : account);
+    }
 }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Read-your-writes after a sync (issue 48, finding 9): a search right after a sync answered lists
  * every DE that sync made, as it does after an API write — the engine's appends tell the search
- * index where this node's writes are, and a search waits for them.
+ * index where this node's writes are, and a search waits for them. The {@code tool} filter takes an
+ * account's name as well as a tool kind.
  */
 class SearchAfterSyncTest {
     @TempDir
@@ -36,6 +37,8 @@ class SearchAfterSyncTest {
                 assertEquals(200, synced.statusCode(), synced.body());
                 assertEquals(91 * (round + 1), RunningIdiom.json(idiom.get("/api/entities?limit=1")).get("total").asInt(),
                         "round " + round + ": every DE the sync made is found at once");
+                assertEquals(91, RunningIdiom.json(idiom.get("/api/entities?limit=1&tool=r" + round)).get("total").asInt(),
+                        "the tool filter takes an account's name: its own copies");
             }
         }
     }

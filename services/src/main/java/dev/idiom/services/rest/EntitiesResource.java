@@ -51,8 +51,11 @@ public final class EntitiesResource {
     private final JsonBodies json;
     private final PublicUrl publicUrl;
     private final EntityLifecycle lifecycle;
+    private final dev.idiom.services.tools.Tools tools;
 
-    EntitiesResource(EntityReads reads, EntityWrites writes, EntityLifecycle lifecycle, JsonBodies json, PublicUrl publicUrl) {
+    EntitiesResource(EntityReads reads, EntityWrites writes, EntityLifecycle lifecycle, dev.idiom.services.tools.Tools tools, JsonBodies json,
+            PublicUrl publicUrl) {
+        this.tools = tools;
         this.lifecycle = lifecycle;
         this.reads = reads;
         this.writes = writes;
@@ -300,7 +303,7 @@ public final class EntitiesResource {
         var citation = CitationNegotiation.chosen(headers);
         Caller caller = RoleCheck.caller(request);
         SearchQuery query = new SearchQuery(text, tag, author, QueryParams.year("yearFrom", yearFrom), QueryParams.year("yearTo", yearTo),
-                type, venue, tool, cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200));
+                type, venue, tools.filter(tool), cursor, (int) QueryParams.whole("limit", limit, 50, 1, 200));
         if (citation.isPresent()) {
             // the key's turn first: a request refused its share costs no search
             try (var turn = reads.formattingTurn(citation.get().format(), caller)) {

@@ -12,7 +12,7 @@ public final class RestApi {
     public static ResourceConfig resources(Application app, PublicUrl publicUrl) {
         JsonBodies json = new JsonBodies(app.codec(), app.writes().limits());
         return new ResourceConfig()
-                .register(new EntitiesResource(app.reads(), app.writes(), app.lifecycle(), json, publicUrl))
+                .register(new EntitiesResource(app.reads(), app.writes(), app.lifecycle(), app.tools(), json, publicUrl))
                 .register(new TrashResource(app.lifecycle(), json))
                 .register(new DuplicatesResource(app.lifecycle(), json))
                 .register(new ChangesResource(app.reads(), json))

@@ -52,6 +52,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
     private final ReplicaSync sync;
     private final dev.idiom.services.app.EntityLifecycle lifecycle;
     private final dev.idiom.services.tools.ToolAccounts accounts;
+    private final dev.idiom.services.tools.Tools tools;
     private final SoapXml xml = new SoapXml();
 
     DigitalEntitySoap(Application app) {
@@ -62,6 +63,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         this.sync = app.sync();
         this.lifecycle = app.lifecycle();
         this.accounts = app.tools().accounts();
+        this.tools = app.tools();
     }
 
     @Override
@@ -165,7 +167,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                 Integer limit = SoapXml.integer(request, "limit");
                 SearchPage page = reads.search(new SearchQuery(SoapXml.text(request, "q"), SoapXml.text(request, "tag"),
                         SoapXml.text(request, "author"), SoapXml.year(request, "yearFrom"), SoapXml.year(request, "yearTo"),
-                        SoapXml.text(request, "type"), SoapXml.text(request, "venue"), SoapXml.text(request, "tool"),
+                        SoapXml.text(request, "type"), SoapXml.text(request, "venue"), tools.filter(SoapXml.text(request, "tool")),
                         SoapXml.text(request, "cursor"), limit == null ? 50 : limit), caller);
                 xml.searchPage(response, page);
             }

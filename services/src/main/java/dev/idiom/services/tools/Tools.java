@@ -70,6 +70,19 @@ public final class Tools implements ToolDirectory {
         return accounts;
     }
 
+    /**
+     * A search's {@code tool} filter as the index reads it: a tool kind as given ({@code zotero}), or
+     * the name of a configured account turned into that account's copies ({@code kind/account});
+     * anything else as given, which then matches nothing.
+     */
+    public String filter(String tool) {
+        if (tool == null || ToolAccounts.KINDS.contains(tool) || !ToolAccounts.validName(tool) || accounts.open(tool).isEmpty()) {
+            return tool;
+        }
+        AnnotationTool t = open(tool);
+        return dev.idiom.events.SearchQuery.toolAccount(t.kind(), t.account());
+    }
+
     /** The adapter of the account called {@code name}. */
     @Override
     public AnnotationTool open(String name) {

@@ -58,7 +58,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     private static final String POSITION = "idiom.position";
     /** The shape of the documents; an index without it is of shape 1 (no numeric id key), shape 2 has no title word pairs. */
     private static final String SHAPE = "idiom.shape";
-    private static final int CURRENT_SHAPE = 6; // 4: documents by audience, JSON without shadows; 5: CSL types (article-journal…); 6: privacy by origin
+    private static final int CURRENT_SHAPE = 7; // 4: documents by audience, JSON without shadows; 5: CSL types (article-journal…); 6: privacy by origin; 7: tool accounts
     /** Views kept for cursors: the newest 64, none older than five minutes (then a cursor reads the current view). */
     private static final int KEPT_VIEWS = 64;
     private static final double VIEW_SECONDS = 300;

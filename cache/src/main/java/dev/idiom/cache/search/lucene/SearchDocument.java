@@ -61,6 +61,7 @@ final class SearchDocument {
     static final String VENUE_KEY = "venue_key";
     static final String TYPE_KEY = "type_key";
     static final String TOOL_KEY = "tool_key";
+
     static final String YEAR = "year";
     /** Facet values (doc values), keyed by the facet's name in the answer. */
     static final String FACET_PREFIX = "facet_";
@@ -130,6 +131,7 @@ final class SearchDocument {
         Set<String> tools = new LinkedHashSet<>();
         for (Replica r : de.replicas()) {
             tools.add(r.tool());
+            tools.add(dev.idiom.events.SearchQuery.toolAccount(r.tool(), r.account())); // the tool filter takes an account too
         }
         tools.forEach(t -> key(d, TOOL_KEY, t));
         return d;
