@@ -139,6 +139,7 @@ final class AdminPages extends HttpServlet {
         res.getWriter().write("""
                 <!doctype html><html><head><meta charset="utf-8"><title>Idiom saturation reports</title>
                 <style>body{font-family:sans-serif;max-width:70em;margin:2em auto}td,th{padding:.2em .8em;text-align:left}</style></head><body>
+                <p><a href="../admin">← the dashboard</a></p>
                 <h1>Saturation reports</h1><p>From <code>./idiom perf</code>, in %s, newest first.</p>
                 <table><tr><th>report</th><th>status</th><th>operations</th><th>empty SOAP saturation msg/s</th><th>target</th></tr>%s</table>
                 </body></html>

@@ -63,6 +63,9 @@ final class ConsolePage {
                 <div class="tile"><span class="label">propagation lag p99</span><span id="t-lag" class="value">–</span></div>
                 <div class="tile"><span class="label">refused busy / s</span><span id="t-refused" class="value">–</span></div>
                 </section>
+                <section><h2>Tools and replicas</h2><table id="accounts"><thead><tr><th>account</th><th>tool</th><th>state</th><th>replicas</th>
+                <th>in sync</th><th>pending</th><th>parked</th><th>divergent</th><th>last pull</th><th>last push</th><th>lag p99 ms</th><th></th></tr></thead>
+                <tbody></tbody></table></section>
                 <section class="charts">
                 <figure><figcaption>Messages per second, per operation (dashed: the empty SOAP saturation point of the latest report)</figcaption><canvas id="c-rate"></canvas></figure>
                 <figure><figcaption>Latency p50 / p99 per operation, ms (last 30 s)</figcaption><canvas id="c-latency"></canvas></figure>
@@ -71,9 +74,6 @@ final class ConsolePage {
                 </section>
                 <section><h2>Operations</h2><table id="operations"><thead><tr><th>protocol</th><th>operation</th><th>outcome</th><th>count</th>
                 <th>msg/s</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th></tr></thead><tbody></tbody></table></section>
-                <section><h2>Tools and replicas</h2><table id="accounts"><thead><tr><th>account</th><th>tool</th><th>state</th><th>replicas</th>
-                <th>in sync</th><th>pending</th><th>parked</th><th>divergent</th><th>last pull</th><th>last push</th><th>lag p99 ms</th><th></th></tr></thead>
-                <tbody></tbody></table></section>
                 <section><h2>Conflicts</h2><p class="hint">Both values kept in the DE's history; the winner by the account's policy.
                 <input id="conflicts-filter" type="search" placeholder="filter: DE, field, tool, value…" aria-label="filter conflicts"></p>
                 <table id="conflicts"><thead><tr><th>when</th><th>DE</th><th>field</th><th>base</th><th>Idiom's value</th><th>tool's value</th>

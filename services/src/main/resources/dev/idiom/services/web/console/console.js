@@ -100,9 +100,19 @@
 
   let shownAccounts = null;
 
+  /** "3 min ago", as a person reads a time; the exact time stays in the cell's title. */
+  function ago(iso) {
+    if (!iso) { return 'never'; }
+    const s = Math.round((Date.now() - Date.parse(iso)) / 1000);
+    if (s < 60) { return 'just now'; }
+    if (s < 3600) { return Math.floor(s / 60) + ' min ago'; }
+    if (s < 172800) { return Math.floor(s / 3600) + ' h ago'; }
+    return Math.floor(s / 86400) + ' days ago';
+  }
+
   function accountsTable(s) {
-    // rebuilt only when an account changed, so a button is not replaced under the admin's pointer
-    const now = JSON.stringify(s.accounts || []);
+    // rebuilt only when an account changed (or a minute passed, for the "ago"s), so a button is not replaced under the admin's pointer
+    const now = JSON.stringify(s.accounts || []) + Math.floor(Date.now() / 60000);
     if (now === shownAccounts) { return; }
     shownAccounts = now;
     const body = $('accounts').tBodies[0];
@@ -113,7 +123,10 @@
       const state = a.held ? 'held: ' + a.held : a.paused ? 'paused' : a.parked > 0 ? 'parked' : a.divergent > 0 ? 'divergent' : a.pending > 0 ? 'pending' : 'in sync';
       cell(r, a.name); cell(r, a.kind); cell(r, state, state === 'in sync' ? 'good' : (a.held || a.parked > 0) ? 'bad' : null).className += ' state';
       cell(r, fmt(a.replicas)); cell(r, fmt(a.inSync)); cell(r, fmt(a.pending)); cell(r, fmt(a.parked), a.parked > 0 ? 'bad' : null);
-      cell(r, fmt(a.divergent)); cell(r, a.lastPullAt || '–'); cell(r, a.lastPushAt || '–'); cell(r, fmt(a.lagP99));
+      cell(r, fmt(a.divergent));
+      cell(r, ago(a.lastPullAt)).title = a.lastPullAt || '';
+      cell(r, ago(a.lastPushAt)).title = a.lastPushAt || '';
+      cell(r, fmt(a.lagP99));
       const actions = r.insertCell();
       const b = document.createElement('button');
       b.textContent = a.paused ? 'resume' : 'pause';
