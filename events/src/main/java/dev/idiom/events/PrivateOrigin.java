@@ -98,48 +98,32 @@ public record PrivateOrigin(boolean whole, Metadata values) implements Serializa
         return out;
     }
 
+    /** {@code values} and what was {@code brought}. */
     private static Metadata joined(Metadata values, Metadata brought) {
-        Metadata out = values;
-        for (Field f : Field.values()) {
-            if (f == Field.TAGS) {
-                SortedSet<String> tags = new TreeSet<>(out.tags());
-                tags.addAll(brought.tags());
-                out = out.with(f, tags);
-            } else if (!empty(brought.get(f))) {
-                out = out.with(f, brought.get(f));
-            }
-        }
-        return out;
+        return reshaped(values, t -> t.addAll(brought.tags()), (f, v) -> empty(brought.get(f)) ? v : brought.get(f));
     }
 
     /** {@code values} less what a public copy brought too. */
     private static Metadata without(Metadata values, Metadata brought) {
-        Metadata out = values;
-        for (Field f : Field.values()) {
-            if (f == Field.TAGS) {
-                SortedSet<String> tags = new TreeSet<>(out.tags());
-                tags.removeAll(brought.tags());
-                out = out.with(f, tags);
-            } else if (!empty(brought.get(f)) && brought.get(f).equals(out.get(f))) {
-                out = out.with(f, null);
-            }
-        }
-        return out;
+        return reshaped(values, t -> t.removeAll(brought.tags()), (f, v) -> !empty(brought.get(f)) && brought.get(f).equals(v) ? null : v);
     }
 
     /** {@code values} less what the DE no longer holds. */
     private static Metadata stillHeld(Metadata values, Metadata next) {
-        Metadata out = values;
+        return reshaped(values, t -> t.retainAll(next.tags()), (f, v) -> !empty(v) && !v.equals(next.get(f)) ? null : v);
+    }
+
+    /** {@code values} with its tags as {@code tags} leaves them and each other field's value as {@code field} gives it. */
+    private static Metadata reshaped(Metadata values, java.util.function.Consumer<SortedSet<String>> tags,
+            java.util.function.BiFunction<Field, Object, Object> field) {
+        SortedSet<String> t = new TreeSet<>(values.tags());
+        tags.accept(t);
+        Metadata out = values.with(Field.TAGS, t);
         for (Field f : Field.values()) {
-            if (f == Field.TAGS) {
-                SortedSet<String> tags = new TreeSet<>(out.tags());
-                tags.retainAll(next.tags());
-                out = out.with(f, tags);
-                continue;
-            }
-            Object v = out.get(f);
-            if (!empty(v) && !v.equals(next.get(f))) {
-                out = out.with(f, null);
+            Object v = values.get(f);
+            Object now = f == Field.TAGS ? v : field.apply(f, v);
+            if (now != v) {
+                out = out.with(f, now);
             }
         }
         return out;
