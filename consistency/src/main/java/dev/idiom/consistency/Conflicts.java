@@ -31,12 +31,10 @@ public final class Conflicts {
     public static final Set<String> TAKES = Set.of("idiom", "tool", "value");
 
     private final EventStore store;
-    private final EntityAppends writes;
     private final OptimisticRetry retry;
 
-    public Conflicts(EventStore store, EntityAppends writes, OptimisticRetry retry) {
+    public Conflicts(EventStore store, OptimisticRetry retry) {
         this.store = store;
-        this.writes = writes;
         this.retry = retry;
     }
 
@@ -120,7 +118,7 @@ public final class Conflicts {
         return retry.run("resolving conflict " + id, () -> {
             DigitalEntity de = store.load(entity).orElseThrow(() -> new UnknownEntityException(entity));
             DeLifecycle.refuseUnlessLive(de);
-            return writes.commit(entity, de.version(), List.of(new NewEvent(UUID.randomUUID(), source, settled))).entity();
+            return store.append(entity, de.version(), List.of(new NewEvent(UUID.randomUUID(), source, settled))).entity();
         });
     }
 

@@ -46,28 +46,36 @@ public final class ConsistencyEngine implements AutoCloseable {
     private final Conflicts conflicts;
     private final AccountPull accountPull;
 
-    public ConsistencyEngine(EventStore store, EntityAppends appends, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
+    public ConsistencyEngine(EventStore store, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
             Clock clock, RandomGenerator random, Settings settings) {
         this.tools = tools;
         AccountReplicas replicas = new AccountReplicas(store);
         PropagationLag lag = new PropagationLag(clock);
-        this.pull = new Pull(store, appends, replicas, tools, states, ids, settings.retry(), clock);
-        this.upload = new Upload(store, appends, settings.retry(), tools);
-        Deletions deletions = new Deletions(store, appends, replicas, states, settings.hold(), settings.retry(), clock, tools);
+        this.pull = new Pull(store, replicas, tools, states, ids, settings.retry(), clock);
+        this.upload = new Upload(store, settings.retry(), tools);
+        Deletions deletions = new Deletions(store, replicas, states, settings.hold(), settings.retry(), clock, tools);
         this.mirrors = new Mirrors(store, outbox, tools, states, replicas, settings.hold(), clock);
-        this.pushes = new SyncEngine(outbox, new ReplicaPush(store, appends, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
+        this.pushes = new SyncEngine(outbox, new ReplicaPush(store, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
                 settings.pushInterval(), settings.lease(), states, clock);
         this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, tools, clock);
         this.accountPull = new AccountPull(pull, deletions, states, tools, clock);
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, mirrors, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
-        this.lifecycle = new DeLifecycle(store, appends, outbox, ids, clock, settings.retry(), tools);
-        this.conflicts = new Conflicts(store, appends, settings.retry());
+        this.lifecycle = new DeLifecycle(store, outbox, ids, clock, settings.retry(), tools);
+        this.conflicts = new Conflicts(store, settings.retry());
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
         this.schedule = new PullSchedule(tools, states, accountPull, antiEntropy, settings.pullInterval(), settings.checkInterval(), clock);
         pushes.pulls(schedule);
         pushes.plans(mirrors::planAll); // beside the pulls: a pull waiting on a tool's turn delays no plan
+    }
+
+    /**
+     * Told of each commit on this node (the composition root registers it with the store): the
+     * background pushes start their next round now, so a change owed to a replica waits no interval.
+     */
+    public void committed(dev.idiom.events.AppendResult result) {
+        pushes.wake();
     }
 
     /** A curator's sync planned, not run. */

@@ -54,7 +54,6 @@ public final class DeLifecycle {
     private static final int PAGE = 500;
 
     private final EventStore store;
-    private final EntityAppends writes;
     private final Outbox outbox;
     private final EntityIds ids;
     private final Clock clock;
@@ -62,10 +61,9 @@ public final class DeLifecycle {
     private final ToolDirectory tools;
 
     /** @param writes the one write door (each step reaches this node's read models at once) */
-    DeLifecycle(EventStore store, EntityAppends writes, Outbox outbox, EntityIds ids, Clock clock, OptimisticRetry retry, ToolDirectory tools) {
+    DeLifecycle(EventStore store, Outbox outbox, EntityIds ids, Clock clock, OptimisticRetry retry, ToolDirectory tools) {
         this.tools = tools;
         this.store = store;
-        this.writes = writes;
         this.outbox = outbox;
         this.ids = ids;
         this.clock = clock;
@@ -73,7 +71,7 @@ public final class DeLifecycle {
     }
 
     private DigitalEntity append(UUID id, int expectedVersion, List<NewEvent> events) {
-        return writes.commit(id, expectedVersion, events).entity();
+        return store.append(id, expectedVersion, events).entity();
     }
 
     /** Moves a live DE to the trash, if it is at {@code expectedVersion}. */
@@ -226,8 +224,8 @@ public final class DeLifecycle {
         List<NewEvent> gained = winnerEvents(winner, loser, fromLoser, privacy, why);
         Append loserPart = new Append(loserId, loser.version(), events(why, new EntityMerged(winnerId, duplicates)));
         // a loser with the winner's content and no copies gives the winner nothing: only the loser's part is written
-        List<AppendOutcome> done = gained.isEmpty() ? List.of(AppendOutcome.of(null), writes.commitAll(List.of(loserPart)).getFirst())
-                : writes.commitAll(List.of(new Append(winnerId, winner.version(), gained), loserPart));
+        List<AppendOutcome> done = gained.isEmpty() ? List.of(AppendOutcome.of(null), store.appendAll(List.of(loserPart)).getFirst())
+                : store.appendAll(List.of(new Append(winnerId, winner.version(), gained), loserPart));
         if (!done.get(0).succeeded()) { // the winner moved after it was checked: its part goes on its newest state
             retry.run("merging " + loserId + " into " + winnerId, () -> {
                 DigitalEntity latest = store.load(winnerId).orElseThrow();
@@ -335,7 +333,7 @@ public final class DeLifecycle {
         RecordImported record = new RecordImported(r.synced(), r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.identityHint(), r.shadow(),
                 r.privateCopy());
         ReplicaUnlinked unlinked = new ReplicaUnlinked(r.tool(), r.account(), r.remoteId(), r.synced(), "split off into entity " + newId);
-        List<AppendOutcome> done = writes.commitAll(List.of(new Append(id, expectedVersion, events(why, unlinked)),
+        List<AppendOutcome> done = store.appendAll(List.of(new Append(id, expectedVersion, events(why, unlinked)),
                 new Append(newId, 0, events(why, record))));
         if (!done.get(0).succeeded()) { // the DE moved after it was checked: the copy leaves its newest state
             retry.run("splitting " + remoteId + " off " + id, () -> {

@@ -32,7 +32,6 @@ public final class Deletions {
     public record Applied(int unlinked, String held) {}
 
     private final EventStore store;
-    private final EntityAppends appends;
     private final ToolAccountRepository states;
     private final DeletionHold hold;
     private final AccountReplicas replicas;
@@ -40,11 +39,10 @@ public final class Deletions {
     private final Clock clock;
     private final ToolDirectory tools;
 
-    Deletions(EventStore store, EntityAppends appends, AccountReplicas replicas, ToolAccountRepository states, DeletionHold hold, OptimisticRetry retry,
+    Deletions(EventStore store, AccountReplicas replicas, ToolAccountRepository states, DeletionHold hold, OptimisticRetry retry,
             Clock clock, ToolDirectory tools) {
         this.tools = tools;
         this.store = store;
-        this.appends = appends;
         this.states = states;
         this.hold = hold;
         this.replicas = replicas;
@@ -109,7 +107,7 @@ public final class Deletions {
                     if (deletesLast && de.live() && de.replicas().size() == 1) {
                         events.add(new NewEvent(UUID.randomUUID(), source, new EntityDeleted(reason + ", its last copy")));
                     }
-                    appends.commit(entity, de.version(), events);
+                    store.append(entity, de.version(), events);
                 }
                 return r;
             });

@@ -58,11 +58,11 @@ public record OptimisticRetry(int attempts, Duration pause) {
      * Appends events whose meaning does not depend on the DE's state (an acknowledgement, a new
      * link): at the version the caller knows, or on the DE's newest version if it moved meanwhile.
      */
-    public AppendResult appendOnLatest(String what, EntityAppends appends, EventStore store, UUID id, int knownVersion, List<NewEvent> events) {
+    public AppendResult appendOnLatest(String what, EventStore store, UUID id, int knownVersion, List<NewEvent> events) {
         int[] at = {knownVersion};
         return run(what, () -> {
             try {
-                return appends.commit(id, at[0], events);
+                return store.append(id, at[0], events);
             } catch (StaleVersionException moved) {
                 at[0] = store.load(id).orElseThrow(() -> new UnknownEntityException(id)).version();
                 throw moved;

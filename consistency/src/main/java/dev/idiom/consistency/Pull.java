@@ -38,7 +38,6 @@ public final class Pull {
     static final int BATCH = 250;
 
     private final EventStore store;
-    private final EntityAppends appends;
     private final ToolDirectory tools;
     private final ToolAccountRepository states;
     private final RecordArrival arrival;
@@ -46,10 +45,9 @@ public final class Pull {
     private final OptimisticRetry retry;
     private final Clock clock;
 
-    Pull(EventStore store, EntityAppends appends, AccountReplicas replicas, ToolDirectory tools, ToolAccountRepository states,
+    Pull(EventStore store, AccountReplicas replicas, ToolDirectory tools, ToolAccountRepository states,
             dev.idiom.events.EntityIds ids, OptimisticRetry retry, Clock clock) {
         this.store = store;
-        this.appends = appends;
         this.tools = tools;
         this.states = states;
         this.arrival = new RecordArrival(ids);
@@ -204,7 +202,7 @@ public final class Pull {
 
     private Committing commit(Decided d) {
         return new Committing(d, d.appends().isEmpty() ? CompletableFuture.completedFuture(List.of())
-                : CompletableFuture.supplyAsync(() -> appends.commitAll(d.appends()), r -> Thread.ofVirtual().name("idiom-import-commit").start(r)));
+                : CompletableFuture.supplyAsync(() -> store.appendAll(d.appends()), r -> Thread.ofVirtual().name("idiom-import-commit").start(r)));
     }
 
     /** Waits for the commit; a record whose append was refused is decided again on its own. */
@@ -232,7 +230,7 @@ public final class Pull {
             return retry.run("the record " + r.remoteId() + " from " + tool.kind() + " " + tool.account(), () -> {
                 RecordArrival.Decision d = arrival.decide(tool, r, new PendingView(store, tools.policy(tool.kind(), tool.account())));
                 if (d.append() != null) {
-                    appends.commit(d.append().entityId(), d.append().expectedVersion(), d.append().events());
+                    store.append(d.append().entityId(), d.append().expectedVersion(), d.append().events());
                 }
                 return d.outcome();
             });

@@ -48,7 +48,6 @@ public final class ReplicaPush {
     static final Duration LONGEST_RETRY = Duration.ofMinutes(15);
 
     private final EventStore store;
-    private final EntityAppends appends;
     private final Pull pull;
     private final OptimisticRetry retry;
     private final Outbox outbox;
@@ -59,15 +58,13 @@ public final class ReplicaPush {
     private final Mirrors mirrors;
 
     /**
-     * @param appends the one write door (acknowledgements reach this node's read models at once)
      * @param pull where a remote change met by a push comes in (the one decision of imports and pulls)
      */
-    public ReplicaPush(EventStore store, EntityAppends appends, Pull pull, OptimisticRetry retry, Outbox outbox, ToolDirectory tools, Clock clock,
+    public ReplicaPush(EventStore store, Pull pull, OptimisticRetry retry, Outbox outbox, ToolDirectory tools, Clock clock,
             RandomGenerator random, PropagationLag lag, Mirrors mirrors) {
         this.lag = lag;
         this.mirrors = mirrors;
         this.store = store;
-        this.appends = appends;
         this.pull = pull;
         this.retry = retry;
         this.outbox = outbox;
@@ -262,13 +259,13 @@ public final class ReplicaPush {
                 linked.add(i);
             }
         }
-        List<AppendOutcome> committed = links.isEmpty() ? List.of() : appends.commitAll(links);
+        List<AppendOutcome> committed = links.isEmpty() ? List.of() : store.appendAll(links);
         List<Outbox.Entry> done = new ArrayList<>();
         for (int k = 0; k < linked.size(); k++) {
             int i = linked.get(k);
             Outbox.Entry e = owed.get(i);
             if (!committed.get(k).succeeded()) { // the DE moved meanwhile: the link goes on its newer version
-                retry.appendOnLatest("linking the new copy in " + tool.kind() + " to entity " + e.entityId(), appends, store, e.entityId(),
+                retry.appendOnLatest("linking the new copy in " + tool.kind() + " to entity " + e.entityId(), store, e.entityId(),
                         links.get(k).expectedVersion(), links.get(k).events());
             }
             done.add(e);
@@ -484,7 +481,7 @@ public final class ReplicaPush {
 
     /** Records the acknowledgement; if the DE moved meanwhile, on its newer version (the newer change is owed its own push). */
     private void record(DigitalEntity de, EntityEvent linked, String source) {
-        retry.appendOnLatest(source + " of entity " + de.id(), appends, store, de.id(), de.version(),
+        retry.appendOnLatest(source + " of entity " + de.id(), store, de.id(), de.version(),
                 List.of(new NewEvent(UUID.randomUUID(), source, linked)));
     }
 

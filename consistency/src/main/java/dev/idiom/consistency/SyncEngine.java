@@ -87,43 +87,83 @@ public final class SyncEngine implements AutoCloseable {
         return this;
     }
 
+    /** The least time between two push rounds a commit starts: a burst of writes is pushed in one round, not one round each. */
+    static final long WAKE_GAP_NANOS = 50_000_000L;
+    private final Object bell = new Object();
+    private boolean rung;
+
     /**
-     * The background loop: every interval, each tool account with pushes due gets a worker of its
-     * own (a virtual thread, unless one is still running) that pushes that account's rows until none
-     * is due — so a slow or rate-limited tool never delays another's pushes; then the due pulls.
+     * A commit was made that may owe a replica a write (the store announces each one): the loop's
+     * next push round starts now rather than at the end of its interval, so a change reaches the
+     * tools within a fraction of a second; the planning and the pulls keep their interval.
+     */
+    public void wake() {
+        synchronized (bell) {
+            rung = true;
+            bell.notifyAll();
+        }
+    }
+
+    /**
+     * The background loop: each tool account with pushes due gets a worker of its own (a virtual
+     * thread, unless one is still running) that pushes that account's rows until none is due — so
+     * a slow or rate-limited tool never delays another's pushes. Every interval, and after a
+     * commit woke it, it pushes; every interval it also plans the replication rules and runs the
+     * due pulls.
      */
     private void loop() {
+        long nextFull = System.nanoTime();
         while (!Thread.currentThread().isInterrupted()) {
+            long roundStart = System.nanoTime();
             try {
-                for (String[] a : outbox.dueAccounts()) {
-                    String key = a[0] + "\n" + a[1];
-                    if (running.add(key)) {
-                        Thread.ofVirtual().name("idiom-push-" + a[0]).start(() -> {
-                            try {
-                                while (!stopping && batch(a[0], a[1]).values().stream().mapToInt(Integer::intValue).sum() >= ROUND) {
-                                    // a full batch: more may be due at once
-                                }
-                            } catch (RuntimeException e) {
-                                LOG.log(Level.WARNING, "pushes to " + a[0] + " " + a[1] + " failed; the next round retries: " + e.getMessage(), e);
-                            } finally {
-                                running.remove(key);
-                            }
-                        });
-                    }
+                pushDue();
+                if (roundStart - nextFull >= 0) {
+                    nextFull = roundStart + interval.toNanos();
+                    beside(planning, "idiom-mirror-plan", plans, "planning what the replication rules owe failed; the next round retries");
+                    // pulls and checks beside the pushes: a long check delays no push
+                    beside(pulling, "idiom-pull", pulls::runDue, "scheduled pulls failed; the next round retries");
                 }
-                beside(planning, "idiom-mirror-plan", plans, "planning what the replication rules owe failed; the next round retries");
-                // pulls and checks beside the pushes: a long check delays no push
-                beside(pulling, "idiom-pull", pulls::runDue, "scheduled pulls failed; the next round retries");
-                Thread.sleep(interval);
-            } catch (InterruptedException stop) {
-                Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "a sync round failed; the next one retries", e);
-                try {
-                    Thread.sleep(interval);
-                } catch (InterruptedException stop) {
-                    Thread.currentThread().interrupt();
-                }
+            }
+            try {
+                rest(roundStart, nextFull);
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Waits until the next full round is due or a commit rings, but at least {@link #WAKE_GAP_NANOS} after this round started. */
+    private void rest(long roundStart, long nextFull) throws InterruptedException {
+        synchronized (bell) {
+            long left;
+            while (!rung && (left = nextFull - System.nanoTime()) > 0) {
+                bell.wait(Math.max(1, left / 1_000_000), 0);
+            }
+            rung = false;
+        }
+        long gap = roundStart + WAKE_GAP_NANOS - System.nanoTime();
+        if (gap > 0) {
+            Thread.sleep(gap / 1_000_000, (int) (gap % 1_000_000));
+        }
+    }
+
+    private void pushDue() {
+        for (String[] a : outbox.dueAccounts()) {
+            String key = a[0] + "\n" + a[1];
+            if (running.add(key)) {
+                Thread.ofVirtual().name("idiom-push-" + a[0]).start(() -> {
+                    try {
+                        while (!stopping && batch(a[0], a[1]).values().stream().mapToInt(Integer::intValue).sum() >= ROUND) {
+                            // a full batch: more may be due at once
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.WARNING, "pushes to " + a[0] + " " + a[1] + " failed; the next round retries: " + e.getMessage(), e);
+                    } finally {
+                        running.remove(key);
+                    }
+                });
             }
         }
     }

@@ -22,14 +22,12 @@ import java.util.UUID;
  */
 public final class Upload {
     private final EventStore store;
-    private final EntityAppends appends;
     private final OptimisticRetry retry;
     private final ToolDirectory tools;
 
-    public Upload(EventStore store, EntityAppends appends, OptimisticRetry retry, ToolDirectory tools) {
+    public Upload(EventStore store, OptimisticRetry retry, ToolDirectory tools) {
         this.tools = tools;
         this.store = store;
-        this.appends = appends;
         this.retry = retry;
     }
 
@@ -53,7 +51,7 @@ public final class Upload {
                 link.privateCopy());
         // the copy exists remotely now: record it even if the DE moved on meanwhile (the engine pushes the rest)
         NewEvent linked = new NewEvent(UUID.randomUUID(), EventSources.upload(tool.kind()), link);
-        retry.appendOnLatest("linking the new copy " + created.remoteId() + " in " + tool.kind() + " to entity " + id, appends, store, id,
+        retry.appendOnLatest("linking the new copy " + created.remoteId() + " in " + tool.kind() + " to entity " + id, store, id,
                 de.version(), List.of(linked));
         return replica;
     }

@@ -2,13 +2,11 @@ package dev.idiom.consistency;
 
 import dev.idiom.db.Database;
 import dev.idiom.db.TestDatabase;
-import dev.idiom.events.Append;
-import dev.idiom.events.AppendOutcome;
-import dev.idiom.events.AppendResult;
 import dev.idiom.events.Changes;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityIds;
 import dev.idiom.events.EventCodec;
+import dev.idiom.events.EventStore;
 import dev.idiom.events.Field;
 import dev.idiom.events.Metadata;
 import dev.idiom.events.NewEvent;
@@ -54,32 +52,27 @@ final class EngineFixture implements AutoCloseable {
     final BibSonomyStub bibsonomy = new BibSonomyStub();
     final PinboardStub pinboard = new PinboardStub(time);
     final Path bibFile = newBibFile();
-    final Door door = new Door();
+    /** Run once, before the engine's next append is committed: a test's slow disk, or another writer getting in first. */
+    final java.util.concurrent.atomic.AtomicReference<Runnable> beforeNextBatch = new java.util.concurrent.atomic.AtomicReference<>();
     final Directory tools = new Directory();
-    final ConsistencyEngine engine = new ConsistencyEngine(store, door, outbox, tools, states, new EntityIds(time), time, new SplittableRandom(7),
+    final ConsistencyEngine engine = new ConsistencyEngine(delayable(store), outbox, tools, states, new EntityIds(time), time, new SplittableRandom(7),
             ConsistencyEngine.Settings.ON_DEMAND);
 
-    /** The write door as the application's would be: every engine append passes here (and is counted). */
-    final class Door implements EntityAppends {
-        final Set<UUID> passed = ConcurrentHashMap.newKeySet();
-        /** Run once, before the next batch is committed: a test's slow disk, or another writer getting in first. */
-        final java.util.concurrent.atomic.AtomicReference<Runnable> beforeNextBatch = new java.util.concurrent.atomic.AtomicReference<>();
-
-        @Override
-        public AppendResult commit(UUID id, int expectedVersion, List<NewEvent> events) {
-            events.forEach(e -> passed.add(e.eventId()));
-            return store.append(id, expectedVersion, events);
-        }
-
-        @Override
-        public List<AppendOutcome> commitAll(List<Append> batch) {
-            Runnable first = beforeNextBatch.getAndSet(null);
-            if (first != null) {
-                first.run();
+    /** The store as the engine sees it: the real one, with {@link #beforeNextBatch} run before an append. */
+    private EventStore delayable(EventStore real) {
+        return (EventStore) java.lang.reflect.Proxy.newProxyInstance(EventStore.class.getClassLoader(), new Class<?>[] {EventStore.class}, (proxy, m, args) -> {
+            if (m.getName().startsWith("append")) {
+                Runnable first = beforeNextBatch.getAndSet(null);
+                if (first != null) {
+                    first.run();
+                }
             }
-            batch.forEach(a -> a.events().forEach(e -> passed.add(e.eventId())));
-            return store.appendAll(batch);
-        }
+            try {
+                return m.invoke(real, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
     }
 
     /** Two configured accounts, "zot" and "bib", each one adapter kept (as the application keeps one client per account). */

@@ -69,7 +69,7 @@ class ImportBatchesTest {
         int n = Pull.BATCH + 20;
         bibFileOf(n, Pull.BATCH + 5, 3); // k3 joins the known DE in the first batch; its duplicate in the file must not
         // the first batch's commit is slow: the second batch is decided before it is in the store
-        f.door.beforeNextBatch.set(() -> sleep(500));
+        f.beforeNextBatch.set(() -> sleep(500));
 
         ImportSummary s = f.engine.pull().importAll(f.tools.file, true, Progress.SILENT);
 
@@ -85,7 +85,7 @@ class ImportBatchesTest {
         int n = Pull.BATCH + 20;
         bibFileOf(n, Pull.BATCH + 5, 3); // k3 joins the known DE in the first batch, the duplicate in the second makes its own
         // another writer moves the known DE just before the first batch commits: k3's append is refused, decided again
-        f.door.beforeNextBatch.set(() -> {
+        f.beforeNextBatch.set(() -> {
             sleep(300);
             f.editedInIdiom(known, Field.NOTES, "edited meanwhile");
         });

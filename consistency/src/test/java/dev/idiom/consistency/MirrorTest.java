@@ -222,7 +222,7 @@ final class MirrorTest {
                 .map(id -> new dev.idiom.wrappers.AnnotationTool.NewCopy(ReplicaContent.wanted(f.load(id), f.tools.zot, null), false, id)).toList();
         assertTrue(f.tools.zot.createAll(inFlight).stream().allMatch(m -> m.failure() == null));
         // and another node (a new engine on the same database) carries on
-        try (ConsistencyEngine restarted = new ConsistencyEngine(f.store, f.door, f.outbox, f.tools, f.states, new dev.idiom.events.EntityIds(f.time),
+        try (ConsistencyEngine restarted = new ConsistencyEngine(f.store, f.outbox, f.tools, f.states, new dev.idiom.events.EntityIds(f.time),
                 f.time, new java.util.SplittableRandom(8), ConsistencyEngine.Settings.ON_DEMAND)) {
             Map<PushOutcome, Integer> rest = restarted.pushes().drain(1_000);
             assertEquals(2_500, rest.get(PushOutcome.COPIED), rest.toString());

@@ -171,4 +171,11 @@ public interface EventStore {
 
     /** Refolds every entity from its events and compares with the stored projection. */
     RebuildReport verifyProjections();
+
+    /**
+     * Tells {@code listener} of every append this store commits from now on, after the commit and
+     * before the append returns (see {@link CommitListener}); the composition root registers the
+     * cache, the search index and the engine here, so no write path has to call them.
+     */
+    void onCommit(CommitListener listener);
 }

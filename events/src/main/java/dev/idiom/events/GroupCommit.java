@@ -45,6 +45,7 @@ public final class GroupCommit implements EventStore, AutoCloseable {
     private final AtomicLong appends = new AtomicLong();
     private final AtomicLong largest = new AtomicLong();
     private volatile boolean closed;
+    private final CommitAnnouncements announcements = new CommitAnnouncements();
 
     public GroupCommit(EventStore store, int maxBatch) {
         if (maxBatch < 1) {
@@ -79,7 +80,14 @@ public final class GroupCommit implements EventStore, AutoCloseable {
         } finally {
             DbTime.since(start); // the writer's commit, on the caller's account
         }
+        announcements.announce(out); // on the caller's thread: the one writer thread does no listener's work
         return out;
+    }
+
+    /** Listeners of this store's commits (not the wrapped store's, which commits on the writer thread and has none). */
+    @Override
+    public void onCommit(CommitListener listener) {
+        announcements.add(listener);
     }
 
     private void write() {

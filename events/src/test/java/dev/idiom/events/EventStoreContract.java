@@ -84,6 +84,31 @@ public abstract class EventStoreContract {
     }
 
     @Test
+    void eachCommitIsAnnouncedOnceAfterItIsDurableAndARefusedAppendIsNot() throws Exception {
+        List<AppendResult> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Long> storedWhenHeard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        store.onCommit(r -> {
+            heard.add(r);
+            try {
+                storedWhenHeard.add(eventCount()); // another connection: sees only what is committed
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        UUID id = create("Announced");
+        assertEquals(1, heard.size());
+        assertEquals(id, heard.getFirst().entity().id());
+        assertEquals(List.of(1L), storedWhenHeard, "the listener hears of the commit once it is visible to every reader");
+        assertThrows(StaleVersionException.class, () -> store.append(id, 0, List.of(set(Field.VOLUME, "1"))));
+        assertEquals(1, heard.size(), "a refused append is not announced");
+        List<AppendOutcome> out = store.appendAll(List.of(new Append(id, 7, List.of(set(Field.VOLUME, "2"))),
+                new Append(id, 1, List.of(set(Field.VOLUME, "3")))));
+        assertFalse(out.getFirst().succeeded());
+        assertEquals(2, heard.size(), "of a batch, only what went in is announced");
+        assertEquals(2, heard.getLast().entity().version());
+    }
+
+    @Test
     void staleExpectedVersionIsRejectedAndNothingIsWritten() throws Exception {
         UUID id = create("Replication");
         store.append(id, 1, List.of(set(Field.VENUE, "ACM Computing Surveys")));

@@ -10,6 +10,7 @@ import dev.idiom.db.Database;
 import dev.idiom.db.DatabaseSettings;
 import dev.idiom.db.EmbeddedMariaDb;
 import dev.idiom.events.EntityIds;
+import dev.idiom.events.EntitySnapshot;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.GroupCommit;
@@ -145,13 +146,18 @@ public final class Idiom implements AutoCloseable {
             search = SearchFeed.start(store, new LuceneIndexHome(searchIndexDirectory(config), codec), clock,
                     config.search().feedPoll(), config.search().freshWait(), followSearch);
             EntityIds ids = new EntityIds(clock);
-            EntityWrites writes = new EntityWrites(store, cache, search::written, codec, ids, config.limits());
+            // the store announces every commit, an API write's and the engine's alike: after it, never before
+            store.onCommit(result -> cache.offer(EntitySnapshot.of(result.entity(), codec)));
+            SearchFeed indexed = search;
+            store.onCommit(result -> indexed.written(result.lastPosition()));
+            EntityWrites writes = new EntityWrites(store, cache, codec, ids, config.limits());
             Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()),
                     new MySqlCallTurns(database.dataSource()));
             IdiomConfig.SyncSettings sync = config.sync();
-            ConsistencyEngine engine = new ConsistencyEngine(store, writes, new SqlOutbox(database.dataSource(), clock), tools, toolAccounts, ids, clock,
+            ConsistencyEngine engine = new ConsistencyEngine(store, new SqlOutbox(database.dataSource(), clock), tools, toolAccounts, ids, clock,
                     new SecureRandom(), new ConsistencyEngine.Settings(sync.pushInterval(), sync.lease(), sync.pullInterval(), sync.checkInterval(),
                             new DeletionHold(sync.massDeletePercent() / 100.0), OptimisticRetry.DEFAULT));
+            store.onCommit(engine::committed);
             ImportRecords imports = new ImportRecords(engine.pull(), tools, engine::importAccount);
             ReplicaLinks links = new ReplicaLinks(engine.upload(), tools);
             ReplicaSync replicaSync = new ReplicaSync(engine);

@@ -51,6 +51,7 @@ import org.hibernate.exception.ConstraintViolationException;
  * commit), with the event rows and projection row as JPA entities.
  */
 public final class HibernateEventStore implements EventStore, AutoCloseable {
+    private final dev.idiom.events.CommitAnnouncements announcements = new dev.idiom.events.CommitAnnouncements();
     private final SessionFactory sessions;
     private final DataSource db;
     private final EventCodec codec;
@@ -87,6 +88,15 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
 
     @Override
     public List<AppendOutcome> appendAll(List<Append> appends) {
+        return announcements.announced(appendUnannounced(appends));
+    }
+
+    @Override
+    public void onCommit(dev.idiom.events.CommitListener listener) {
+        announcements.add(listener);
+    }
+
+    private List<AppendOutcome> appendUnannounced(List<Append> appends) {
         if (appends.isEmpty()) {
             return List.of();
         }
@@ -108,7 +118,7 @@ public final class HibernateEventStore implements EventStore, AutoCloseable {
         // another writer created one of these entities or recorded one of these event ids meanwhile
         if (appends.size() > 1) {
             List<AppendOutcome> out = new ArrayList<>();
-            appends.forEach(a -> out.addAll(appendAll(List.of(a))));
+            appends.forEach(a -> out.addAll(appendUnannounced(List.of(a))));
             return out;
         }
         Append a = appends.getFirst();

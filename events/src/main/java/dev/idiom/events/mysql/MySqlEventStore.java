@@ -61,6 +61,7 @@ public final class MySqlEventStore implements EventStore {
     private final TransientFailures retries;
     private final AtomicLong retried = new AtomicLong();
     private final RecentStates recent = new RecentStates(20_000);
+    private final dev.idiom.events.CommitAnnouncements announcements = new dev.idiom.events.CommitAnnouncements();
 
     public MySqlEventStore(DataSource db, EventCodec codec, Clock clock) {
         this(db, codec, clock, TransientFailures.DEFAULT);
@@ -76,6 +77,15 @@ public final class MySqlEventStore implements EventStore {
 
     @Override
     public List<AppendOutcome> appendAll(List<Append> appends) {
+        return announcements.announced(appendUnannounced(appends));
+    }
+
+    @Override
+    public void onCommit(dev.idiom.events.CommitListener listener) {
+        announcements.add(listener);
+    }
+
+    private List<AppendOutcome> appendUnannounced(List<Append> appends) {
         if (appends.isEmpty()) {
             return List.of();
         }
@@ -117,7 +127,7 @@ public final class MySqlEventStore implements EventStore {
                 if (appends.size() > 1) {
                     List<AppendOutcome> out = new ArrayList<>();
                     for (Append a : appends) {
-                        out.addAll(appendAll(List.of(a)));
+                        out.addAll(appendUnannounced(List.of(a)));
                     }
                     return out;
                 }

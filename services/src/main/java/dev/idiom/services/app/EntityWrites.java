@@ -1,7 +1,6 @@
 package dev.idiom.services.app;
 
 import dev.idiom.cache.EntityCache;
-import dev.idiom.consistency.EntityAppends;
 import dev.idiom.events.Append;
 import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.AppendResult;
@@ -26,31 +25,27 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.LongConsumer;
 
 /**
- * The one door for writes: create a DE (a major event) and change fields (minor events, appended
- * atomically with the caller's expected version), and the engine's appends (imports, pulls,
- * pushes, repairs; see {@link EntityAppends}). After each commit the new state goes into this
- * node's cache, so a read after a write sees it, and its position goes to the read models that
- * follow the change feed (the search index), so they index it now rather than at their next poll.
+ * The API's door for writes: create a DE (a major event) and change fields (minor events, appended
+ * atomically with the caller's expected version). The store announces each commit, this door's and
+ * the engine's alike, to this node's cache and search index (the composition root registers them),
+ * so a read after a write sees it without this class calling them.
  */
-public final class EntityWrites implements EntityAppends {
+public final class EntityWrites {
     private final EventStore store;
     private final EntityCache cache;
-    private final LongConsumer written;
     private final EventCodec codec;
     private final EntityIds ids;
     private final InputLimits limits;
 
     public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids) {
-        this(store, cache, position -> {}, codec, ids, InputLimits.DEFAULTS);
+        this(store, cache, codec, ids, InputLimits.DEFAULTS);
     }
 
-    /** @param written told the position of every commit (after the commit) */
-    public EntityWrites(EventStore store, EntityCache cache, LongConsumer written, EventCodec codec, EntityIds ids, InputLimits limits) {
+    /** @param cache read for the state a change is decided on (the store's commit listeners fill it) */
+    public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids, InputLimits limits) {
         this.limits = limits;
-        this.written = written;
         this.store = store;
         this.cache = cache;
         this.codec = codec;
@@ -124,37 +119,21 @@ public final class EntityWrites implements EntityAppends {
         return committed(store.append(id, expectedVersion, batch));
     }
 
-    /** Appends events decided elsewhere (imports, replica links), then caches the new state. */
+    /** Appends events decided elsewhere (imports, replica links). */
     public EntitySnapshot append(UUID id, int expectedVersion, List<NewEvent> events) {
         return committed(store.append(id, expectedVersion, events));
     }
 
-    /** Appends several requests with one commit (see {@link EventStore#appendAll}); caches each that went in. */
+    /** Appends several requests with one commit (see {@link EventStore#appendAll}). */
     public List<AppendOutcome> appendAll(List<Append> appends) {
         List<AppendOutcome> out = store.appendAll(appends);
         out.stream().filter(AppendOutcome::succeeded).forEach(o -> committed(o.result()));
         return out;
     }
 
-    /** The engine's appends (pulls, pushes, repairs) through the same door: cached and indexed as an API write is. */
-    @Override
-    public AppendResult commit(UUID id, int expectedVersion, List<NewEvent> events) {
-        AppendResult result = store.append(id, expectedVersion, events);
-        committed(result);
-        return result;
-    }
-
-    @Override
-    public List<AppendOutcome> commitAll(List<Append> appends) {
-        return appendAll(appends);
-    }
-
     private EntitySnapshot committed(AppendResult result) {
         // the stored form holds the replicas' shadows: the answer is the view without them
-        EntitySnapshot snapshot = EntitySnapshot.of(result.entity(), codec);
-        cache.offer(snapshot); // after commit, never before
-        written.accept(result.lastPosition());
-        return snapshot;
+        return EntitySnapshot.of(result.entity(), codec);
     }
 
     private EntitySnapshot snapshot(DigitalEntity de) {
