@@ -1,6 +1,6 @@
 package dev.idiom.cache;
 
-import dev.idiom.events.EventStore;
+import dev.idiom.events.ChangeFeed;
 import dev.idiom.events.FeedEntry;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +22,7 @@ public final class ChangeFeedInvalidation implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ChangeFeedInvalidation.class.getName());
     private static final int BATCH = 1000;
 
-    private final EventStore store;
+    private final ChangeFeed store;
     private final EntityCache cache;
     private final Clock clock;
     private final ScheduledExecutorService poller;
@@ -31,7 +31,7 @@ public final class ChangeFeedInvalidation implements AutoCloseable {
     private final AtomicLong maxLagMillis = new AtomicLong();
     private final AtomicLong seen = new AtomicLong();
 
-    private ChangeFeedInvalidation(EventStore store, EntityCache cache, Clock clock) {
+    private ChangeFeedInvalidation(ChangeFeed store, EntityCache cache, Clock clock) {
         this.store = store;
         this.cache = cache;
         this.clock = clock;
@@ -43,7 +43,7 @@ public final class ChangeFeedInvalidation implements AutoCloseable {
     }
 
     /** Starts following from the current head, polling every {@code interval}. */
-    public static ChangeFeedInvalidation start(EventStore store, EntityCache cache, Clock clock, Duration interval) {
+    public static ChangeFeedInvalidation start(ChangeFeed store, EntityCache cache, Clock clock, Duration interval) {
         ChangeFeedInvalidation f = new ChangeFeedInvalidation(store, cache, clock);
         f.position.set(store.headPosition());
         f.poller.scheduleWithFixedDelay(f::pollSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);

@@ -1,7 +1,5 @@
 package dev.idiom.consistency;
 
-import dev.idiom.db.Database;
-import dev.idiom.db.TestDatabase;
 import dev.idiom.events.Changes;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityIds;
@@ -12,9 +10,12 @@ import dev.idiom.events.Metadata;
 import dev.idiom.events.NewEvent;
 import dev.idiom.events.RecordImported;
 import dev.idiom.events.Replica;
-import dev.idiom.events.mysql.MySqlEventStore;
-import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
-import dev.idiom.events.sql.SqlOutbox;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.accounts.ToolAccountRepository;
+import dev.idiom.events.memory.InMemoryDatabase;
+import dev.idiom.events.memory.InMemoryEventStore;
+import dev.idiom.events.memory.InMemoryOutbox;
+import dev.idiom.events.memory.InMemoryToolAccounts;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.FakeTime;
 import dev.idiom.wrappers.bibsonomy.BibSonomyStub;
@@ -37,17 +38,19 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The engine on its own: a real store on the embedded MariaDB, the real outbox and sync state,
+ * The engine on its own: the store, the outbox and the sync state in memory (the adapters held to
+ * the MariaDB ones' contract tests; the service's end-to-end tests run the engine on MariaDB),
  * the strict Zotero, BibSonomy and Pinboard stubs behind their real adapters and a real BibTeX
  * file, a fake clock, no HTTP service. Accounts "zot", "bib", "pin" and "file"; the engine works
  * on demand only, so what happened when is certain.
  */
 final class EngineFixture implements AutoCloseable {
     final FakeTime time = new FakeTime();
-    final Database db = TestDatabase.fresh();
-    final MySqlEventStore store = new MySqlEventStore(db.dataSource(), new EventCodec(), time);
-    final SqlOutbox outbox = new SqlOutbox(db.dataSource(), time);
-    final MySqlToolAccounts states = new MySqlToolAccounts(db.dataSource());
+    /** The database's tables in memory, held to the same contract tests as MariaDB's adapters: no server, milliseconds a test. */
+    final InMemoryDatabase db = new InMemoryDatabase();
+    final EventStore store = new InMemoryEventStore(db, new EventCodec(), time);
+    final Outbox outbox = new InMemoryOutbox(db, time);
+    final ToolAccountRepository states = new InMemoryToolAccounts(db);
     final ZoteroStub zotero = new ZoteroStub();
     final BibSonomyStub bibsonomy = new BibSonomyStub();
     final PinboardStub pinboard = new PinboardStub(time);
@@ -171,6 +174,5 @@ final class EngineFixture implements AutoCloseable {
         zotero.close();
         bibsonomy.close();
         pinboard.close();
-        db.close();
     }
 }

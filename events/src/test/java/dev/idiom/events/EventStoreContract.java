@@ -34,13 +34,39 @@ import org.junit.jupiter.api.Test;
 public abstract class EventStoreContract {
     protected final TestClock clock = new TestClock(Instant.parse("2026-03-01T10:00:00.123456Z"));
     private final List<AutoCloseable> opened = new ArrayList<>();
-    private Database db;
-    private EventStore store;
+    /** The test's own database (null for an adapter that needs none). */
+    protected Database db;
+    protected EventStore store;
 
-    /** The adapter under test, over {@code dataSource}. */
+    /** The adapter under test: one node on the test's database ({@code dataSource} is null for an adapter that needs none). */
     protected abstract EventStore storeOn(DataSource dataSource, Clock clock);
 
-    private EventStore open(DataSource dataSource) {
+    /** Whether the adapter keeps its data in the test's MariaDB. */
+    protected boolean needsDatabase() {
+        return true;
+    }
+
+    /** The outbox the store's appends write owed pushes into. */
+    protected Outbox outbox() {
+        return new dev.idiom.events.sql.SqlOutbox(db.dataSource(), clock);
+    }
+
+    /** How many events the store holds, read past the adapter (another connection sees only what is committed). */
+    protected long storedEvents() throws Exception {
+        try (Connection c = db.connection(); Statement s = c.createStatement(); var rs = s.executeQuery("SELECT COUNT(*) FROM event")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Changes one entity's stored projection behind the adapter's back: a drift its check must see. */
+    protected void spoilProjection(UUID id) throws Exception {
+        try (Connection c = db.connection(); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE entity SET state = REPLACE(state, '\"version\"', '\"version\" ') WHERE entity_id = '" + id + "'");
+        }
+    }
+
+    protected EventStore open(DataSource dataSource) {
         EventStore s = storeOn(dataSource, clock);
         if (s instanceof AutoCloseable c) {
             opened.add(c);
@@ -50,8 +76,8 @@ public abstract class EventStoreContract {
 
     @BeforeEach
     void open() {
-        db = TestDatabase.fresh();
-        store = open(db.dataSource());
+        db = needsDatabase() ? TestDatabase.fresh() : null;
+        store = open(db == null ? null : db.dataSource());
     }
 
     @AfterEach
@@ -59,28 +85,23 @@ public abstract class EventStoreContract {
         for (AutoCloseable c : opened) {
             c.close();
         }
-        db.close();
+        if (db != null) {
+            db.close();
+        }
     }
 
     private static Metadata paper(String title) {
         return Changes.forNewRecord(Metadata.EMPTY.with(Field.TITLE, title).with(Field.YEAR, 2005));
     }
 
-    private UUID create(String title) {
+    protected UUID create(String title) {
         UUID id = UUID.randomUUID();
         store.append(id, 0, List.of(new NewEvent(UUID.randomUUID(), "test", new RecordImported(paper(title), "idiom", id.toString()))));
         return id;
     }
 
-    private static NewEvent set(Field f, Object v) {
+    protected static NewEvent set(Field f, Object v) {
         return new NewEvent(UUID.randomUUID(), "user:test", new FieldChanged(f, v));
-    }
-
-    private long eventCount() throws Exception {
-        try (Connection c = db.connection(); Statement s = c.createStatement(); var rs = s.executeQuery("SELECT COUNT(*) FROM event")) {
-            rs.next();
-            return rs.getLong(1);
-        }
     }
 
     @Test
@@ -90,7 +111,7 @@ public abstract class EventStoreContract {
         store.onCommit(r -> {
             heard.add(r);
             try {
-                storedWhenHeard.add(eventCount()); // another connection: sees only what is committed
+                storedWhenHeard.add(storedEvents()); // another connection: sees only what is committed
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -112,27 +133,27 @@ public abstract class EventStoreContract {
     void staleExpectedVersionIsRejectedAndNothingIsWritten() throws Exception {
         UUID id = create("Replication");
         store.append(id, 1, List.of(set(Field.VENUE, "ACM Computing Surveys")));
-        long before = eventCount();
+        long before = storedEvents();
 
         StaleVersionException e = assertThrows(StaleVersionException.class, () -> store.append(id, 1, List.of(set(Field.VENUE, "stale"))));
         assertEquals(2, e.actual());
-        assertEquals(before, eventCount());
+        assertEquals(before, storedEvents());
         assertEquals("ACM Computing Surveys", store.load(id).orElseThrow().metadata().venue());
         assertThrows(StaleVersionException.class, () -> store.append(UUID.randomUUID(), 3, List.of(set(Field.VENUE, "x"))));
     }
 
     @Test
     void twoNodesOnOneDatabaseDecideOnWhatIsStoredNotOnWhatTheyLastWrote() throws Exception {
-        EventStore other = open(db.dataSource()); // a second node: its own store over the same database
+        EventStore other = open(db == null ? null : db.dataSource()); // a second node: its own store over the same database
         UUID id = create("Two nodes");
         UUID quiet = create("Untouched by the other node");
         other.append(id, 1, List.of(set(Field.VENUE, "from the other node"))); // version 2, written where this node cannot see
-        long before = eventCount();
+        long before = storedEvents();
 
         // a caller that read version 1 here is stale, although this node last wrote version 1
         StaleVersionException stale = assertThrows(StaleVersionException.class, () -> store.append(id, 1, List.of(set(Field.VENUE, "stale"))));
         assertEquals(2, stale.actual());
-        assertEquals(before, eventCount());
+        assertEquals(before, storedEvents());
 
         // a caller that read version 2 on the other node is not, also batched with an append this node knows all about
         other.append(id, 2, List.of(set(Field.VOLUME, "7"))); // version 3
@@ -146,7 +167,7 @@ public abstract class EventStoreContract {
         // and the other node, whose last write was version 3, accepts a caller that read version 4
         assertEquals(5, other.append(id, 4, List.of(set(Field.PAGES, "1-9"))).entity().version());
         assertEquals(other.load(id), store.load(id));
-        assertEquals(before + 4, eventCount());
+        assertEquals(before + 4, storedEvents());
 
         // a creation of an entity the other node created is stale, alone: its batch-mate is created
         UUID theirs = UUID.randomUUID();
@@ -158,7 +179,7 @@ public abstract class EventStoreContract {
         assertEquals(1, ((StaleVersionException) creations.get(0).failure()).actual());
         assertEquals("Mine", creations.get(1).get().entity().metadata().title());
         assertEquals("Theirs", store.load(theirs).orElseThrow().metadata().title());
-        assertEquals(before + 6, eventCount());
+        assertEquals(before + 6, storedEvents());
         assertTrue(store.verifyProjections().clean());
     }
 
@@ -175,14 +196,14 @@ public abstract class EventStoreContract {
         List<NewEvent> batch = List.of(set(Field.VOLUME, "37"), set(Field.PAGES, "42-81"));
         AppendResult first = store.append(id, 1, batch);
         store.append(id, 3, List.of(set(Field.NOTES, "later")));
-        long before = eventCount();
+        long before = storedEvents();
 
         AppendResult retry = store.append(id, 1, batch);
         assertTrue(retry.replayed());
         assertFalse(first.replayed());
         assertEquals(first.entity(), retry.entity());
         assertEquals(first.lastPosition(), retry.lastPosition());
-        assertEquals(before, eventCount());
+        assertEquals(before, storedEvents());
     }
 
     @Test
@@ -190,7 +211,7 @@ public abstract class EventStoreContract {
         UUID a = create("A");
         UUID b = create("B");
         UUID c = create("C");
-        long before = eventCount();
+        long before = storedEvents();
 
         List<AppendOutcome> out = store.appendAll(List.of(
                 new Append(a, 1, List.of(set(Field.VENUE, "a venue"))),
@@ -201,7 +222,7 @@ public abstract class EventStoreContract {
         assertTrue(out.get(1).failure() instanceof StaleVersionException);
         assertThrows(StaleVersionException.class, () -> out.get(1).get());
         assertTrue(out.get(2).succeeded());
-        assertEquals(before + 3, eventCount());
+        assertEquals(before + 3, storedEvents());
         assertEquals(out.get(0).get().lastPosition() + 2, out.get(2).get().lastPosition(), "positions consecutive in request order");
         assertEquals(1, store.load(b).orElseThrow().version());
         assertEquals(null, store.load(b).orElseThrow().metadata().venue());
@@ -237,7 +258,7 @@ public abstract class EventStoreContract {
         UUID a = create("A");
         UUID b = create("B");
         List<NewEvent> once = List.of(set(Field.NOTES, "once"), set(Field.PAGES, "1-2"));
-        long before = eventCount();
+        long before = storedEvents();
 
         List<AppendOutcome> out = store.appendAll(List.of(new Append(a, 1, once), new Append(a, 1, once), new Append(b, 1, List.of(set(Field.NOTES, "b")))));
 
@@ -245,7 +266,7 @@ public abstract class EventStoreContract {
         assertTrue(out.get(1).get().replayed());
         assertEquals(out.get(0).get().entity(), out.get(1).get().entity());
         assertEquals(out.get(0).get().lastPosition(), out.get(1).get().lastPosition());
-        assertEquals(before + 3, eventCount());
+        assertEquals(before + 3, storedEvents());
 
         // retried later, batched with a new append: the retry writes nothing, the new one commits
         List<AppendOutcome> later = store.appendAll(List.of(new Append(b, 2, List.of(set(Field.YEAR, 1999))), new Append(a, 1, once)));
@@ -253,44 +274,12 @@ public abstract class EventStoreContract {
         assertEquals(out.get(0).get().entity(), later.get(1).get().entity());
         assertEquals(out.get(0).get().lastPosition(), later.get(1).get().lastPosition());
         assertEquals(1999, later.get(0).get().entity().metadata().year());
-        assertEquals(before + 4, eventCount());
+        assertEquals(before + 4, storedEvents());
 
         // ids reused for something else are refused, alone
         List<AppendOutcome> misuse = store.appendAll(List.of(new Append(b, 3, List.of(once.getFirst(), set(Field.VOLUME, "9")))));
         assertTrue(misuse.getFirst().failure() instanceof InvalidValueException);
-        assertEquals(before + 4, eventCount());
-    }
-
-    @Test
-    void changeFeedNeverSkipsAnEventWhoseTransactionCommitsLate() throws Exception {
-        UUID a = create("A");
-        UUID b = create("B");
-        long seen = store.after(0, 100).getLast().position();
-
-        long p1;
-        long p2;
-        // T1 takes its position and then stalls before commit (in the server, on a user lock this test holds); T2 starts after it.
-        try (Connection holder = db.dataSource().getConnection(); Statement hold = holder.createStatement()) {
-            hold.execute("DO GET_LOCK('idiom-stall-commit', 10)");
-            EventStore stalling = open(Commits.stalledOn(db.dataSource(), "idiom-stall-commit"));
-            CompletableFuture<AppendResult> t1 = CompletableFuture.supplyAsync(() -> stalling.append(a, 1, List.of(set(Field.NOTES, "t1"))));
-            for (long until = System.nanoTime() + 10_000_000_000L; Commits.waitingOn(holder) == 0; Thread.sleep(5)) {
-                assertTrue(System.nanoTime() < until, "T1 never reached its commit");
-            }
-            CompletableFuture<AppendResult> t2 = CompletableFuture.supplyAsync(() -> store.append(b, 1, List.of(set(Field.NOTES, "t2"))));
-
-            // While T1 is open, a reader sees neither: T2 cannot commit a higher position first.
-            assertThrows(TimeoutException.class, () -> t2.get(500, TimeUnit.MILLISECONDS));
-            assertTrue(store.after(seen, 100).isEmpty());
-
-            hold.execute("DO RELEASE_LOCK('idiom-stall-commit')");
-            p1 = t1.get(10, TimeUnit.SECONDS).lastPosition();
-            p2 = t2.get(10, TimeUnit.SECONDS).lastPosition();
-            assertTrue(p1 < p2, "the late committer got the lower position");
-        }
-        List<RecordedEvent> feed = store.after(seen, 100);
-        assertEquals(List.of(p1, p2), feed.stream().map(RecordedEvent::position).toList());
-        assertEquals(feed.stream().map(FeedEntry::of).toList(), store.feedAfter(seen, 100), "the feed without payloads: the same entries");
+        assertEquals(before + 4, storedEvents());
     }
 
     @Test
@@ -347,9 +336,7 @@ public abstract class EventStoreContract {
         assertTrue(report.clean(), () -> "differing: " + report.differing());
 
         // and the check does see a projection that drifted
-        try (Connection c = db.connection(); Statement s = c.createStatement()) {
-            s.executeUpdate("UPDATE entity SET state = REPLACE(state, '\"version\"', '\"version\" ') WHERE entity_id = '" + ids.get(7) + "'");
-        }
+        spoilProjection(ids.get(7));
         assertEquals(List.of(ids.get(7)), store.verifyProjections().differing());
     }
 
@@ -543,7 +530,7 @@ public abstract class EventStoreContract {
         Metadata synced = store.load(id).orElseThrow().metadata();
         store.append(id, v, List.of(new NewEvent(UUID.randomUUID(), "upload", new ReplicaLinked("zotero", "users/1", "K1", "1", synced)),
                 new NewEvent(UUID.randomUUID(), "upload", new ReplicaLinked("pinboard", "me", "https://x.example/", "m", synced))));
-        var outbox = new dev.idiom.events.sql.SqlOutbox(db.dataSource(), clock);
+        var outbox = outbox();
         assertEquals(List.of(), outbox.list(null, null, 10), "linking copies that hold the DE owes nothing");
 
         store.append(id, v + 2, List.of(new NewEvent(UUID.randomUUID(), "test", new FieldChanged(Field.VENUE, "PODC"))));
@@ -562,7 +549,7 @@ public abstract class EventStoreContract {
     @Test
     void aParkedCopyOwedAgainForANewerVersionIsDueAgainAndForTheSameVersionStaysParked() {
         UUID id = create("Gossip");
-        var outbox = new dev.idiom.events.sql.SqlOutbox(db.dataSource(), clock);
+        var outbox = outbox();
         outbox.owe(List.of(new Outbox.Owed(id, "pinboard", "me", Outbox.NEW_COPY, 1)));
         Outbox.Entry row = outbox.list("pinboard", "me", 10).getFirst();
         outbox.park(row, "a Pinboard bookmark needs a URL");

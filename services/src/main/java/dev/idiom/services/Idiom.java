@@ -30,9 +30,11 @@ import dev.idiom.services.app.ImportRecords;
 import dev.idiom.services.app.ApiKeys;
 import dev.idiom.events.accounts.mysql.MySqlApiKeys;
 import dev.idiom.services.app.ReplicaLinks;
-import dev.idiom.services.tools.FilesDir;
+import dev.idiom.wrappers.registry.FilesDir;
+import dev.idiom.wrappers.registry.ToolRegistry;
+import dev.idiom.consistency.ConfiguredTools;
 import dev.idiom.services.tools.SealingKey;
-import dev.idiom.services.tools.SecretBox;
+import dev.idiom.events.accounts.SecretBox;
 import dev.idiom.services.tools.ToolAccounts;
 import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.http.CallBounds;
@@ -133,7 +135,10 @@ public final class Idiom implements AutoCloseable {
             // IDIOM_SECRET_KEY, else the data folder's secret.key (made on a first start, while no secret is stored)
             String sealingKey = SealingKey.resolve(config.secretKey(), config.data(),
                     toolAccounts.list().stream().anyMatch(a -> a.sealedSecret() != null));
-            ToolAccounts accounts = new ToolAccounts(toolAccounts, SecretBox.fromKey(sealingKey), clock, hosts, FilesDir.at(config.filesDir()));
+            SecretBox secrets = SecretBox.fromKey(sealingKey);
+            ToolRegistry registry = new ToolRegistry(clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()),
+                    new MySqlCallTurns(database.dataSource()), FilesDir.at(config.filesDir()));
+            ToolAccounts accounts = new ToolAccounts(toolAccounts, secrets, clock, registry);
             accounts.checkSecretKey(); // a wrong key is an error now, not a failed sync later
             int bound = accounts.bindSecrets();
             if (bound > 0) {
@@ -151,10 +156,10 @@ public final class Idiom implements AutoCloseable {
             SearchFeed indexed = search;
             store.onCommit(result -> indexed.written(result.lastPosition()));
             EntityWrites writes = new EntityWrites(store, cache, codec, ids, config.limits());
-            Tools tools = new Tools(accounts, clock, pacing, hosts, new CallBounds(config.toolMaxResponseBytes(), config.toolCallTimeout()),
-                    new MySqlCallTurns(database.dataSource()));
+            ConfiguredTools opened = new ConfiguredTools(toolAccounts, secrets, registry);
+            Tools tools = new Tools(accounts, opened);
             IdiomConfig.SyncSettings sync = config.sync();
-            ConsistencyEngine engine = new ConsistencyEngine(store, new SqlOutbox(database.dataSource(), clock), tools, toolAccounts, ids, clock,
+            ConsistencyEngine engine = new ConsistencyEngine(store, new SqlOutbox(database.dataSource(), clock), opened, toolAccounts, ids, clock,
                     new SecureRandom(), new ConsistencyEngine.Settings(sync.pushInterval(), sync.lease(), sync.pullInterval(), sync.checkInterval(),
                             new DeletionHold(sync.massDeletePercent() / 100.0), OptimisticRetry.DEFAULT));
             store.onCommit(engine::committed);

@@ -1,7 +1,7 @@
 package dev.idiom.services;
 
 import dev.idiom.services.app.ApiKeys;
-import dev.idiom.services.tools.SecretBox;
+import dev.idiom.events.accounts.SecretBox;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.RebuildReport;
 import java.io.IOException;

@@ -161,4 +161,20 @@ final class ArchitectureRules {
             }
         };
     }
+
+    /**
+     * The engine and the store call only downward: no class under {@code services} implements an
+     * interface of {@code consistency} or {@code events} (a port the engine or the store would call
+     * back up through). The composition root hands them listeners, never its own classes.
+     */
+    static final ArchRule SERVICES_IMPLEMENT_NO_LOWER_PORT = noClasses().that().resideInAPackage("dev.idiom.services..")
+            .should(new com.tngtech.archunit.lang.ArchCondition<JavaClass>("implement an interface of consistency or events") {
+                @Override
+                public void check(JavaClass c, com.tngtech.archunit.lang.ConditionEvents events) { // under noClasses(): a satisfied event is a violation
+                    c.getAllRawInterfaces().stream().filter(i -> i.getPackageName().startsWith("dev.idiom.consistency")
+                            || i.getPackageName().startsWith("dev.idiom.events")).forEach(i -> events.add(
+                            com.tngtech.archunit.lang.SimpleConditionEvent.satisfied(c, c.getName() + " implements " + i.getName())));
+                }
+            })
+            .as("nothing under services implements a port of consistency or events (no call climbs back up)");
 }

@@ -34,6 +34,7 @@ class ArchitectureTest {
         rules.addAll(ArchitectureRules.siblingRules());
         rules.add(ArchitectureRules.PROTOCOLS_THROUGH_APPLICATION);
         rules.add(ArchitectureRules.SERVICES_DECIDE_NO_SYNC);
+        rules.add(ArchitectureRules.SERVICES_IMPLEMENT_NO_LOWER_PORT);
         return rules;
     }
 
@@ -103,5 +104,10 @@ class ArchitectureTest {
         failsNamingItself(ArchitectureRules.SERVICES_DECIDE_NO_SYNC, planted, "ReplicaMerge");
         failsNamingItself(ArchitectureRules.SERVICES_DECIDE_NO_SYNC, planted, "ReplicaUnlinked");
         failsNamingItself(ArchitectureRules.SERVICES_DECIDE_NO_SYNC, planted, "StaleVersionException");
+    }
+
+    @Test
+    void aServicesClassImplementingAnEnginePortFails() {
+        failsNamingItself(ArchitectureRules.SERVICES_IMPLEMENT_NO_LOWER_PORT, planted("dev.idiom.services.tools.PlantedEnginePort"), "ToolDirectory");
     }
 }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.db.TestDatabase;
 import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
-import dev.idiom.services.tools.SecretBox;
+import dev.idiom.events.accounts.SecretBox;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -26,4 +26,18 @@ public record StoredToolAccount(String name, String kind, String baseUrl, String
                              String conflictPolicy, Instant updatedAt) {
         this(name, kind, baseUrl, account, sealedSecret, newRecords, conflictPolicy, updatedAt, false);
     }
+
+    /** What its sealed secret is bound to (see {@link SecretBox}): its name, kind, address and library, as stored. */
+    public String binding() {
+        return binding(name, kind, baseUrl, account);
+    }
+
+    public static String binding(String name, String kind, String baseUrl, String account) {
+        return name + "\n" + kind + "\n" + baseUrl + "\n" + account;
+    }
+
+    /** Whether records Idiom creates in the tool are private there ({@code newRecords} is not "public"). */
+    public boolean createsPrivate() {
+        return !"public".equals(newRecords);
+    }
 }

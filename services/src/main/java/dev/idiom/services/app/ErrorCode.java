@@ -86,7 +86,7 @@ public enum ErrorCode {
             case ShareExceededException x -> new Failure(x.busy() ? BUSY : THROTTLED, x.getMessage());
             case UnknownKeyException x -> new Failure(NOT_FOUND, x.getMessage());
             case UnknownRemoteRecordException x -> new Failure(NOT_FOUND, x.getMessage());
-            case dev.idiom.services.tools.UnknownToolAccountException x -> new Failure(NOT_FOUND, x.getMessage());
+            case dev.idiom.consistency.report.UnknownToolAccountException x -> new Failure(NOT_FOUND, x.getMessage());
             case ConflictException x -> new Failure(CONFLICT, x.getMessage());
             case SyncRefusedException x -> new Failure(CONFLICT, x.getMessage());
             case OptimisticRetry.GaveUpException x -> new Failure(CONFLICT, x.getMessage());

@@ -3,7 +3,7 @@ package dev.idiom.services.app;
 import dev.idiom.consistency.Upload;
 import dev.idiom.events.Replica;
 import dev.idiom.services.tools.Tools;
-import dev.idiom.services.tools.UnknownToolAccountException;
+import dev.idiom.consistency.report.UnknownToolAccountException;
 import dev.idiom.wrappers.AnnotationTool;
 import java.util.UUID;
 

@@ -1,5 +1,6 @@
 package dev.idiom.services.tools;
 
+import dev.idiom.events.accounts.SecretBox;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

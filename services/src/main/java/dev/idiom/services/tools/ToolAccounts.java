@@ -2,9 +2,11 @@ package dev.idiom.services.tools;
 
 import dev.idiom.consistency.ConflictPolicy;
 import dev.idiom.consistency.MirrorRule;
+import dev.idiom.consistency.report.UnknownToolAccountException;
 import dev.idiom.events.InvalidValueException;
-import dev.idiom.wrappers.ToolException;
-import dev.idiom.wrappers.http.ToolHosts;
+import dev.idiom.events.accounts.SecretBox;
+import dev.idiom.wrappers.registry.FilesDir;
+import dev.idiom.wrappers.registry.ToolRegistry;
 import dev.idiom.events.accounts.StoredToolAccount;
 import dev.idiom.events.accounts.SyncState;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -21,8 +23,8 @@ import java.util.function.UnaryOperator;
  * {@link ToolAccountRepository}'s.
  */
 public final class ToolAccounts {
-    public static final Set<String> KINDS = Set.of("zotero", "pinboard", "bibsonomy", "idiom", "bibtex", "bookmarks");
-    private static final Set<String> FILE_KINDS = Set.of("bibtex", "bookmarks");
+    public static final Set<String> KINDS = ToolRegistry.KINDS;
+    private static final Set<String> FILE_KINDS = ToolRegistry.FILE_KINDS;
 
     /**
      * A network tool's API root, exactly as the OpenAPI document states it (so the document and the
@@ -34,31 +36,21 @@ public final class ToolAccounts {
             + "|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))"
             + "(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/(%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@/-])*)?$";
     private static final java.util.regex.Pattern API_ROOT = java.util.regex.Pattern.compile(API_ROOT_PATTERN);
-    /** A Zotero library as its API paths name it: it becomes part of every URL, so nothing else (no '?', no '../'). */
-    public static final String ZOTERO_LIBRARY_PATTERN = "^(users|groups)/[0-9]{1,20}$";
-    /** Another web tool's account (a BibSonomy or Pinboard user name): one plain path segment, or none. */
-    public static final String USER_PATTERN = "^[A-Za-z0-9._@+-]{0,64}$";
 
     private final ToolAccountRepository repository;
     private final SecretBox secrets;
     private final Clock clock;
-    private final ToolHosts hosts;
+    private final ToolRegistry registry;
     private final FilesDir files;
 
-    /**
-     * @param hosts which hosts a web tool's account may name (checked here, and again before every call)
-     * @param files the folder file accounts live in
-     */
-    public ToolAccounts(ToolAccountRepository repository, SecretBox secrets, Clock clock, ToolHosts hosts, FilesDir files) {
-        this.hosts = hosts;
-        this.files = files;
+    /** @param registry the kinds of account, each with its checks (the hosts a web tool may name, the folder file accounts live in) */
+    public ToolAccounts(ToolAccountRepository repository, SecretBox secrets, Clock clock, ToolRegistry registry) {
+        this.registry = registry;
+        this.files = registry.files();
         this.repository = repository;
         this.secrets = secrets;
         this.clock = clock;
     }
-
-    /** An account with its secret opened, for building an adapter; never leaves the server. */
-    record Opened(ToolAccount account, String secret) {}
 
     public ToolAccount put(String name, String kind, String baseUrl, String account, String secret) {
         return put(name, kind, baseUrl, account, secret, null, null);
@@ -120,23 +112,7 @@ public final class ToolAccounts {
             throw new InvalidValueException("baseUrl of a " + kind + " account must be an http(s) URL with a host name or IPv4 address, "
                     + "such as https://api.zotero.org, got '" + baseUrl + "'");
         }
-        if ("zotero".equals(kind) && (account == null || !account.strip().matches(ZOTERO_LIBRARY_PATTERN))) {
-            throw new InvalidValueException("account of a zotero account is its library, users/<id> or groups/<id>, got '"
-                    + (account == null ? "" : account) + "'");
-        }
-        if (!"zotero".equals(kind) && !FILE_KINDS.contains(kind) && account != null && !account.strip().matches(USER_PATTERN)) {
-            throw new InvalidValueException("account of a " + kind + " account is a user name (letters, digits, '.', '_', '@', '+', '-'), got '"
-                    + account + "'");
-        }
-        if (FILE_KINDS.contains(kind)) {
-            files.resolve(baseUrl);
-        } else {
-            try {
-                hosts.check(java.net.URI.create(baseUrl.strip()));
-            } catch (ToolException refused) {
-                throw new InvalidValueException("baseUrl: " + refused.getMessage());
-            }
-        }
+        registry.check(kind, baseUrl, account);
         refuseSecondAccountOnOneLibrary(name, kind, baseUrl.strip(), account == null ? "" : account.strip(), secret);
         String visibility = newRecords == null ? "private" : newRecords;
         if (!Set.of("private", "public").contains(visibility)) {
@@ -153,7 +129,7 @@ public final class ToolAccounts {
 
     /** The account as stored (its sealed secret included), to put back if saving a change of it must be undone. */
     Optional<StoredToolAccount> stored(String name) {
-        return repository.find(name);
+        return validName(name) ? repository.find(name) : Optional.empty();
     }
 
     /** Undoes a save: the account as it was stored before, or none if there was none. */
@@ -255,11 +231,11 @@ public final class ToolAccounts {
 
     /** What a secret is bound to: the account's name, kind, address and library, as stored. */
     static String binding(String name, String kind, String baseUrl, String account) {
-        return name + "\n" + kind + "\n" + baseUrl + "\n" + account;
+        return StoredToolAccount.binding(name, kind, baseUrl, account);
     }
 
     private static String binding(StoredToolAccount a) {
-        return binding(a.name(), a.kind(), a.baseUrl(), a.account());
+        return a.binding();
     }
 
     /** The folder file accounts live in. */
@@ -305,22 +281,9 @@ public final class ToolAccounts {
         return name != null && name.matches("[A-Za-z0-9._-]{1,64}");
     }
 
-    Optional<Opened> open(String name) {
-        if (!validName(name)) {
-            return Optional.empty();
-        }
-        return repository.find(name).map(a -> new Opened(view(a), a.sealedSecret() == null ? null : secrets.open(a.sealedSecret(), binding(a))));
-    }
-
     private static ToolAccount view(StoredToolAccount a) {
         return new ToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret() != null, a.newRecords(), a.conflictPolicy(),
                 a.privateLibrary(), MirrorRule.stored(a.mirror(), a.direction()).withDeletions(a.deletions()));
-    }
-
-    /** The conflict policy of the account this tool and account are (prefer-idiom for files and unconfigured ones). */
-    public ConflictPolicy conflictPolicy(String kind, String account) {
-        return repository.list().stream().filter(a -> a.kind().equals(kind) && a.account().equals(account == null ? "" : account)).findFirst()
-                .map(a -> ConflictPolicy.named(a.conflictPolicy())).orElse(ConflictPolicy.PREFER_IDIOM);
     }
 
     public Optional<String> cursor(String kind, String account) {

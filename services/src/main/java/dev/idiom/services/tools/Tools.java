@@ -1,69 +1,24 @@
 package dev.idiom.services.tools;
 
-import dev.idiom.consistency.ConflictPolicy;
-import dev.idiom.consistency.ToolDirectory;
+import dev.idiom.consistency.ConfiguredTools;
 import dev.idiom.events.InvalidValueException;
-import dev.idiom.events.accounts.mysql.MySqlCallTurns;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ToolException;
-import dev.idiom.wrappers.PrivateLibrary;
-import dev.idiom.wrappers.ToolLimits;
-import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
-import dev.idiom.wrappers.bibtex.BibTeXFile;
-import dev.idiom.wrappers.bookmarks.BookmarkFile;
-import dev.idiom.wrappers.http.CallBounds;
-import dev.idiom.wrappers.http.CallGate;
-import dev.idiom.wrappers.http.Pacing;
-import dev.idiom.wrappers.http.ToolHosts;
-import dev.idiom.wrappers.http.ToolHttp;
-import dev.idiom.wrappers.idiom.IdiomPeer;
-import dev.idiom.wrappers.pinboard.PinboardTool;
-import dev.idiom.wrappers.zotero.ZoteroTool;
-import java.net.URI;
+import dev.idiom.wrappers.registry.ToolRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
-/** Opens the adapter for a configured account or a local file; the consistency engine's way to a replica's tool. */
-public final class Tools implements ToolDirectory {
+/**
+ * The application's side of the tool accounts: saving one with a check that it answers, a search's
+ * tool filter, a local file opened for an import or export. The adapters themselves are the
+ * engine's ({@link ConfiguredTools}: opened once per account); this class only asks it for one.
+ */
+public final class Tools {
     private final ToolAccounts accounts;
-    private final Clock clock;
-    private final Pacing pacing;
-    private final Map<String, ToolHttp> http = new ConcurrentHashMap<>();
-    private final MySqlCallTurns turns;
-    /**
-     * Tries of one call before the caller hears of the failure: short, because the consistency
-     * engine retries a failed push from the outbox with its own backoff (and an import resumes from its cursor).
-     */
-    static final int ATTEMPTS = 3;
+    private final ConfiguredTools opened;
 
-    private final ToolHosts hosts;
-    private final CallBounds bounds;
-
-    public Tools(ToolAccounts accounts, Clock clock, Pacing pacing) {
-        this(accounts, clock, pacing, ToolHosts.ANY, CallBounds.DEFAULTS);
-    }
-
-    /**
-     * @param hosts which hosts the accounts' tools may be called at (checked again before every call)
-     * @param bounds the largest answer and the longest call
-     */
-    public Tools(ToolAccounts accounts, Clock clock, Pacing pacing, ToolHosts hosts, CallBounds bounds) {
-        this(accounts, clock, pacing, hosts, bounds, null);
-    }
-
-    /** @param turns the database's turns at the calls a tool limits on its own, shared by every node (null: this process's own) */
-    public Tools(ToolAccounts accounts, Clock clock, Pacing pacing, ToolHosts hosts, CallBounds bounds, MySqlCallTurns turns) {
-        this.turns = turns;
+    public Tools(ToolAccounts accounts, ConfiguredTools opened) {
         this.accounts = accounts;
-        this.clock = clock;
-        this.pacing = pacing;
-        this.hosts = hosts;
-        this.bounds = bounds;
+        this.opened = opened;
     }
 
     public ToolAccounts accounts() {
@@ -76,7 +31,7 @@ public final class Tools implements ToolDirectory {
      * anything else as given, which then matches nothing.
      */
     public String filter(String tool) {
-        if (tool == null || ToolAccounts.KINDS.contains(tool) || !ToolAccounts.validName(tool) || accounts.open(tool).isEmpty()) {
+        if (tool == null || ToolRegistry.KINDS.contains(tool) || !ToolAccounts.validName(tool) || accounts.stored(tool).isEmpty()) {
             return tool;
         }
         AnnotationTool t = open(tool);
@@ -84,70 +39,8 @@ public final class Tools implements ToolDirectory {
     }
 
     /** The adapter of the account called {@code name}. */
-    @Override
     public AnnotationTool open(String name) {
-        ToolAccounts.Opened a = accounts.open(name)
-                .orElseThrow(() -> new UnknownToolAccountException(name));
-        String kind = a.account().kind();
-        String base = a.account().baseUrl();
-        String secret = a.secret() == null ? "" : a.secret();
-        AnnotationTool tool = switch (kind) {
-            case "zotero" -> new ZoteroTool(URI.create(base), a.account().account(), secret, http(a, "Zotero", ZoteroTool.LIMITS));
-            case "pinboard" -> new PinboardTool(URI.create(base), secret, http(a, "Pinboard", PinboardTool.LIMITS), clock, pacing,
-                    a.account().createsPrivate());
-            case "bibsonomy" -> new BibSonomyTool(URI.create(base), a.account().account(), secret, http(a, "BibSonomy", BibSonomyTool.LIMITS),
-                    a.account().createsPrivate());
-            case "idiom" -> new IdiomPeer(URI.create(base), secret, http(a, "Idiom", IdiomPeer.LIMITS));
-            case "bibtex", "bookmarks" -> file(kind, accounts.files().resolve(base)); // checked again: a link may have been planted since
-            default -> throw new InvalidValueException("unknown tool kind " + kind);
-        };
-        return a.account().privateLibrary() ? new PrivateLibrary(tool) : tool;
-    }
-
-    @Override
-    public java.util.List<String> names() {
-        return accounts.list().stream().map(ToolAccount::name).toList();
-    }
-
-    /** The configured account whose adapter holds replicas of this kind and account. */
-    @Override
-    public Optional<AnnotationTool> open(String kind, String account) {
-        String wanted = account == null ? "" : account;
-        for (ToolAccount a : accounts.list()) {
-            if (a.kind().equals(kind)) {
-                AnnotationTool tool = open(a.name());
-                if (tool.account().equals(wanted) || (tool.account().isEmpty() && wanted.isEmpty())) {
-                    return Optional.of(tool);
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    @Override
-    public java.util.List<Account> configured() {
-        // the account as replicas name it is the adapter's (a file's name, the Pinboard user its token is for), not the stored field
-        return accounts.list().stream().map(a -> new Account(a.name(), a.kind(), replicaAccount(a), a.replication())).toList();
-    }
-
-    private String replicaAccount(ToolAccount a) {
-        try {
-            return open(a.name()).account();
-        } catch (RuntimeException unopened) { // its secret or file cannot be opened now: no replica can be in it either
-            return a.account();
-        }
-    }
-
-    @Override
-    public ConflictPolicy policy(String kind, String account) {
-        // the account as replicas name it is the adapter's (a file's name, a Pinboard token's user), as for every other lookup by copy
-        String wanted = account == null ? "" : account;
-        for (ToolAccount a : accounts.list()) {
-            if (a.kind().equals(kind) && replicaAccount(a).equals(wanted)) {
-                return ConflictPolicy.named(a.conflictPolicy());
-            }
-        }
-        return accounts.conflictPolicy(kind, account);
+        return opened.open(name);
     }
 
     /**
@@ -161,7 +54,7 @@ public final class Tools implements ToolDirectory {
         java.util.Optional<dev.idiom.events.accounts.StoredToolAccount> before = ToolAccounts.validName(name) ? accounts.stored(name) : java.util.Optional.empty();
         ToolAccount saved = put.get();
         try {
-            if (FILE_KINDS.contains(saved.kind())) {
+            if (ToolRegistry.isFile(saved.kind())) {
                 Path file = accounts.files().resolve(saved.baseUrl());
                 if (!java.nio.file.Files.exists(file)) {
                     if (create) {
@@ -192,43 +85,8 @@ public final class Tools implements ToolDirectory {
         }
     }
 
-    private static final java.util.Set<String> FILE_KINDS = java.util.Set.of("bibtex", "bookmarks");
-
     /** A local file: bibtex (.bib) or bookmarks (Netscape HTML). */
     public AnnotationTool file(String kind, Path file) {
-        return switch (kind) {
-            case "bibtex" -> new BibTeXFile(file);
-            case "bookmarks" -> new BookmarkFile(file, clock);
-            default -> throw new InvalidValueException("only bibtex and bookmarks are files; '" + kind + "' needs a configured account");
-        };
-    }
-
-    /**
-     * One client per account, kept: its pacing (a tool's least interval, a {@code Backoff} it
-     * asked for) must hold across every adapter opened on the account, not per call.
-     */
-    private ToolHttp http(ToolAccounts.Opened a, String toolName, ToolLimits limits) {
-        return http.computeIfAbsent(a.account().name() + "\n" + a.account().baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS, hosts,
-                bounds, gate(a.account().kind(), a.account().account() == null ? "" : a.account().account())));
-    }
-
-    /** The account's turns at the calls its tool limits on its own: the database's when there is one, so every node's calls count. */
-    private CallGate gate(String kind, String account) {
-        return turns == null ? CallGate.inMemory() : new CallGate() {
-            @Override
-            public Optional<Instant> take(String call, Instant now, Duration interval) {
-                return turns.take(kind, account, call, now, interval);
-            }
-
-            @Override
-            public void answered(String call, Instant at, Duration interval) {
-                turns.answered(kind, account, call, at, interval);
-            }
-
-            @Override
-            public void refused(String call, Instant at, Duration interval) {
-                turns.refused(kind, account, call, at, interval);
-            }
-        };
+        return opened.registry().file(kind, file);
     }
 }

@@ -16,7 +16,7 @@ import javax.sql.DataSource;
  * every node on the database. Taking a turn reads the row under lock and moves it a whole wait on
  * in one short transaction, so two nodes cannot both take it.
  */
-public final class MySqlCallTurns {
+public final class MySqlCallTurns implements dev.idiom.events.accounts.CallTurns {
     private final DataSource db;
 
     public MySqlCallTurns(DataSource db) {
@@ -24,6 +24,7 @@ public final class MySqlCallTurns {
     }
 
     /** Empty when the turn at {@code call} was due and is now taken; else when it will be due (nothing taken). */
+    @Override
     public Optional<Instant> take(String kind, String account, String call, Instant now, Duration interval) {
         return SqlWork.transaction(db, "take a turn at " + kind + " " + call, c -> {
             Turn t = locked(c, kind, account, call, interval);
@@ -36,6 +37,7 @@ public final class MySqlCallTurns {
     }
 
     /** The call was answered at {@code at}: the next turn is {@code interval} later, the doubling forgotten. */
+    @Override
     public void answered(String kind, String account, String call, Instant at, Duration interval) {
         SqlWork.transaction(db, "record an answer to " + kind + " " + call, c -> {
             locked(c, kind, account, call, interval);
@@ -45,6 +47,7 @@ public final class MySqlCallTurns {
     }
 
     /** The call was refused as too early at {@code at}: the next turn is twice the last wait later. */
+    @Override
     public void refused(String kind, String account, String call, Instant at, Duration interval) {
         SqlWork.transaction(db, "record a refusal of " + kind + " " + call, c -> {
             Duration twice = locked(c, kind, account, call, interval).spacing().multipliedBy(2);

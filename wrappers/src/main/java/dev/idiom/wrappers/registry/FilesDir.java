@@ -1,4 +1,4 @@
-package dev.idiom.services.tools;
+package dev.idiom.wrappers.registry;
 
 import dev.idiom.events.InvalidValueException;
 import java.io.IOException;

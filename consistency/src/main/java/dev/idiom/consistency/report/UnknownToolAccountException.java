@@ -1,4 +1,4 @@
-package dev.idiom.services.tools;
+package dev.idiom.consistency.report;
 
 /** No tool account has that name. */
 public final class UnknownToolAccountException extends RuntimeException {

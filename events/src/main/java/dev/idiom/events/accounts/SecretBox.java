@@ -1,4 +1,4 @@
-package dev.idiom.services.tools;
+package dev.idiom.events.accounts;
 
 import dev.idiom.events.InvalidValueException;
 import java.nio.ByteBuffer;
