@@ -75,4 +75,48 @@ class ConsistencyEndpointsTest {
             assertTrue(unknown.body().contains("no tool account named 'nosuch'"), unknown.body());
         }
     }
+
+    @Test
+    void anImportOverRestIsThePullOfASyncItAppliesTheDeletionsOfItsWindowAndLosesNoneMadeWhileItRuns() {
+        try (ZoteroStub zotero = new ZoteroStub(); RunningIdiom idiom = new RunningIdiom(Map.of("sync-interval-ms", "0"))) {
+            assertEquals(200, idiom.put("/api/tools/zot", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + ZoteroStub.LIBRARY
+                    + "\",\"secret\":\"" + ZoteroStub.KEY + "\"}").statusCode());
+            java.util.List<String> keys = new java.util.ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                keys.add(zotero.addRemotely("{\"itemType\": \"journalArticle\", \"title\": \"Pulled paper " + i + "\"}"));
+            }
+            HttpResponse<String> first = idiom.post("/api/imports", "application/json", "{\"tool\":\"zot\",\"fromStart\":true}");
+            assertEquals(200, first.statusCode(), first.body());
+            Map<String, String> deOf = new java.util.HashMap<>();
+            for (JsonNode de : RunningIdiom.json(idiom.get("/api/entities?limit=50")).get("entities")) {
+                deOf.put(de.path("replicas").path(0).path("remoteId").asText(), de.path("id").asText());
+            }
+            assertTrue(deOf.keySet().containsAll(keys), "the first import linked every item: " + deOf.keySet());
+
+            // trashed in Zotero since the first import: in the second import's window
+            zotero.trash(keys.getFirst());
+            // trashed while the second import runs, after it listed what changed: in the next pull's window
+            java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+            zotero.beforeReply(line -> {
+                if (line.startsWith("GET /" + ZoteroStub.LIBRARY + "/items/top") && once.compareAndSet(false, true)) {
+                    zotero.trash(keys.get(2));
+                }
+            });
+            HttpResponse<String> second = idiom.post("/api/imports", "application/json", "{\"tool\":\"zot\"}");
+            zotero.beforeReply(null);
+            assertEquals(200, second.statusCode(), second.body());
+            assertTrue(once.get(), "the second deletion was made while the import ran");
+            assertEquals(0, copies(idiom, deOf.get(keys.getFirst())), "the import applied the deletion of its window, as a sync's pull does");
+            assertEquals(1, copies(idiom, deOf.get(keys.get(2))), "a deletion after its listing is the next pull's");
+
+            JsonNode sync = RunningIdiom.json(idiom.post("/api/tools/zot/sync", "application/json", ""));
+            assertEquals(0, copies(idiom, deOf.get(keys.get(2))), "the import's cursor stopped where its listing did: the next sync sees it " + sync);
+        }
+    }
+
+    /** How many copies the DE has (none once it is gone from the only tool, or gone itself). */
+    private static int copies(RunningIdiom idiom, String id) {
+        HttpResponse<String> r = idiom.get("/api/entities/" + id);
+        return r.statusCode() == 200 ? RunningIdiom.json(r).path("replicas").size() : 0;
+    }
 }
