@@ -67,7 +67,7 @@ final class AntiEntropy {
                 if (direction.read() && pull.one(tool, there).kind() != ImportOutcome.Kind.SKIPPED) {
                     found[1]++;
                 }
-            } else if (direction.written() && !CanonicalForm.agree(r.synced(), ReplicaContent.forCopy(de, tool, r), tool.fieldsKept())
+            } else if (direction.written() && ReplicaContent.owed(de, tool, r)
                     && !owed.contains(de.id() + "\n" + r.remoteId())) {
                 outbox.owe(de.id(), r, de.version());
                 found[2]++;

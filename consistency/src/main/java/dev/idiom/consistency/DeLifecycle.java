@@ -250,7 +250,7 @@ public final class DeLifecycle {
         // the moved copies hold the loser's record: each is owed the winner's content (a crash before this leaves them to anti-entropy)
         List<Outbox.Owed> owed = new ArrayList<>();
         for (Replica r : merged.replicas()) {
-            if (loser.replica(r.tool(), r.account(), r.remoteId()).isPresent() && !merged.metadata().equals(r.synced())) {
+            if (loser.replica(r.tool(), r.account(), r.remoteId()).isPresent() && dev.idiom.events.OutboxRule.owes(merged, r)) {
                 owed.add(new Outbox.Owed(winnerId, r.tool(), r.account(), r.remoteId(), merged.version()));
             }
         }

@@ -30,6 +30,21 @@ public final class ReplicaContent {
      * library) as the copy holds them while the DE's value is still that one; its own tags with the
      * DE's tag changes since made; and the fields a conflict holds for a curator ({@link DigitalEntity#heldFields}) as the copy holds them.
      */
+    /**
+     * The one decision of whether a copy is owed a write: what it should hold ({@link #forCopy})
+     * differs, in the fields its tool keeps, from what it held when last synced. The store's
+     * {@code OutboxRule} enqueues a push on a coarser test in the append's transaction (so no change
+     * can miss one); every push, repair and re-queue asks this before it writes.
+     */
+    public static boolean owed(DigitalEntity de, AnnotationTool tool, Replica r) {
+        return owed(r, forCopy(de, tool, r), tool.fieldsKept());
+    }
+
+    /** As above, with what the copy should hold already made, and the fields its tool keeps. */
+    static boolean owed(Replica r, Metadata wanted, java.util.Set<dev.idiom.events.Field> kept) {
+        return !CanonicalForm.agree(r.synced(), wanted, kept);
+    }
+
     public static Metadata forCopy(DigitalEntity de, AnnotationTool tool, Replica r) {
         Metadata content = withOwnFields(de.metadata(), r);
         if (r.synced() != null) {

@@ -167,7 +167,7 @@ public final class ReplicaPush {
         }
         Set<Field> kept = tool.fieldsKept();
         Metadata wanted = ReplicaContent.forCopy(de, tool, r);
-        if (CanonicalForm.agree(r.synced(), wanted, kept)) {
+        if (!ReplicaContent.owed(r, wanted, kept)) {
             outbox.acknowledged(owed, de.version());
             return PushOutcome.ALREADY_IN_SYNC;
         }
@@ -202,7 +202,7 @@ public final class ReplicaPush {
             outbox.acknowledged(owed, Integer.MAX_VALUE);
             DigitalEntity latest = store.load(de.id()).orElseThrow();
             latest.replica(r.tool(), r.account(), written.remoteId())
-                    .filter(now -> !CanonicalForm.agree(now.synced(), ReplicaContent.forCopy(latest, tool, now), kept))
+                    .filter(now -> ReplicaContent.owed(now, ReplicaContent.forCopy(latest, tool, now), kept))
                     .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
         }
         lag.acknowledged(Outbox.accountKey(r.tool(), r.account()), owed.enqueuedAt());
@@ -369,7 +369,7 @@ public final class ReplicaPush {
         outbox.acknowledged(owed, Integer.MAX_VALUE);
         DigitalEntity latest = store.load(de.id()).orElseThrow();
         latest.replica(link.tool(), link.account(), link.remoteId())
-                .filter(now -> !CanonicalForm.agree(now.synced(), ReplicaContent.forCopy(latest, tool, now), tool.fieldsKept()))
+                .filter(now -> ReplicaContent.owed(latest, tool, now))
                 .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
         lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), owed.enqueuedAt());
         return PushOutcome.COPIED;

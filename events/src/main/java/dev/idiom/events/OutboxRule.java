@@ -20,10 +20,15 @@ public final class OutboxRule {
         }
         List<Replica> out = new ArrayList<>();
         for (Replica r : after.replicas()) {
-            if (!after.metadata().equals(r.synced())) {
+            if (owes(after, r)) {
                 out.add(r);
             }
         }
         return out;
+    }
+
+    /** Whether the copy {@code r} of {@code de} may be owed a push: the DE's content is not what the copy last held (the engine's push decides exactly). */
+    public static boolean owes(DigitalEntity de, Replica r) {
+        return !de.metadata().equals(r.synced());
     }
 }
