@@ -1,5 +1,6 @@
 package dev.idiom.consistency;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.events.AppendResult;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.NewEvent;
@@ -75,7 +76,7 @@ public record OptimisticRetry(int attempts, Duration pause) {
             return;
         }
         try {
-            Thread.sleep(pause.multipliedBy(tried + 1L));
+            TimeSource.sleep(pause.multipliedBy(tried + 1L));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,5 +1,6 @@
 package dev.idiom.consistency;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.consistency.report.PushOutcome;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -45,7 +46,8 @@ public final class SyncEngine implements AutoCloseable {
     private final Clock clock;
     private volatile Pulls pulls = () -> {};
     private volatile Runnable plans = () -> {};
-    private final java.util.concurrent.atomic.AtomicBoolean planning = new java.util.concurrent.atomic.AtomicBoolean();
+    /** The replication rules' planning: it follows the change feed from each rule's saved position, on a thread of its own. */
+    private volatile dev.idiom.events.FeedFollower planner;
     private volatile Thread worker;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     /** Every push this node made since start, by outcome (for metrics; the outbox holds what is owed). */
@@ -82,6 +84,10 @@ public final class SyncEngine implements AutoCloseable {
     /** Starts the background worker (if an interval is set). */
     public SyncEngine start() {
         if (!interval.isZero() && worker == null) {
+            planner = dev.idiom.events.FeedFollower.of("idiom-mirror-plan", interval, Integer.MAX_VALUE, clock, () -> {
+                plans.run();
+                return 0; // a plan reads the feed to its head itself
+            }).start(java.time.Duration.ZERO);
             worker = Thread.ofPlatform().daemon().name("idiom-sync").start(this::loop);
         }
         return this;
@@ -112,14 +118,13 @@ public final class SyncEngine implements AutoCloseable {
      * due pulls.
      */
     private void loop() {
-        long nextFull = System.nanoTime();
+        long nextFull = TimeSource.nanoTime();
         while (!Thread.currentThread().isInterrupted()) {
-            long roundStart = System.nanoTime();
+            long roundStart = TimeSource.nanoTime();
             try {
                 pushDue();
                 if (roundStart - nextFull >= 0) {
                     nextFull = roundStart + interval.toNanos();
-                    beside(planning, "idiom-mirror-plan", plans, "planning what the replication rules owe failed; the next round retries");
                     // pulls and checks beside the pushes: a long check delays no push
                     beside(pulling, "idiom-pull", pulls::runDue, "scheduled pulls failed; the next round retries");
                 }
@@ -138,14 +143,14 @@ public final class SyncEngine implements AutoCloseable {
     private void rest(long roundStart, long nextFull) throws InterruptedException {
         synchronized (bell) {
             long left;
-            while (!rung && (left = nextFull - System.nanoTime()) > 0) {
+            while (!rung && (left = nextFull - TimeSource.nanoTime()) > 0) {
                 bell.wait(Math.max(1, left / 1_000_000), 0);
             }
             rung = false;
         }
-        long gap = roundStart + WAKE_GAP_NANOS - System.nanoTime();
+        long gap = roundStart + WAKE_GAP_NANOS - TimeSource.nanoTime();
         if (gap > 0) {
-            Thread.sleep(gap / 1_000_000, (int) (gap % 1_000_000));
+            TimeSource.sleep(gap / 1_000_000, (int) (gap % 1_000_000));
         }
     }
 
@@ -252,15 +257,18 @@ public final class SyncEngine implements AutoCloseable {
     @Override
     public void close() {
         stopping = true;
+        if (planner != null) {
+            planner.close(); // the plan in hand finishes
+        }
         Thread w = worker;
         if (w != null) {
             w.interrupt();
             try {
                 w.join(5_000);
                 // let the account workers finish the push in hand (a row left mid-push is re-pushed after its lease anyway)
-                long until = System.nanoTime() + 10_000_000_000L;
-                while ((!running.isEmpty() || pulling.get() || planning.get()) && System.nanoTime() < until) {
-                    Thread.sleep(20);
+                long until = TimeSource.nanoTime() + 10_000_000_000L;
+                while ((!running.isEmpty() || pulling.get()) && TimeSource.nanoTime() < until) {
+                    TimeSource.sleep(20);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -12,7 +12,7 @@ public final class DbTime {
 
     /** Adds the time since {@code startNanos} (a {@link System#nanoTime()} reading) to this thread's count. */
     public static void since(long startNanos) {
-        SPENT.get()[0] += System.nanoTime() - startNanos;
+        SPENT.get()[0] += TimeSource.nanoTime() - startNanos;
     }
 
     /** This thread's count since the last take, which it resets. */

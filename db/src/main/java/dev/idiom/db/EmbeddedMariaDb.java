@@ -249,8 +249,8 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     private void awaitPort() throws IOException {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
+        long deadline = TimeSource.nanoTime() + START_TIMEOUT.toNanos();
+        while (TimeSource.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IOException("mariadbd exited with code " + process.exitValue() + "; see " + root.resolve("mariadb.log")
                         + ":\n" + tailOfLog());
@@ -268,9 +268,9 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
     /** Until Idiom's user can log in: on a new directory the server creates it only after opening its port. */
     private void awaitLogin() throws IOException {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        long deadline = TimeSource.nanoTime() + START_TIMEOUT.toNanos();
         java.sql.SQLException last = null;
-        while (System.nanoTime() < deadline) {
+        while (TimeSource.nanoTime() < deadline) {
             try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl("mysql"))) {
                 return;
             } catch (java.sql.SQLException notYet) {
@@ -321,7 +321,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
     private static void sleep(long millis) {
         try {
-            Thread.sleep(millis);
+            TimeSource.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for MariaDB", e);

@@ -1,5 +1,6 @@
 package dev.idiom.events;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.db.DbTime;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ public final class GroupCommit implements EventStore, AutoCloseable {
             waiting.add(p); // one caller's appends stay in order: chained appends to one entity work
         }
         List<AppendOutcome> out = new ArrayList<>(futures.size());
-        long start = System.nanoTime();
+        long start = TimeSource.nanoTime();
         try {
             for (CompletableFuture<AppendOutcome> f : futures) {
                 try {

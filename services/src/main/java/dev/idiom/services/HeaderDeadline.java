@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.db.TimeSource;
 import java.io.IOException;
 import org.apache.coyote.Adapter;
 import org.apache.coyote.Processor;
@@ -35,7 +36,7 @@ public final class HeaderDeadline extends Http11NioProtocol {
             // service is entered for a read while no request is with the application: a start time set means
             // the first bytes of a request line arrived and it is not complete yet (a finished request is recycled to none)
             long started = request.getStartTimeNanos();
-            if (started > 0 && System.nanoTime() - started > DEADLINE_NANOS) {
+            if (started > 0 && TimeSource.nanoTime() - started > DEADLINE_NANOS) {
                 socket.close(); // nothing was read into the application: there is no request to answer
                 return SocketState.CLOSED;
             }

@@ -13,6 +13,7 @@ import dev.idiom.events.EntityIds;
 import dev.idiom.events.EntitySnapshot;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
+import dev.idiom.events.FeedFollower;
 import dev.idiom.events.GroupCommit;
 import dev.idiom.events.mysql.MySqlEventStore;
 import dev.idiom.events.accounts.mysql.MySqlCallTurns;
@@ -71,20 +72,15 @@ public final class Idiom implements AutoCloseable {
 
     private final ConsistencyEngine engine;
     /** Purges what has been in the trash longer than its retention (servers with a background engine only). */
-    private final java.util.concurrent.ScheduledExecutorService trashSweep;
+    private final FeedFollower trashSweep;
 
     private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search,
             Application app, ConsistencyEngine engine, boolean sweepTrash) {
-        this.trashSweep = sweepTrash ? java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("trash-sweep").factory()) : null;
-        if (trashSweep != null) {
-            trashSweep.scheduleWithFixedDelay(() -> {
-                try {
-                    app.lifecycle().purgeExpired();
-                } catch (RuntimeException e) {
-                    LOG.log(java.util.logging.Level.WARNING, "the trash sweep failed; it runs again within the hour", e);
-                }
-            }, 1, 60, java.util.concurrent.TimeUnit.MINUTES);
-        }
+        // the hourly purge of what stayed in the trash past its retention, by the followers' one mechanism (its failures back off and are logged)
+        this.trashSweep = !sweepTrash ? null : FeedFollower.of("trash-sweep", java.time.Duration.ofHours(1), Integer.MAX_VALUE, app.clock(), () -> {
+            app.lifecycle().purgeExpired();
+            return 0;
+        }).start(java.time.Duration.ofMinutes(1));
         this.search = search;
         this.engine = engine;
         this.embedded = embedded;
@@ -218,7 +214,7 @@ public final class Idiom implements AutoCloseable {
     @Override
     public void close() {
         if (trashSweep != null) {
-            trashSweep.shutdownNow();
+            trashSweep.close();
         }
         engine.close(); // no push starts once the pool is closing
         if (feed != null) {

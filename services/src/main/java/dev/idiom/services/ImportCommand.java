@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.consistency.report.ImportOutcome;
 import dev.idiom.consistency.report.ImportSummary;
@@ -52,7 +53,7 @@ final class ImportCommand {
     }
 
     private void draw(ImportSummary s, int done, int size, boolean lastPage) {
-        long now = System.nanoTime();
+        long now = TimeSource.nanoTime();
         if (done < size && now - lastDraw < 100_000_000L) {
             return;
         }

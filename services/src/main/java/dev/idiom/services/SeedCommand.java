@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.events.Append;
 import dev.idiom.events.AppendOutcome;
 import dev.idiom.events.EntityIds;
@@ -40,11 +41,11 @@ final class SeedCommand {
             out.printf("idiom: seeding %,d entities with %d event(s) each (store holds %,d events)…%n", entities, events, before);
             AtomicLong next = new AtomicLong();
             AtomicLong done = new AtomicLong();
-            long started = System.nanoTime();
+            long started = TimeSource.nanoTime();
             try (ExecutorService producers = Executors.newFixedThreadPool(PRODUCERS)) {
                 List<Future<?>> running = new ArrayList<>();
                 for (int p = 0; p < PRODUCERS; p++) {
-                    SeedRecords records = new SeedRecords(new EntityIds(Clock.systemUTC()), System.nanoTime() + p);
+                    SeedRecords records = new SeedRecords(new EntityIds(TimeSource.SYSTEM), TimeSource.nanoTime() + p);
                     running.add(producers.submit(() -> {
                         for (long from; (from = next.getAndAdd(CHUNK)) < entities; ) {
                             List<Append> chunk = new ArrayList<>(CHUNK);
@@ -63,7 +64,7 @@ final class SeedCommand {
                     f.get();
                 }
             }
-            double seconds = (System.nanoTime() - started) / 1e9;
+            double seconds = (TimeSource.nanoTime() - started) / 1e9;
             err.print("\r" + " ".repeat(100) + "\r");
             out.printf("idiom: seeded %,d entities, %,d events in %.1f s (%,.0f entities/s, %,.0f events/s)%n", entities, entities * events, seconds,
                     entities / seconds, entities * events / seconds);
@@ -74,7 +75,7 @@ final class SeedCommand {
     private long lastDraw;
 
     private synchronized void draw(long done, long total, long started) {
-        long now = System.nanoTime();
+        long now = TimeSource.nanoTime();
         if (done < total && now - lastDraw < 200_000_000L) {
             return;
         }

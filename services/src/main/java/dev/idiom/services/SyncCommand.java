@@ -1,5 +1,6 @@
 package dev.idiom.services;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.services.app.ApiKeys;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.consistency.report.ImportOutcome;
@@ -185,7 +186,7 @@ final class SyncCommand {
     }
 
     private void draw(ImportSummary s, int done, int size, boolean lastPage) {
-        long now = System.nanoTime();
+        long now = TimeSource.nanoTime();
         if (done < size && now - lastDraw < 100_000_000L) {
             return;
         }

@@ -111,9 +111,10 @@ final class ArchitectureRules {
      * values in {@code consistency.report}, they may read).
      */
     static final ArchRule PROTOCOLS_THROUGH_APPLICATION = noClasses().that(protocolAdapters())
-            .should().dependOnClassesThat().resideInAnyPackage("dev.idiom.db..", "dev.idiom.cache..", "dev.idiom.wrappers..",
+            .should().dependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("dev.idiom.db..", "dev.idiom.cache..", "dev.idiom.wrappers..",
                     "dev.idiom.consistency", "dev.idiom.events.mysql..", "dev.idiom.events.accounts.mysql..", "dev.idiom.events.hibernate..",
-                    "dev.idiom.events.sql..")
+                    "dev.idiom.events.sql..").and(DescribedPredicate.not(JavaClass.Predicates.equivalentTo(dev.idiom.db.TimeSource.class)))
+                    .as("reside in the store, the cache, the database (its time source aside), the tool adapters or the engine"))
             .orShould().dependOnClassesThat().haveSimpleName("EventStore")
             .orShould().dependOnClassesThat().haveSimpleName("GroupCommit")
             .as("protocol adapters (rest, soap, web, the CLI) call only the application layer");
@@ -177,4 +178,33 @@ final class ArchitectureRules {
                 }
             })
             .as("nothing under services implements a port of consistency or events (no call climbs back up)");
+
+    /** The calls that read the machine's time or wait on it. */
+    private static boolean readsTheMachinesTime(com.tngtech.archunit.core.domain.JavaMethodCall call) {
+        String owner = call.getTargetOwner().getName();
+        String name = call.getName();
+        boolean noArgs = call.getTarget().getRawParameterTypes().isEmpty();
+        return owner.equals("java.lang.System") && (name.equals("nanoTime") || name.equals("currentTimeMillis"))
+                || owner.equals("java.lang.Thread") && name.equals("sleep")
+                || owner.equals("java.time.Clock") && (name.equals("systemUTC") || name.equals("systemDefaultZone"))
+                || owner.matches("java\\.time\\.(Instant|LocalDateTime|LocalDate|LocalTime|ZonedDateTime|OffsetDateTime)") && name.equals("now") && noArgs;
+    }
+
+    /** Where the machine's time may be read: the one time source, the composition root that injects it, and the benchmarks. */
+    private static final String TIME_ALLOWED = "dev\\.idiom\\.db\\.TimeSource|dev\\.idiom\\.services\\.(Idiom|IdiomMain|IdiomServer|WarBootstrap)(\\$.*)?|dev\\.idiom\\.perf\\..*";
+
+    /**
+     * The system clock, {@code System.nanoTime} and {@code Thread.sleep} appear only in one time
+     * source ({@code db.TimeSource}), the composition root and the benchmarks: everything else is
+     * handed a {@code Clock} (a test gives a fake one) or measures and waits through the time source.
+     */
+    static final ArchRule TIME_FROM_ONE_SOURCE = noClasses().that().resideInAPackage("dev.idiom..").and().haveNameNotMatching(TIME_ALLOWED)
+            .should().callMethodWhere(new DescribedPredicate<>("reads the machine's time or sleeps (System.nanoTime/currentTimeMillis, "
+                    + "Thread.sleep, Clock.systemUTC, Instant.now())") {
+                @Override
+                public boolean test(com.tngtech.archunit.core.domain.JavaMethodCall call) {
+                    return readsTheMachinesTime(call);
+                }
+            })
+            .as("the machine's time is read only in the one time source, the composition root and perf");
 }

@@ -35,6 +35,7 @@ class ArchitectureTest {
         rules.add(ArchitectureRules.PROTOCOLS_THROUGH_APPLICATION);
         rules.add(ArchitectureRules.SERVICES_DECIDE_NO_SYNC);
         rules.add(ArchitectureRules.SERVICES_IMPLEMENT_NO_LOWER_PORT);
+        rules.add(ArchitectureRules.TIME_FROM_ONE_SOURCE);
         return rules;
     }
 
@@ -109,5 +110,13 @@ class ArchitectureTest {
     @Test
     void aServicesClassImplementingAnEnginePortFails() {
         failsNamingItself(ArchitectureRules.SERVICES_IMPLEMENT_NO_LOWER_PORT, planted("dev.idiom.services.tools.PlantedEnginePort"), "ToolDirectory");
+    }
+
+    @Test
+    void readingTheMachinesTimeOutsideTheTimeSourceFails() {
+        JavaClasses planted = planted("dev.idiom.consistency.PlantedSystemTime");
+        failsNamingItself(ArchitectureRules.TIME_FROM_ONE_SOURCE, planted, "System.nanoTime");
+        failsNamingItself(ArchitectureRules.TIME_FROM_ONE_SOURCE, planted, "Thread.sleep");
+        failsNamingItself(ArchitectureRules.TIME_FROM_ONE_SOURCE, planted, "Instant.now");
     }
 }

@@ -1,8 +1,10 @@
 package dev.idiom.cache.search;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.FeedEntry;
+import dev.idiom.events.FeedFollower;
 import dev.idiom.events.SearchPage;
 import dev.idiom.events.SearchQuery;
 import java.time.Clock;
@@ -17,13 +19,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
@@ -58,7 +57,7 @@ public final class SearchFeed implements AutoCloseable {
     private final SearchIndex.Home home;
     private final Clock clock;
     private final Duration freshWait;
-    private final ScheduledThreadPoolExecutor follower;
+    private final FeedFollower follower;
     private final Set<SearchIndex> retired = ConcurrentHashMap.newKeySet();
     private final ExecutorService rebuilder;
     private final ScheduledExecutorService committer;
@@ -67,7 +66,6 @@ public final class SearchFeed implements AutoCloseable {
     private final AtomicReference<Built> rebuilt = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Rebuild>> rebuilding = new AtomicReference<>();
     private final AtomicLong written = new AtomicLong();
-    private final AtomicBoolean nudged = new AtomicBoolean();
     private final Object reached = new Object();
     private volatile long searchable;
     /** Lag over the last 30–60 s: this window and the one before, so a figure read after a load run shows that run. */
@@ -88,14 +86,19 @@ public final class SearchFeed implements AutoCloseable {
         }
     }
 
-    private SearchFeed(EventStore store, SearchIndex.Home home, Clock clock, Duration freshWait) {
+    /** Without following, the follower runs only when a search on this node waits for this node's writes. */
+    private static final Duration ONLY_WHEN_NUDGED = Duration.ofDays(3650);
+
+    private SearchFeed(EventStore store, SearchIndex.Home home, Clock clock, Duration interval, Duration freshWait) {
         this.store = store;
         this.home = home;
         this.clock = clock;
         this.freshWait = freshWait;
-        this.follower = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "search-feed"));
+        this.follower = FeedFollower.of("search-feed", interval, BATCH, clock, this::round);
         this.rebuilder = Executors.newSingleThreadExecutor(r -> daemon(r, "search-rebuild"));
-        this.committer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "search-commit"));
+        java.util.concurrent.ScheduledThreadPoolExecutor commits = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> daemon(r, "search-commit"));
+        commits.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // an old index waiting to retire is closed by close() itself
+        this.committer = commits;
     }
 
     /**
@@ -114,7 +117,7 @@ public final class SearchFeed implements AutoCloseable {
      *     made anyway indexes what it needs first
      */
     public static SearchFeed start(EventStore store, SearchIndex.Home home, Clock clock, Duration interval, Duration freshWait, boolean follow) {
-        SearchFeed f = new SearchFeed(store, home, clock, freshWait);
+        SearchFeed f = new SearchFeed(store, home, clock, follow ? interval : ONLY_WHEN_NUDGED, freshWait);
         f.current = home.openCurrent();
         long head = store.headPosition();
         if (f.current.position() > head) {
@@ -126,6 +129,7 @@ public final class SearchFeed implements AutoCloseable {
         }
         f.searchable = f.current.position();
         if (!follow) {
+            f.follower.start(ONLY_WHEN_NUDGED);
             return f;
         }
         if (f.current.position() == 0 && head > 0) {
@@ -135,7 +139,7 @@ public final class SearchFeed implements AutoCloseable {
             LOG.info("search index built by an older version: rebuilding it from events in the background; it answers meanwhile");
             f.rebuild();
         }
-        f.follower.scheduleWithFixedDelay(f::pollSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        f.follower.start(Duration.ZERO);
         // the fsync of a commit takes its time off the follower's thread, so indexing never waits for it
         f.committer.scheduleWithFixedDelay(f::commitSafely, COMMIT_EVERY.toMillis(), COMMIT_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         return f;
@@ -156,22 +160,16 @@ public final class SearchFeed implements AutoCloseable {
         written.accumulateAndGet(position, Math::max);
     }
 
-    /** Polls now rather than at the next interval (at most one poll waiting). */
+    /** Polls now rather than at the next interval (at most one poll waiting; once closed, the next start indexes it from the feed). */
     private void nudge() {
-        if (nudged.compareAndSet(false, true)) {
-            try {
-                follower.execute(this::pollSafely);
-            } catch (RejectedExecutionException closing) {
-                // shutting down: the write is committed; the next start indexes it from the feed
-            }
-        }
+        follower.nudge();
     }
 
     private void awaitSearchable(long want) {
-        long deadline = System.nanoTime() + freshWait.toNanos();
+        long deadline = TimeSource.nanoTime() + freshWait.toNanos();
         synchronized (reached) {
             while (searchable < want) {
-                long left = deadline - System.nanoTime();
+                long left = deadline - TimeSource.nanoTime();
                 if (left <= 0) {
                     freshWaitsTimedOut.incrementAndGet();
                     LOG.warning("a search answered before this node's writes up to position " + want + " were searchable (indexed up to " + searchable
@@ -211,7 +209,7 @@ public final class SearchFeed implements AutoCloseable {
     }
 
     private void rebuildNow(CompletableFuture<Rebuild> swapped) {
-        long t0 = System.nanoTime();
+        long t0 = TimeSource.nanoTime();
         long head = store.headPosition(); // the fold reads at least this much; the follower catches up the rest
         SearchIndex next = home.createNext();
         // two halves of the entity ids folded side by side (each reading and decoding its own stream of events), and
@@ -246,11 +244,11 @@ public final class SearchFeed implements AutoCloseable {
             otherHalf.shutdownNow();
             indexer.shutdown();
         }
-        long millis = (System.nanoTime() - t0) / 1_000_000;
+        long millis = (TimeSource.nanoTime() - t0) / 1_000_000;
         Rebuild r = new Rebuild(entities, millis, head);
         LOG.info(String.format("search index rebuilt from events: %,d DEs in %,d ms (%,.0f DEs/s)", entities, millis, r.perSecond()));
         rebuilt.set(new Built(next, r, swapped));
-        follower.execute(this::pollSafely); // catch up and swap on the follower's thread
+        follower.nudge(); // catch up and swap on the follower's thread
     }
 
     /** Folds the entities with ids in [from, to) and hands them to the indexer in batches; how many. */
@@ -283,30 +281,27 @@ public final class SearchFeed implements AutoCloseable {
         });
     }
 
-    private void pollSafely() {
-        nudged.set(false);
-        try {
-            Built built = rebuilt.get();
-            if (built != null) {
-                SearchIndex next = built.index();
-                catchUp(next); // should this fail, the next poll tries again
-                home.promote(next);
-                SearchIndex old = current;
-                current = next;
-                reached(next.position()); // caught up and refreshed above
-                rebuilt.set(null);
-                lastRebuild = built.rebuild();
-                rebuilding.set(null);
-                built.done().complete(built.rebuild());
-                retired.add(old);
-                follower.schedule(() -> retire(old), OLD_INDEX_GRACE.toMillis(), TimeUnit.MILLISECONDS); // searches still on it finish
-            }
-            if (current.position() > 0 || rebuilding.get() == null) { // while the first build runs, it alone indexes
-                catchUp(current);
-            }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "search feed poll failed; retrying next interval", e);
+    /** One round of the follower: a rebuilt index caught up and swapped in, then the current one caught up (a failure: the follower's backoff). */
+    private int round() {
+        Built built = rebuilt.get();
+        if (built != null) {
+            SearchIndex next = built.index();
+            catchUp(next); // should this fail, the next poll tries again
+            home.promote(next);
+            SearchIndex old = current;
+            current = next;
+            reached(next.position()); // caught up and refreshed above
+            rebuilt.set(null);
+            lastRebuild = built.rebuild();
+            rebuilding.set(null);
+            built.done().complete(built.rebuild());
+            retired.add(old);
+            committer.schedule(() -> retire(old), OLD_INDEX_GRACE.toMillis(), TimeUnit.MILLISECONDS); // searches still on it finish
         }
+        if (current.position() > 0 || rebuilding.get() == null) { // while the first build runs, it alone indexes
+            catchUp(current);
+        }
+        return 0; // a catch-up reads to the head itself
     }
 
     private void commitSafely() {
@@ -397,10 +392,8 @@ public final class SearchFeed implements AutoCloseable {
     public void close() {
         rebuilder.shutdownNow();
         committer.shutdown(); // never interrupt Lucene's IO: a commit under way finishes
-        follower.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        follower.shutdown();
+        follower.close(); // the round in hand finishes, never interrupted
         try {
-            follower.awaitTermination(5, TimeUnit.SECONDS);
             committer.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package dev.idiom.consistency.report;
 
+import dev.idiom.db.TimeSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -10,7 +11,7 @@ public final class ImportSummary {
     private final Map<ImportOutcome.Kind, Integer> counts = new EnumMap<>(ImportOutcome.Kind.class);
     private final List<ImportOutcome> skipped = new ArrayList<>();
     private int deletedRemotely;
-    private long startedNanos = System.nanoTime();
+    private long startedNanos = TimeSource.nanoTime();
     private long elapsedNanos;
     private String cursor;
 
@@ -40,7 +41,7 @@ public final class ImportSummary {
 
     public void finish(String cursor) {
         this.cursor = cursor;
-        elapsedNanos = System.nanoTime() - startedNanos;
+        elapsedNanos = TimeSource.nanoTime() - startedNanos;
     }
 
     public int count(ImportOutcome.Kind k) {

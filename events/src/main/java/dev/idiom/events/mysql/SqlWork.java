@@ -1,5 +1,6 @@
 package dev.idiom.events.mysql;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.db.DbTime;
 import dev.idiom.events.EventStoreException;
 import java.sql.Connection;
@@ -49,7 +50,7 @@ public interface SqlWork<T> {
 
     /** The work's SQL failures reported as the store's, its time counted as database time. */
     private static <T> T timed(String what, TransientFailures.Attempt<T> call) {
-        long start = System.nanoTime();
+        long start = TimeSource.nanoTime();
         try {
             return call.run();
         } catch (SQLException e) {

@@ -1,5 +1,6 @@
 package dev.idiom.events.mysql;
 
+import dev.idiom.db.TimeSource;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -68,7 +69,7 @@ public record TransientFailures(int attempts, Duration base, Duration cap) {
     public void pause(int attempt) {
         long bound = Math.min(cap.toNanos(), base.toNanos() << Math.min(20, attempt - 1));
         try {
-            Thread.sleep(Duration.ofNanos(ThreadLocalRandom.current().nextLong(bound + 1)));
+            TimeSource.sleep(Duration.ofNanos(ThreadLocalRandom.current().nextLong(bound + 1)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,5 +1,6 @@
 package dev.idiom.services.app;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.db.DbTime;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -31,11 +32,11 @@ public final class ServiceTime {
     /** A request begins on this thread: returns its start, for {@link #finished}. */
     public long started() {
         DbTime.takeNanos(); // a pooled platform thread may carry another request's count
-        return System.nanoTime();
+        return TimeSource.nanoTime();
     }
 
     public void finished(long start) {
-        servedNanos.add(System.nanoTime() - start);
+        servedNanos.add(TimeSource.nanoTime() - start);
         databaseNanos.add(DbTime.takeNanos());
         served.increment();
     }

@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.db.TimeSource;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.Administration;
@@ -162,7 +163,7 @@ final class AdminPages extends HttpServlet {
     /** What the console's live view gets each tick: every figure of {@link #metrics()}, the time, and each tool account's state. */
     String liveSnapshot() {
         ObjectNode n = metrics();
-        n.put("at", System.currentTimeMillis());
+        n.put("at", TimeSource.currentTimeMillis());
         var accounts = n.putArray("accounts");
         for (var a : app.sync().report()) {
             accounts.addObject().put("name", a.name()).put("kind", a.kind()).put("account", a.account()).put("paused", a.paused()).put("held", a.held())

@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.ServiceTime;
 import jakarta.servlet.FilterChain;
@@ -131,10 +132,10 @@ public final class Admission extends HttpFilter {
      */
     public int drain(Duration patience) {
         closing = true;
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+        long deadline = TimeSource.nanoTime() + patience.toNanos();
+        while (inFlight.get() > 0 && TimeSource.nanoTime() < deadline) {
             try {
-                Thread.sleep(10);
+                TimeSource.sleep(10);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

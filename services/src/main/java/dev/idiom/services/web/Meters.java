@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.db.TimeSource;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.idiom.services.app.Administration;
@@ -208,7 +209,7 @@ final class Meters implements AutoCloseable {
         }
 
         T get() {
-            long now = System.nanoTime();
+            long now = TimeSource.nanoTime();
             T v = value;
             if (v == null || now - readAt > READING.toNanos()) {
                 v = source.get();

@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.services.app.ServiceTime;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -22,7 +23,7 @@ final class RequestTiming extends HttpFilter {
 
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
-        long start = System.nanoTime();
+        long start = TimeSource.nanoTime();
         try {
             chain.doFilter(req, res);
         } finally {
@@ -31,7 +32,7 @@ final class RequestTiming extends HttpFilter {
             Object named = req.getAttribute(ServiceTime.OPERATION);
             String operation = named instanceof String s ? s : protocol.equals("admin") ? adminPage(path) : "unmatched";
             int status = req.getAttribute(ServiceTime.FAULT_STATUS) instanceof Integer fault ? fault : res.getStatus();
-            meters.served(protocol, operation, status, System.nanoTime() - start);
+            meters.served(protocol, operation, status, TimeSource.nanoTime() - start);
         }
     }
 

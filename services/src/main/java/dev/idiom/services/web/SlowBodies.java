@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.services.app.ErrorCode;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -90,7 +91,7 @@ final class SlowBodies extends HttpFilter {
         /** Before the first read: the clock starts when the body is first asked for. */
         void start() {
             if (start == 0) {
-                start = System.nanoTime();
+                start = TimeSource.nanoTime();
             }
         }
 
@@ -100,7 +101,7 @@ final class SlowBodies extends HttpFilter {
             if (n > 0) {
                 read += n;
             }
-            long elapsed = System.nanoTime() - start;
+            long elapsed = TimeSource.nanoTime() - start;
             if (minRate > 0 && elapsed > GRACE_NANOS && read < minRate * ((elapsed - GRACE_NANOS) / 1_000_000_000L)) {
                 throw new IOException(read + " bytes in " + elapsed / 1_000_000 + " ms, below " + minRate + " bytes a second (min-body-rate)");
             }

@@ -1,5 +1,6 @@
 package dev.idiom.wrappers.http;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.wrappers.ToolException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,7 +30,7 @@ public record CallBounds(long maxBytes, Duration total) {
     public static final CallBounds DEFAULTS = new CallBounds(64L << 20, Duration.ofMinutes(5));
 
     HttpResponse<String> send(HttpClient client, HttpRequest request, String tool) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + total.toNanos();
+        long deadline = TimeSource.nanoTime() + total.toNanos();
         // the wait for the headers is bounded by the request's timeout (the rest of the total); the body's by the subscriber
         Duration headers = request.timeout().filter(t -> t.compareTo(total) < 0).orElse(total); // an adapter's shorter timeout stands
         HttpRequest timed = HttpRequest.newBuilder(request, (name, value) -> true).timeout(headers).build();
@@ -107,7 +108,7 @@ public record CallBounds(long maxBytes, Duration total) {
 
         @Override
         public void onNext(List<ByteBuffer> buffers) {
-            if (System.nanoTime() > deadline) {
+            if (TimeSource.nanoTime() > deadline) {
                 subscription.cancel();
                 body.completeExceptionally(new TooSlow());
                 return;

@@ -1,5 +1,6 @@
 package dev.idiom.wrappers.http;
 
+import dev.idiom.db.TimeSource;
 import java.time.Duration;
 
 /** Waits between calls; injected so tests can see the waits without sleeping through them. */
@@ -9,7 +10,7 @@ public interface Pacing {
 
     Pacing SLEEP = d -> {
         if (!d.isNegative() && !d.isZero()) {
-            Thread.sleep(d);
+            TimeSource.sleep(d);
         }
     };
 }

@@ -1,5 +1,6 @@
 package dev.idiom.wrappers.http;
 
+import dev.idiom.db.TimeSource;
 import dev.idiom.wrappers.ToolAuthException;
 import dev.idiom.wrappers.ToolException;
 import dev.idiom.wrappers.ToolLimits;
@@ -72,7 +73,7 @@ public final class ToolHttp {
     }
 
     public ToolHttp(String tool, ToolLimits limits) {
-        this(tool, limits, Clock.systemUTC(), Pacing.SLEEP, 6);
+        this(tool, limits, TimeSource.SYSTEM, Pacing.SLEEP, 6);
     }
 
     /** Sends, retrying what is worth retrying; any other status is returned for the adapter to read. */
