@@ -38,6 +38,15 @@ public final class BibTeXMapping {
         /** The field's plain-text value, or null. */
         String get(String field);
 
+        /**
+         * A name list's value: each name's text plain, but a name the file has wholly in braces (an
+         * institution, {@code {Services de traduction de l'Université McGill}}) kept in one pair, so
+         * that it stays one literal name. Default: the plain value (a tool whose names carry no braces).
+         */
+        default String names(String field) {
+            return get(field);
+        }
+
         /** Sets the field; null or empty removes it. */
         void set(String field, String value);
 
@@ -167,9 +176,9 @@ public final class BibTeXMapping {
         if (m.venue() == null && fieldName(e.type(), Field.VENUE) != null) {
             m = set(m, Field.VENUE, firstOf(e, "journal", "journaltitle", "booktitle", "howpublished"));
         }
-        m = names(m, Field.AUTHORS, e.get("author"));
-        m = names(m, Field.EDITORS, e.get("editor"));
-        m = names(m, Field.TRANSLATORS, e.get("translator"));
+        m = names(m, Field.AUTHORS, e.names("author"));
+        m = names(m, Field.EDITORS, e.names("editor"));
+        m = names(m, Field.TRANSLATORS, e.names("translator"));
         m = date(m, e);
         String eprintType = firstOf(e, "eprinttype", "archiveprefix");
         if (eprintType != null && lower(eprintType).equals("arxiv")) {
@@ -324,17 +333,35 @@ public final class BibTeXMapping {
         return v == null ? null : v.toString();
     }
 
-    /** "Family, Given and Family2, Given2" (a family name alone stays alone). */
+    /**
+     * "Family, Given and Family2, Given2"; a name with no given part (an institution, a mononym) is
+     * one literal name: in braces when it has more than one word, or BibTeX would read its last word
+     * as the family name ({@code JTC 1/SC 22/WG 14} → "14").
+     */
     public static String authorList(List<Author> authors) {
-        return String.join(" and ", authors.stream().map(a -> a.given().isEmpty() ? a.family() : a.family() + ", " + a.given()).toList());
+        return String.join(" and ", authors.stream().map(a -> !a.given().isEmpty() ? a.family() + ", " + a.given()
+                : LITERAL_NEEDS_BRACES.matcher(a.family()).find() ? "{" + a.family() + "}" : a.family()).toList());
     }
 
-    /** A BibTeX name list: "Family, Given" or "Given Family", joined by "and"; "others" dropped. */
+    /** What makes a lone family name more than one BibTeX name part: a space, a comma, or a tilde. */
+    private static final Pattern LITERAL_NEEDS_BRACES = Pattern.compile("[\\s,~]");
+
+    /**
+     * A BibTeX name list: "Family, Given" or "Given Family", joined by "and" outside braces; a name
+     * wholly in braces is one literal name (family only); "others" dropped.
+     */
     public static List<Author> authors(String bibtex) {
         List<Author> authors = new ArrayList<>();
-        for (String name : AND.split(bibtex)) {
+        for (String name : topLevelNames(bibtex)) {
             String n = name.strip();
             if (n.isEmpty() || n.equalsIgnoreCase("others")) {
+                continue;
+            }
+            if (wholeBraced(n)) {
+                String literal = n.substring(1, n.length() - 1).strip();
+                if (!literal.isEmpty()) {
+                    authors.add(new Author(literal, ""));
+                }
                 continue;
             }
             int comma = n.indexOf(',');
@@ -346,5 +373,44 @@ public final class BibTeXMapping {
             }
         }
         return authors;
+    }
+
+    /** The names of a list, split at each "and" that stands outside braces. */
+    public static List<String> topLevelNames(String bibtex) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int from = 0;
+        for (int i = 0; i < bibtex.length(); i++) {
+            char c = bibtex.charAt(i);
+            if (c == '{') {
+                depth++;
+            } else if (c == '}') {
+                depth = Math.max(0, depth - 1);
+            } else if (depth == 0 && Character.isWhitespace(c)) {
+                Matcher and = AND.matcher(bibtex).region(i, bibtex.length());
+                if (and.lookingAt()) {
+                    out.add(bibtex.substring(from, i));
+                    from = and.end();
+                    i = and.end() - 1;
+                }
+            }
+        }
+        out.add(bibtex.substring(from));
+        return out;
+    }
+
+    /** Whether {@code name} is one brace group from its first character to its last. */
+    public static boolean wholeBraced(String name) {
+        if (name.length() < 2 || name.charAt(0) != '{' || name.charAt(name.length() - 1) != '}') {
+            return false;
+        }
+        int depth = 0;
+        for (int i = 0; i < name.length(); i++) {
+            depth += name.charAt(i) == '{' ? 1 : name.charAt(i) == '}' ? -1 : 0;
+            if (depth == 0 && i < name.length() - 1) {
+                return false; // "{A} and {B}" or "{van} Gogh": the first group closes before the end
+            }
+        }
+        return depth == 0;
     }
 }

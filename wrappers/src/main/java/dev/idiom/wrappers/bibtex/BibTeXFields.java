@@ -8,7 +8,6 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import org.jbibtex.BibTeXEntry;
 import org.jbibtex.Key;
-import org.jbibtex.LaTeXObject;
 import org.jbibtex.LaTeXParser;
 import org.jbibtex.LaTeXPrinter;
 import org.jbibtex.StringValue;
@@ -53,6 +52,23 @@ final class BibTeXFields {
         @Override
         public String get(String field) {
             return text(e, field);
+        }
+
+        @Override
+        public String names(String field) {
+            Value v = e.getField(new Key(field));
+            if (v == null) {
+                return null;
+            }
+            List<String> names = new java.util.ArrayList<>();
+            for (String name : BibTeXMapping.topLevelNames(v.toUserString())) {
+                String n = name.strip();
+                String text = BibTeXMapping.wholeBraced(n) ? plain(n.substring(1, n.length() - 1)) : plain(n);
+                if (text != null) {
+                    names.add(BibTeXMapping.wholeBraced(n) ? "{" + text + "}" : text);
+                }
+            }
+            return names.isEmpty() ? null : String.join(" and ", names);
         }
 
         @Override
@@ -355,6 +371,29 @@ final class BibTeXFields {
         return plain(v.toUserString());
     }
 
+    /**
+     * The LaTeX reader makes typography of quotes and dashes ({@code '} as ’, {@code ``} as “,
+     * {@code --} as –): a curator's text is kept as typed, so these go through it as three runic
+     * letters (the reader refuses private-use characters) and come back as they were. A text that
+     * holds one of those letters itself is read as before.
+     */
+    private static String typedKept(String latex) {
+        if (latex.indexOf('\u16A0') >= 0 || latex.indexOf('\u16A1') >= 0 || latex.indexOf('\u16A2') >= 0) {
+            return latex;
+        }
+        StringBuilder out = new StringBuilder(latex.length());
+        for (int i = 0; i < latex.length(); i++) {
+            char c = latex.charAt(i);
+            boolean command = i > 0 && latex.charAt(i - 1) == '\\'; // \' and \` are accents, left to the reader
+            out.append(command ? c : c == '\'' ? '\u16A0' : c == '`' ? '\u16A1' : c == '-' ? '\u16A2' : c);
+        }
+        return out.toString();
+    }
+
+    private static String typedBack(String printed) {
+        return printed.replace('\u16A0', '\'').replace('\u16A1', '`').replace('\u16A2', '-');
+    }
+
     private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
 
     /** A value as plain text: LaTeX accents and braces resolved, runs of white space as one. */
@@ -364,8 +403,10 @@ final class BibTeXFields {
             // plain text stays as written: "42--81" is not LaTeX's en dash to us
             plain = raw;
         } else try {
-            List<LaTeXObject> parsed = new LaTeXParser().parse(LatexAccents.decoded(raw));
-            plain = new LaTeXPrinter().print(parsed);
+            String decoded = LatexAccents.decoded(raw);
+            String kept = typedKept(decoded);
+            String printed = new LaTeXPrinter().print(new LaTeXParser().parse(kept));
+            plain = kept == decoded ? printed : typedBack(printed); // the same string: nothing was set aside
         } catch (Exception | Error unparsable) {
             plain = raw.replace("{", "").replace("}", "");
         }

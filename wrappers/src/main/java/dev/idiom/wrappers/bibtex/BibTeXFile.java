@@ -204,6 +204,9 @@ public final class BibTeXFile implements AnnotationTool {
      * One jbibtex parser for the whole file, given one entry at a time (a parser per entry allocated
      * its buffers anew for each: tens of KB per entry); it keeps the {@code @string} macros read so far.
      */
+    /** An {@code @comment} whose text is not in braces or parentheses (JabRef's and Biber's readers skip it to the next entry). */
+    private static final java.util.regex.Pattern UNBRACED_COMMENT = java.util.regex.Pattern.compile("\\s*@[Cc][Oo][Mm][Mm][Ee][Nn][Tt](?![A-Za-z0-9_-])(?!\\s*[{(])");
+
     private static final class ChunkParser extends BibTeXParser {
         final List<Skipped> unresolved = new ArrayList<>();
         private int line;
@@ -236,6 +239,9 @@ public final class BibTeXFile implements AnnotationTool {
                 skipped.add(new Skipped(null, "line " + c.line() + ": the entry is longer than " + MAX_ENTRY_CHARS
                         + " characters; it is kept as it is, unread"));
                 return null;
+            }
+            if (UNBRACED_COMMENT.matcher(chunk).lookingAt()) {
+                return List.of(); // BibTeX ignores an @comment not followed by a brace, as the text between entries: kept as it is, no record
             }
             try {
                 startChunk(c.line());

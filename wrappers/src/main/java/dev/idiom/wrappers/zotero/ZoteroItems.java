@@ -429,7 +429,9 @@ final class ZoteroItems {
                 same.remove(kept);
                 wanted.add(kept);
             } else {
-                wanted.add(JSON.objectNode().put("creatorType", creatorType).put("firstName", a.given()).put("lastName", a.family()));
+                // a name with no given part is Zotero's single-field creator (an institution), as Zotero itself stores one
+                wanted.add(a.given().isEmpty() ? JSON.objectNode().put("creatorType", creatorType).put("name", a.family())
+                        : JSON.objectNode().put("creatorType", creatorType).put("firstName", a.given()).put("lastName", a.family()));
             }
         }
         ArrayNode out = JSON.arrayNode();

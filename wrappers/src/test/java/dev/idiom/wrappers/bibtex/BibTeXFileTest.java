@@ -483,6 +483,43 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void quotesAndDashesAreReadAsTypedAndAPreambleOrAnUnbracedCommentIsNoSkippedRecord() throws IOException {
+        Path file = Files.writeString(dir.resolve("typed.bib"), """
+                @preamble{ "\\newcommand{\\noop}[1]{}" }
+                @comment jabref-meta: this line is a comment, not a record
+                @article{braced,
+                  title = {The {ACM}'s ``best'' paper -- revisited},
+                  author = {{Services de traduction de l'Universit\\'{e} McGill}},
+                  pages = {42--81},
+                  year = 2017
+                }
+                @misc{plain,
+                  title = {Plain 'quoted' text -- as typed},
+                  year = 1993
+                }
+                """);
+        ChangePage page = new BibTeXFile(file).changedSince(null);
+        assertEquals(List.of(), page.skipped(), "a preamble and a comment are not records, so none is skipped");
+        assertEquals(2, page.records().size());
+        Metadata braced = page.records().getFirst().metadata();
+        assertEquals("The ACM's ``best'' paper -- revisited", braced.title(), "quotes and dashes as typed, braces resolved");
+        assertEquals("Services de traduction de l'Université McGill", braced.authors().getFirst().family(), "a braced name is one literal name");
+        assertEquals("Plain 'quoted' text -- as typed", page.records().get(1).metadata().title());
+    }
+
+    @Test
+    void anInstitutionalNameIsWrittenInBracesAndReadBackAsOneLiteralNameAndAnAndInsideBracesSplitsNothing() throws IOException {
+        Path file = Files.writeString(dir.resolve("literal.bib"), "");
+        BibTeXFile bib = new BibTeXFile(file);
+        List<Author> names = List.of(new Author("JTC 1/SC 22/WG 14", ""), new Author("Barnes and Noble", ""), new Author("Knuth", "Donald E."),
+                new Author("Plato", ""));
+        RemoteRecord r = bib.create(Metadata.EMPTY.with(Field.TYPE, "report").with(Field.TITLE, "Programming languages — C").with(Field.AUTHORS, names));
+        String text = Files.readString(file);
+        assertTrue(text.contains("{JTC 1/SC 22/WG 14} and {Barnes and Noble} and Knuth, Donald E. and Plato"), text);
+        assertEquals(names, bib.fetch(r.remoteId()).orElseThrow().metadata().authors(), "each name comes back as it went");
+    }
+
+    @Test
     void latexSpecialCharactersAreEscapedOnWriteAndReadBackAsTheyWere() throws IOException {
         Path file = Files.writeString(dir.resolve("special.bib"), "");
         BibTeXFile bib = new BibTeXFile(file);

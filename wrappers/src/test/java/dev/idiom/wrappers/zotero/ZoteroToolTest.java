@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.events.Author;
+import dev.idiom.events.Metadata;
 import dev.idiom.events.Field;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.AnnotationToolContract;
@@ -192,6 +193,19 @@ class ZoteroToolTest extends AnnotationToolContract {
         assertEquals("The Replication Group", data.path("creators").get(1).path("name").asText(), "a name creator stays one field");
         assertEquals(1, data.path("tags").get(0).path("type").asInt(), "an automatic tag stays automatic");
         assertEquals(3, data.path("tags").size());
+    }
+
+    @Test
+    void aNameWithoutAGivenPartIsMadeAZoteroSingleFieldCreator() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        RemoteRecord made = z.create(Metadata.EMPTY.with(Field.TYPE, "report").with(Field.TITLE, "Programming languages — C")
+                .with(Field.AUTHORS, List.of(new Author("JTC 1/SC 22/WG 14", ""), new Author("Seacord", "Robert C."))));
+        var creators = stub.data(made.remoteId()).path("creators");
+        assertEquals("JTC 1/SC 22/WG 14", creators.get(0).path("name").asText(), "one field, as Zotero keeps an institution: " + creators);
+        assertTrue(creators.get(0).path("lastName").isMissingNode());
+        assertEquals("Seacord", creators.get(1).path("lastName").asText());
+        assertEquals(List.of(new Author("JTC 1/SC 22/WG 14", ""), new Author("Seacord", "Robert C.")),
+                z.fetch(made.remoteId()).orElseThrow().metadata().authors());
     }
 
     @Test
