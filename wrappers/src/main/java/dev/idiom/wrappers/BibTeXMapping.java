@@ -130,6 +130,27 @@ public final class BibTeXMapping {
         return ENTRY_TYPE.getOrDefault(cslType == null ? "document" : cslType, "misc");
     }
 
+    /** The entry type a record is written as: by its CSL type, a thesis by its genre (a master's thesis is a {@code @mastersthesis}, as Better BibTeX writes one). */
+    public static String entryType(Metadata m) {
+        Object genre = m.get(Field.GENRE);
+        if ("thesis".equals(m.type()) && genre != null && MASTERS.matcher(genre.toString()).find()) {
+            return "mastersthesis";
+        }
+        return entryType(m.type());
+    }
+
+    /** A thesis type that names a master's degree (the words Better BibTeX and Zotero's translators read as one). */
+    private static final Pattern MASTERS = Pattern.compile("(?i)\\bmaster|\\bm\\.?\\s?a\\.?\\b|\\bm\\.?\\s?sc?\\.?\\b|\\bmagist|\\bdiplom");
+
+    /** The thesis type an entry type says by itself, without a {@code type} field: what Zotero's thesis type becomes. */
+    static String impliedGenre(String entryType) {
+        return switch (lower(entryType)) {
+            case "mastersthesis" -> "Master's thesis";
+            case "phdthesis" -> "PhD thesis";
+            default -> null;
+        };
+    }
+
     /** The entrysubtype that completes {@link #entryType} for a CSL type, or null. */
     static String entrySubtype(String cslType) {
         if (cslType == null) {
@@ -175,6 +196,9 @@ public final class BibTeXMapping {
         }
         if (m.venue() == null && fieldName(e.type(), Field.VENUE) != null) {
             m = set(m, Field.VENUE, firstOf(e, "journal", "journaltitle", "booktitle", "howpublished"));
+        }
+        if (m.get(Field.GENRE) == null && impliedGenre(e.type()) != null) { // a @mastersthesis is a master's thesis, though no field says so
+            m = m.with(Field.GENRE, impliedGenre(e.type()));
         }
         m = names(m, Field.AUTHORS, e.names("author"));
         m = names(m, Field.EDITORS, e.names("editor"));
@@ -240,7 +264,7 @@ public final class BibTeXMapping {
      * owe the entry a field it cannot take.
      */
     public static Metadata holdable(Metadata m) {
-        String entryType = entryType(m.type());
+        String entryType = entryType(m);
         for (Field f : List.of(Field.VENUE, Field.COLLECTION_NUMBER, Field.NUMBER)) {
             if (fieldName(entryType, f) == null && m.get(f) != null) {
                 m = m.with(f, null);
@@ -264,7 +288,7 @@ public final class BibTeXMapping {
     public static void applyChanges(Entry e, Metadata before, Metadata after) {
         String oldType = e.type();
         if (!Objects.equals(before.type(), after.type()) && after.type() != null && !cslType(e).equals(after.type())) {
-            e.type(entryType(after.type()));
+            e.type(entryType(after));
             String subtype = entrySubtype(after.type());
             if (subtype != null || e.get("entrysubtype") != null) {
                 e.set("entrysubtype", subtype);
@@ -284,7 +308,9 @@ public final class BibTeXMapping {
         for (Field f : MAPPED) {
             String name = fieldName(e.type(), f); // null for the type, names, dates and the arXiv id: below
             if (name != null && changed(before, after, f)) {
-                e.set(name, text(after.get(f)));
+                String value = text(after.get(f));
+                // the thesis type its entry type says already is not written again in a type field
+                e.set(name, f == Field.GENRE && Objects.equals(value, impliedGenre(e.type())) ? null : value);
             }
         }
         for (Map.Entry<Field, String> names : Map.of(Field.AUTHORS, "author", Field.EDITORS, "editor", Field.TRANSLATORS, "translator").entrySet()) {

@@ -347,7 +347,7 @@ public final class BibSonomyTool implements AnnotationTool {
         Metadata m = writable(wanted, null);
         Document doc = SafeXml.parse("<post description=\"\"><user name=\"" + SafeXml.escape(user) + "\"/><group name=\""
                 + (createPrivate || keepPrivate ? "private" : "public") + "\"/>" + ("webpage".equals(m.type()) ? "<bookmark/>"
-                : "<bibtex entrytype=\"" + BibTeXMapping.entryType(m.type()) + "\" bibtexKey=\"" + SafeXml.escape(newKey(m)) + "\"/>")
+                : "<bibtex entrytype=\"" + BibTeXMapping.entryType(m) + "\" bibtexKey=\"" + SafeXml.escape(newKey(m)) + "\"/>")
                 + "</post>", "Idiom");
         Element post = doc.getDocumentElement();
         apply(post, Metadata.EMPTY, m);

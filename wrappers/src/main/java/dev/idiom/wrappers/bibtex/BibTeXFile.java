@@ -564,7 +564,7 @@ public final class BibTeXFile implements AnnotationTool {
             String key = newKey(p, c.metadata(), taken);
             taken.add(key);
             keys.add(key);
-            added.add(BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(c.metadata().type())), new Key(key)), Metadata.EMPTY,
+            added.add(BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(c.metadata())), new Key(key)), Metadata.EMPTY,
                     c.metadata()));
         }
         added.forEach(entry -> p.segments().add(new Segment(null, new ArrayList<>(List.of(entry)))));
@@ -829,7 +829,7 @@ public final class BibTeXFile implements AnnotationTool {
      */
     public static String entry(Metadata m) {
         Parsed none = new Parsed(new ArrayList<>(), Map.of(), null);
-        BibTeXEntry e = BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(m.type())), new Key(newKey(none, m))), Metadata.EMPTY, m);
+        BibTeXEntry e = BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(m)), new Key(newKey(none, m))), Metadata.EMPTY, m);
         BibTeXDatabase db = new BibTeXDatabase();
         db.addObject(e);
         StringWriter out = new StringWriter();

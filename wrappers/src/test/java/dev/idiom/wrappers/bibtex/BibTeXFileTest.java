@@ -520,6 +520,29 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aThesisIsWrittenAsMastersOrPhdByItsThesisTypeAndTheEntryTypeGivesTheThesisTypeBack() throws IOException {
+        Path file = Files.writeString(dir.resolve("theses.bib"), """
+                @mastersthesis{m, title = {A master's thesis}, school = {McGill University}, year = 2001}
+                @phdthesis{p, title = {A doctoral one}, school = {ETH}, year = 1999}
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        assertEquals("Master's thesis", bib.fetch("m").orElseThrow().metadata().get(Field.GENRE), "what Zotero's thesis type needs");
+        assertEquals("PhD thesis", bib.fetch("p").orElseThrow().metadata().get(Field.GENRE));
+
+        Metadata thesis = Metadata.EMPTY.with(Field.TYPE, "thesis").with(Field.TITLE, "Replication").with(Field.PUBLISHER, "Université de Montréal");
+        RemoteRecord masters = bib.create(thesis.with(Field.GENRE, "Master's thesis"));
+        RemoteRecord doctoral = bib.create(thesis.with(Field.TITLE, "Consensus").with(Field.GENRE, "PhD thesis"));
+        RemoteRecord dissertation = bib.create(thesis.with(Field.TITLE, "Gossip").with(Field.GENRE, "Doctoral dissertation"));
+        String text = Files.readString(file);
+        assertTrue(text.contains("@mastersthesis{" + masters.remoteId()), text);
+        assertTrue(text.contains("@phdthesis{" + doctoral.remoteId()), text);
+        assertTrue(text.contains("@phdthesis{" + dissertation.remoteId()), text);
+        assertEquals(1, text.split("type = ", -1).length - 1, "only the thesis type its entry type does not say is written: " + text);
+        assertEquals("Doctoral dissertation", bib.fetch(dissertation.remoteId()).orElseThrow().metadata().get(Field.GENRE));
+        assertEquals("Master's thesis", bib.fetch(masters.remoteId()).orElseThrow().metadata().get(Field.GENRE));
+    }
+
+    @Test
     void latexSpecialCharactersAreEscapedOnWriteAndReadBackAsTheyWere() throws IOException {
         Path file = Files.writeString(dir.resolve("special.bib"), "");
         BibTeXFile bib = new BibTeXFile(file);
