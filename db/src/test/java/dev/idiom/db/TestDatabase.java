@@ -20,7 +20,13 @@ public final class TestDatabase {
 
     private TestDatabase() {}
 
-    /** A URL for a new, empty schema (migrations not yet run). */
+    /**
+     * A URL for a new schema of its own, already migrated on the embedded server: a copy of one
+     * schema migrated once per JVM (each table created like the template's, its rows — Flyway's
+     * history, the sequence row — copied), so opening it finds nothing pending instead of running
+     * every migration again (a tenth of a second, not half a second, per test). On another server
+     * ({@code idiom.test.dbUrl}) the schema is empty and the migrations run on opening it.
+     */
     public static synchronized String freshUrl() {
         String external = System.getProperty("idiom.test.dbUrl");
         if (runId == null) {
@@ -30,7 +36,34 @@ public final class TestDatabase {
         if (external != null) {
             return external.replaceAll("/+$", "") + "/" + schema + "?createDatabaseIfNotExist=true";
         }
+        copyTemplate(schema);
         return server().jdbcUrl(schema);
+    }
+
+    private static String template;
+
+    private static void copyTemplate(String schema) {
+        if (template == null) {
+            String name = "t_" + runId + "_template";
+            Database.open(DatabaseSettings.of(server().jdbcUrl(name))).close();
+            template = name;
+        }
+        try (Connection c = java.sql.DriverManager.getConnection(server().jdbcUrl("mysql")); Statement s = c.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = '" + template
+                    + "' AND table_type = 'BASE TABLE'")) {
+                while (rs.next()) {
+                    tables.add(rs.getString(1));
+                }
+            }
+            s.execute("CREATE DATABASE `" + schema + "`");
+            for (String t : tables) {
+                s.execute("CREATE TABLE `" + schema + "`.`" + t + "` LIKE `" + template + "`.`" + t + "`");
+                s.execute("INSERT INTO `" + schema + "`.`" + t + "` SELECT * FROM `" + template + "`.`" + t + "`");
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("could not copy the migrated template schema", e);
+        }
     }
 
     /** A migrated database on a new schema; the caller closes it. */

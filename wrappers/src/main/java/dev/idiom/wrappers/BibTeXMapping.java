@@ -197,6 +197,9 @@ public final class BibTeXMapping {
         if (m.venue() == null && fieldName(e.type(), Field.VENUE) != null) {
             m = set(m, Field.VENUE, firstOf(e, "journal", "journaltitle", "booktitle", "howpublished"));
         }
+        if (m.get(Field.LANGUAGE) == null && e.get("langid") != null) { // BibLaTeX's language of the entry (babel's name: english, ngerman)
+            m = set(m, Field.LANGUAGE, e.get("langid"));
+        }
         if (m.get(Field.GENRE) == null && impliedGenre(e.type()) != null) { // a @mastersthesis is a master's thesis, though no field says so
             m = m.with(Field.GENRE, impliedGenre(e.type()));
         }
@@ -307,6 +310,9 @@ public final class BibTeXMapping {
         }
         for (Field f : MAPPED) {
             String name = fieldName(e.type(), f); // null for the type, names, dates and the arXiv id: below
+            if (f == Field.LANGUAGE && e.get("language") == null && e.get("langid") != null) {
+                name = "langid"; // an entry that says its language as BibLaTeX's langid keeps saying it there
+            }
             if (name != null && changed(before, after, f)) {
                 String value = text(after.get(f));
                 // the thesis type its entry type says already is not written again in a type field
@@ -438,5 +444,51 @@ public final class BibTeXMapping {
             }
         }
         return depth == 0;
+    }
+
+    /** Letters without a decomposition to ASCII, and Cyrillic and Greek, as key parts spell them (Better BibTeX's keys are ASCII too). */
+    private static final Map<Character, String> TRANSLITERATED = transliterations();
+
+    private static Map<Character, String> transliterations() {
+        Map<Character, String> t = new java.util.HashMap<>();
+        String[] latin = {"ł", "l", "ø", "o", "ß", "ss", "æ", "ae", "œ", "oe", "đ", "d", "ð", "d", "þ", "th", "ı", "i", "ŋ", "ng", "ħ", "h"};
+        for (int i = 0; i < latin.length; i += 2) {
+            t.put(latin[i].charAt(0), latin[i + 1]);
+        }
+        String cyrillic = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґ";
+        String[] cyrillicLatin = {"a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u", "f", "kh",
+            "ts", "ch", "sh", "shch", "", "y", "", "e", "iu", "ia", "i", "i", "ie", "g"};
+        for (int i = 0; i < cyrillic.length(); i++) {
+            t.put(cyrillic.charAt(i), cyrillicLatin[i]);
+        }
+        String greek = "αβγδεζηθικλμνξοπρσςτυφχψω";
+        String[] greekLatin = {"a", "b", "g", "d", "e", "z", "e", "th", "i", "k", "l", "m", "n", "x", "o", "p", "r", "s", "s", "t", "y", "ph", "ch",
+            "ps", "o"};
+        for (int i = 0; i < greek.length(); i++) {
+            t.put(greek.charAt(i), greekLatin[i]);
+        }
+        return Map.copyOf(t);
+    }
+
+    /**
+     * Text as part of a new citation key: ASCII letters and digits only, lower case — accents taken
+     * off, other Latin letters, Cyrillic and Greek transliterated, anything else left out — so a key
+     * works in every BibTeX, BibLaTeX and LaTeX {@code \cite}.
+     */
+    public static String keyPart(String text) {
+        if (text == null) {
+            return "";
+        }
+        String bare = java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFD).toLowerCase(Locale.ROOT);
+        StringBuilder out = new StringBuilder(bare.length());
+        for (int i = 0; i < bare.length(); i++) {
+            char c = bare.charAt(i);
+            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+                out.append(c);
+            } else if (TRANSLITERATED.containsKey(c)) {
+                out.append(TRANSLITERATED.get(c));
+            }
+        }
+        return out.toString();
     }
 }

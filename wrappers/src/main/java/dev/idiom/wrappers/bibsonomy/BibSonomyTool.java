@@ -482,8 +482,7 @@ public final class BibSonomyTool implements AnnotationTool {
         }
         String family = m.authors().isEmpty() ? "" : m.authors().getFirst().family();
         String word = m.title() == null ? "" : m.title().split("\\s+")[0];
-        String key = (java.text.Normalizer.normalize(family, java.text.Normalizer.Form.NFD) + (m.year() == null ? "" : m.year())
-                + java.text.Normalizer.normalize(word, java.text.Normalizer.Form.NFD)).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        String key = BibTeXMapping.keyPart(family) + (m.year() == null ? "" : m.year()) + BibTeXMapping.keyPart(word);
         return key.isEmpty() ? "idiom" : key;
     }
 

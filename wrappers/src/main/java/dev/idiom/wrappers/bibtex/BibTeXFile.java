@@ -812,9 +812,10 @@ public final class BibTeXFile implements AnnotationTool {
                 && !taken.contains(m.citationKey())) {
             return m.citationKey();
         }
-        String family = m.authors().isEmpty() ? "" : Normalized.fold(m.authors().getFirst().family()).replace(" ", "");
-        String base = (family.isEmpty() ? Normalized.fold(m.title()).split(" ")[0] : family) + (m.year() == null ? "" : m.year());
-        base = base.isEmpty() ? "idiom" : base;
+        // ASCII, as Better BibTeX's keys: a key with other letters breaks BibTeX 0.99 and many styles
+        String family = m.authors().isEmpty() ? "" : BibTeXMapping.keyPart(m.authors().getFirst().family());
+        String name = family.isEmpty() ? BibTeXMapping.keyPart(Normalized.fold(m.title()).split(" ")[0]) : family;
+        String base = (name.isEmpty() ? "idiom" : name) + (m.year() == null ? "" : m.year()); // a key starts with a letter
         String key = base;
         for (char c = 'a'; p.entry(key) != null || taken.contains(key); c++) {
             key = base + c;

@@ -543,6 +543,35 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aNewEntrysKeyIsAsciiWithAccentsTakenOffAndOtherScriptsTransliterated() throws IOException {
+        Path file = Files.writeString(dir.resolve("keys.bib"), "");
+        BibTeXFile bib = new BibTeXFile(file);
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, "book").with(Field.TITLE, "Elementy logiki matematycznej").with(Field.YEAR, 1929);
+        assertEquals("lukasiewicz1929", bib.create(m.with(Field.AUTHORS, List.of(new Author("Łukasiewicz", "Jan")))).remoteId());
+        assertEquals("dostoevskii1866", bib.create(m.with(Field.YEAR, 1866).with(Field.AUTHORS, List.of(new Author("Достоевский", "Фёдор")))).remoteId());
+        assertEquals("elytes1959", bib.create(m.with(Field.YEAR, 1959).with(Field.AUTHORS, List.of(new Author("Ελύτης", "Οδυσσέας")))).remoteId());
+        assertEquals("gross2001", bib.create(m.with(Field.YEAR, 2001).with(Field.AUTHORS, List.of(new Author("Groß", "Jörg")))).remoteId());
+        assertEquals("idiom2020", bib.create(m.with(Field.YEAR, 2020).with(Field.TITLE, "日本語の本")).remoteId(), "nothing to spell: the fallback");
+    }
+
+    @Test
+    void bibLaTeXsLangidIsTheLanguageAndAChangeOfItIsWrittenWhereTheEntrySaysIt() throws IOException {
+        Path file = Files.writeString(dir.resolve("langid.bib"), """
+                @book{b,
+                  title = {Logik der Forschung},
+                  langid = {ngerman},
+                  year = 1935
+                }
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord r = bib.fetch("b").orElseThrow();
+        assertEquals("ngerman", r.metadata().language());
+        bib.update(r, r.metadata().with(Field.LANGUAGE, "german"));
+        String text = Files.readString(file);
+        assertTrue(text.contains("langid = {german}") && !text.contains("language"), text);
+    }
+
+    @Test
     void latexSpecialCharactersAreEscapedOnWriteAndReadBackAsTheyWere() throws IOException {
         Path file = Files.writeString(dir.resolve("special.bib"), "");
         BibTeXFile bib = new BibTeXFile(file);
