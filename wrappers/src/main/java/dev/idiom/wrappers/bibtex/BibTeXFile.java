@@ -243,6 +243,7 @@ public final class BibTeXFile implements AnnotationTool {
             if (UNBRACED_COMMENT.matcher(chunk).lookingAt()) {
                 return List.of(); // BibTeX ignores an @comment not followed by a brace, as the text between entries: kept as it is, no record
             }
+            chunk = bracedForParsing(chunk); // the text itself is kept as it is
             try {
                 startChunk(c.line());
                 BibTeXDatabase db;
@@ -769,6 +770,37 @@ public final class BibTeXFile implements AnnotationTool {
     }
 
     /** Where the entry that starts a stretch ends (after its closing brace or parenthesis), or -1. */
+    /** {@code @type(} at the start of a stretch: an entry in parentheses, as BibTeX allows (and old files and Emacs write). */
+    private static final Pattern PARENTHESIZED = Pattern.compile("\\s*@\\s*[A-Za-z]+\\s*\\(");
+
+    /**
+     * The stretch with an entry's parentheses read as braces, one character for one (jbibtex reads
+     * {@code @article(key, …)} as a name): the closing one is the first {@code )} outside braces
+     * and quotes. Anything else is returned as it is.
+     */
+    static String bracedForParsing(String chunk) {
+        Matcher m = PARENTHESIZED.matcher(chunk);
+        if (!m.lookingAt()) {
+            return chunk;
+        }
+        int open = m.end() - 1;
+        int depth = 0;
+        boolean quoted = false;
+        for (int i = open + 1; i < chunk.length(); i++) {
+            char c = chunk.charAt(i);
+            if (c == '{') {
+                depth++;
+            } else if (c == '}') {
+                depth--;
+            } else if (c == '"' && depth == 0) {
+                quoted = !quoted;
+            } else if (c == ')' && depth == 0 && !quoted) {
+                return chunk.substring(0, open) + "{" + chunk.substring(open + 1, i) + "}" + chunk.substring(i + 1);
+            }
+        }
+        return chunk;
+    }
+
     private static int entryEnd(String raw) {
         int open = -1;
         for (int i = 0; i < raw.length(); i++) {

@@ -572,6 +572,28 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void anEntryInParenthesesIsReadAndAChangeKeepsItsParentheses() throws IOException {
+        String entry = """
+                @techreport(McDermott:72,
+                  author = "McDermott, Drew V. and Sussman, Gerald Jay",
+                  title = "The {Conniver} Reference Manual (revised)",
+                  institution = "MIT AI Lab",
+                  year = 1972
+                )
+                """;
+        Path file = Files.writeString(dir.resolve("parens.bib"), entry);
+        BibTeXFile bib = new BibTeXFile(file);
+        ChangePage page = bib.changedSince(null);
+        assertEquals(List.of(), page.skipped(), "BibTeX allows an entry in parentheses");
+        RemoteRecord r = page.records().getFirst();
+        assertEquals("The Conniver Reference Manual (revised)", r.metadata().title());
+        assertEquals(List.of(new Author("McDermott", "Drew V."), new Author("Sussman", "Gerald Jay")), r.metadata().authors());
+        bib.update(r, r.metadata().with(Field.PUBLISHER, "MIT Artificial Intelligence Laboratory"));
+        assertEquals(entry.replace("\"MIT AI Lab\"", "\"MIT Artificial Intelligence Laboratory\""), Files.readString(file),
+                "one value changed in its own quotes, the parentheses kept");
+    }
+
+    @Test
     void latexSpecialCharactersAreEscapedOnWriteAndReadBackAsTheyWere() throws IOException {
         Path file = Files.writeString(dir.resolve("special.bib"), "");
         BibTeXFile bib = new BibTeXFile(file);
