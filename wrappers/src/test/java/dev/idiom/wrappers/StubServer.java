@@ -66,6 +66,11 @@ public abstract class StubServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
+    /** Whether a queued failure goes to this request (a subclass may keep a request apart from the ones a test fails). */
+    protected boolean takesInjected(String method, String path) {
+        return true;
+    }
+
     /** The next request gets this reply instead (a 429, a 500, …). */
     public synchronized void failNext(Reply reply) {
         injected.add(reply);
@@ -133,7 +138,7 @@ public abstract class StubServer implements AutoCloseable {
         Reply reply;
         synchronized (this) {
             requests++;
-            reply = injected.poll();
+            reply = takesInjected(x.getRequestMethod(), x.getRequestURI().getRawPath()) ? injected.poll() : null;
         }
         if (reply == null) {
             String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);

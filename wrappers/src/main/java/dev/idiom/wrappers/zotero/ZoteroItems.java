@@ -110,18 +110,32 @@ final class ZoteroItems {
         return !NOT_WORKS.contains(data.path("itemType").asText());
     }
 
-    private static ItemType type(JsonNode data) {
-        ItemType t = SCHEMA.type(data.path("itemType").asText());
+    private static ItemType type(ZoteroSchema schema, JsonNode data) {
+        ItemType t = schema.type(data.path("itemType").asText());
         if (t == null) {
-            throw new IllegalArgumentException("item type '" + data.path("itemType").asText() + "' is not in Zotero's schema (" + SCHEMA.source() + ")");
+            throw new IllegalArgumentException("item type '" + data.path("itemType").asText() + "' is not in Zotero's schema (" + schema.source() + ")");
         }
         return t;
     }
 
+    /**
+     * The item type a CSL type is written as in {@code schema}: its own, or, where the service's
+     * schema has no such item type (an older server), a {@code document} whose extra line names the type.
+     */
+    private static ItemType itemTypeIn(ZoteroSchema schema, String cslType) {
+        ItemType t = schema.type(itemType(cslType));
+        return t != null ? t : schema.type("document");
+    }
+
     /** Idiom's type of an item: its CSL type, or the type an extra line names for a {@code document} (a CSL type Zotero has no item type for). */
     static String cslType(ItemType t, Map<String, String> extra) {
+        return cslType(SCHEMA, t, extra);
+    }
+
+    /** As above, where {@code schema} (the service's) may lack the item type a CSL type has in the published one. */
+    static String cslType(ZoteroSchema schema, ItemType t, Map<String, String> extra) {
         String named = extra.get("type");
-        if (named != null && Field.TYPES.contains(named) && CSL.itemType(named) == null) {
+        if (named != null && Field.TYPES.contains(named) && (CSL.itemType(named) == null || schema.type(CSL.itemType(named)) == null)) {
             return named;
         }
         String csl = CSL.type(t.name());
@@ -135,10 +149,15 @@ final class ZoteroItems {
     }
 
     static Metadata metadata(JsonNode data) {
-        ItemType t = type(data);
+        return metadata(SCHEMA, data);
+    }
+
+    /** The record an item holds, read by the schema of the service that served it. */
+    static Metadata metadata(ZoteroSchema schema, JsonNode data) {
+        ItemType t = type(schema, data);
         String extraField = t.fieldFor("extra");
         Map<String, String> extra = extraLines(extraField == null ? null : data.path(extraField).asText(null));
-        Metadata m = Metadata.EMPTY.with(Field.TYPE, cslType(t, extra));
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, cslType(schema, t, extra));
         for (Field f : Field.values()) {
             if (APART.contains(f)) {
                 continue;
@@ -252,10 +271,16 @@ final class ZoteroItems {
 
     /** Item data for a new item: Idiom's type's item type, holding only fields it has (the others in extra lines). */
     static ObjectNode newItem(Metadata m) {
-        ObjectNode base = JSON.objectNode().put("itemType", itemType(m.type()));
+        return newItem(SCHEMA, m);
+    }
+
+    /** As above, holding only the fields {@code schema} (the service's) gives its type; every other value in an extra line. */
+    static ObjectNode newItem(ZoteroSchema schema, Metadata m) {
+        ItemType t = itemTypeIn(schema, m.type());
+        ObjectNode base = JSON.objectNode().put("itemType", t.name());
         base.putArray("creators");
         base.putArray("tags");
-        return withChanges(base, Metadata.EMPTY.with(Field.TYPE, cslType(SCHEMA.type(itemType(m.type())), Map.of())), m);
+        return withChanges(schema, base, Metadata.EMPTY.with(Field.TYPE, cslType(schema, t, Map.of())), m);
     }
 
     /**
@@ -266,18 +291,24 @@ final class ZoteroItems {
      * an extra line.
      */
     static ObjectNode withChanges(ObjectNode data, Metadata before, Metadata after) {
-        ItemType t = type(data);
+        return withChanges(SCHEMA, data, before, after);
+    }
+
+    /** As above, by {@code schema}: a field the service does not know goes to an extra line, never into a write it would refuse. */
+    static ObjectNode withChanges(ZoteroSchema schema, ObjectNode data, Metadata before, Metadata after) {
+        ItemType t = type(schema, data);
         ObjectNode out = data.deepCopy();
         String extraField = t.fieldFor("extra");
-        if (!Objects.equals(before.type(), after.type()) && !cslType(t, extraLines(extraField == null ? null : data.path(extraField).asText(null))).equals(after.type())) {
-            ItemType to = SCHEMA.type(itemType(after.type()));
+        if (!Objects.equals(before.type(), after.type()) && !cslType(schema, t, extraLines(extraField == null ? null : data.path(extraField).asText(null))).equals(after.type())) {
+            ItemType to = itemTypeIn(schema, after.type());
             if (!to.name().equals(t.name())) {
                 out = convert(data, t, to);
                 t = to;
             }
             extraField = t.fieldFor("extra");
             if (extraField != null) {
-                boolean named = CSL.itemType(after.type()) == null && after.type() != null && !"document".equals(after.type());
+                boolean named = (CSL.itemType(after.type()) == null || schema.type(itemType(after.type())) == null) && after.type() != null
+                        && !"document".equals(after.type());
                 out.put(extraField, withExtraLines(out.path(extraField).asText(""), "type", named ? List.of(after.type()) : List.of()));
             }
         }

@@ -79,6 +79,46 @@ public final class ZoteroSchema {
         }
     }
 
+    /**
+     * The schema a Zotero service serves at {@code GET /schema} (zotero/zotero-schema's format:
+     * {@code version}, and {@code itemTypes} as a list of {@code {itemType, fields: [{field,
+     * baseField}], creatorTypes: [{creatorType, primary}]}}), the primary creator type first.
+     *
+     * @throws IllegalArgumentException the answer is no schema (no item types)
+     */
+    public static ZoteroSchema served(JsonNode root, String from) {
+        Map<String, ItemType> types = new LinkedHashMap<>();
+        for (JsonNode t : root.path("itemTypes")) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            t.path("fields").forEach(f -> fields.put(f.path("field").asText(), f.hasNonNull("baseField") ? f.path("baseField").asText() : null));
+            List<String> creators = new ArrayList<>();
+            t.path("creatorTypes").forEach(c -> {
+                if (c.path("primary").asBoolean(false)) {
+                    creators.addFirst(c.path("creatorType").asText());
+                } else {
+                    creators.add(c.path("creatorType").asText());
+                }
+            });
+            types.put(t.path("itemType").asText(), new ItemType(t.path("itemType").asText(), Collections.unmodifiableMap(fields), List.copyOf(creators)));
+        }
+        if (types.isEmpty()) {
+            throw new IllegalArgumentException("the schema " + from + " served has no item types");
+        }
+        return new ZoteroSchema(from + ", schema version " + root.path("version").asText("?"), types);
+    }
+
+    /** The item types, in the schema's order. */
+    public List<String> names() {
+        return List.copyOf(types.keySet());
+    }
+
+    /** This schema with {@code t} in place of the item type of its name. */
+    public ZoteroSchema with(ItemType t) {
+        Map<String, ItemType> next = new LinkedHashMap<>(types);
+        next.put(t.name(), t);
+        return new ZoteroSchema(source, next);
+    }
+
     /** The item type called {@code name}, or null for a type the schema does not define. */
     public ItemType type(String name) {
         return name == null ? null : types.get(name);

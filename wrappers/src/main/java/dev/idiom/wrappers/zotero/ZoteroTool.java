@@ -47,6 +47,7 @@ public final class ZoteroTool implements AnnotationTool {
     private static final String KEY_ALPHABET = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ZoteroTool.class.getName());
     private final URI base;
     private final String library;
     private final String apiKey;
@@ -96,6 +97,51 @@ public final class ZoteroTool implements AnnotationTool {
     @Override
     public ToolLimits limits() {
         return LIMITS;
+    }
+
+    /** How long the service's schema is used before it is asked again (with its ETag), as the Zotero API asks of its clients. */
+    static final Duration SCHEMA_KEPT = Duration.ofHours(1);
+    private volatile ZoteroSchema schema;
+    private volatile String schemaEtag;
+    private volatile java.time.Instant schemaAskedAt;
+
+    /**
+     * The schema the service runs ({@code GET /schema}, kept with its ETag, asked again hourly with
+     * {@code If-None-Match}): what an item is written by, so that a field the service does not know
+     * goes to an extra line instead of getting the write refused. Until the service answers with
+     * one (an older server, a network fault), the schema Idiom ships.
+     */
+    ZoteroSchema schema() {
+        java.time.Instant now = http.clock().instant();
+        ZoteroSchema known = schema;
+        if (known != null && schemaAskedAt != null && now.isBefore(schemaAskedAt.plus(SCHEMA_KEPT))) {
+            return known;
+        }
+        synchronized (this) {
+            if (schema != null && schemaAskedAt != null && now.isBefore(schemaAskedAt.plus(SCHEMA_KEPT))) {
+                return schema;
+            }
+            schemaAskedAt = now;
+            try {
+                HttpRequest.Builder ask = HttpRequest.newBuilder(base.resolve("/schema")).header("Zotero-API-Version", "3").timeout(Duration.ofSeconds(60));
+                if (schemaEtag != null && schema != null) {
+                    ask.header("If-None-Match", schemaEtag);
+                }
+                HttpResponse<String> r = http.send(ask.GET().build());
+                if (r.statusCode() == 200) {
+                    schema = ZoteroSchema.served(json(r), base.getHost());
+                    schemaEtag = r.headers().firstValue("ETag").orElse(null);
+                } else if (r.statusCode() != 304 || schema == null) {
+                    LOG.info("Zotero at " + base + " answered " + r.statusCode() + " for its schema: items are written by the schema Idiom ships ("
+                            + ZoteroSchema.published().source() + ")");
+                    schema = ZoteroSchema.published();
+                }
+            } catch (RuntimeException unreadable) {
+                LOG.info("the schema of Zotero at " + base + " could not be read (" + unreadable.getMessage() + "): items are written by the one Idiom ships");
+                schema = schema == null ? ZoteroSchema.published() : schema;
+            }
+            return schema;
+        }
     }
 
     private HttpRequest.Builder request(String pathAndQuery) {
@@ -150,7 +196,7 @@ public final class ZoteroTool implements AnnotationTool {
         return new ChangePage(records, deleted, skipped, libraryVersion, false, cursor == null && skipped.isEmpty());
     }
 
-    private static RemoteRecord record(JsonNode item) {
+    private RemoteRecord record(JsonNode item) {
         JsonNode data = item.has("data") ? item.get("data") : item;
         String key = item.path("key").asText(data.path("key").asText());
         String version = Long.toString(item.has("version") ? item.path("version").asLong() : data.path("version").asLong());
@@ -158,8 +204,8 @@ public final class ZoteroTool implements AnnotationTool {
     }
 
     /** The shadow is the item's {@code data} object exactly as Zotero returned it. */
-    private static RemoteRecord record(String key, String version, ObjectNode data) {
-        return new RemoteRecord(key, version, ZoteroItems.metadata(data), null, data.toString());
+    private RemoteRecord record(String key, String version, ObjectNode data) {
+        return new RemoteRecord(key, version, ZoteroItems.metadata(schema(), data), null, data.toString());
     }
 
     @Override
@@ -233,7 +279,7 @@ public final class ZoteroTool implements AnnotationTool {
     private List<Made> create(List<Metadata> items, List<String> keys) {
         ArrayNode body = JSON.createArrayNode();
         for (int i = 0; i < items.size(); i++) {
-            body.add(ZoteroItems.newItem(items.get(i)).put("key", keys.get(i)).put("version", 0));
+            body.add(ZoteroItems.newItem(schema(), items.get(i)).put("key", keys.get(i)).put("version", 0));
         }
         HttpResponse<String> r = http.send(request("items").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
@@ -300,7 +346,7 @@ public final class ZoteroTool implements AnnotationTool {
     public RemoteRecord update(RemoteRecord known, Metadata wanted) {
         String key = known.remoteId();
         ObjectNode data = shadow(known);
-        ObjectNode updated = ZoteroItems.withChanges(data, known.metadata(), wanted);
+        ObjectNode updated = ZoteroItems.withChanges(schema(), data, known.metadata(), wanted);
         ObjectNode patch = ZoteroItems.patch(data, updated);
         if (patch != null && patch.isEmpty()) {
             return record(key, known.version(), data); // nothing Zotero holds differs

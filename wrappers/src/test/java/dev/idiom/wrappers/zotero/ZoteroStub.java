@@ -53,6 +53,9 @@ public final class ZoteroStub extends StubServer {
         if (!"3".equals(r.header("Zotero-API-Version"))) {
             return Reply.of(400, "Zotero-API-Version 3 required");
         }
+        if (r.path().equals("/schema") && r.method().equals("GET")) {
+            return schema(r); // public, as api.zotero.org/schema is: no key needed
+        }
         if (!KEY.equals(r.header("Zotero-API-Key"))) {
             return Reply.of(403, "Forbidden");
         }
@@ -165,7 +168,7 @@ public final class ZoteroStub extends StubServer {
         ObjectNode failed = result.putObject("failed");
         for (int i = 0; i < body.size(); i++) {
             JsonNode data = body.get(i);
-            String invalid = invalid(data);
+            String invalid = invalidHere(data);
             if (invalid != null) {
                 failed.putObject(Integer.toString(i)).put("key", "").put("code", 400).put("message", invalid);
                 continue;
@@ -283,7 +286,7 @@ public final class ZoteroStub extends StubServer {
             }
             next = (ObjectNode) data.deepCopy();
         }
-        String invalid = invalid(next);
+        String invalid = invalidHere(next);
         if (invalid != null) {
             return Reply.of(400, invalid);
         }
@@ -302,8 +305,76 @@ public final class ZoteroStub extends StubServer {
             "annotation", Set.of("annotationType", "annotationText", "annotationComment", "annotationColor", "annotationPageLabel",
                     "annotationSortIndex", "annotationPosition"));
 
+    /**
+     * The schema this server runs (the published one unless a test serves an older one): what it
+     * validates items against, and what {@code GET /schema} answers, in Zotero's own format
+     * ({@code itemTypes} as a list of {@code {itemType, fields: [{field, baseField}], creatorTypes:
+     * [{creatorType, primary}]}}), with an ETag; {@code If-None-Match} with it answers 304.
+     */
+    private volatile ZoteroSchema served = ZoteroSchema.published();
+    private volatile int schemaVersion = 41;
+    private final java.util.concurrent.atomic.AtomicInteger schemaRequests = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** This server runs an older schema: {@code field} is not a field of {@code itemType} here (as before the field was added). */
+    public void servesSchemaWithout(String itemType, String field) {
+        ZoteroSchema.ItemType t = served.type(itemType);
+        java.util.Map<String, String> fields = new java.util.LinkedHashMap<>(t.fields());
+        fields.remove(field);
+        served = served.with(new ZoteroSchema.ItemType(t.name(), java.util.Collections.unmodifiableMap(fields), t.creatorTypes()));
+        schemaVersion--;
+    }
+
+    /** How many times the schema was asked for (a 304 included). */
+    public int schemaRequests() {
+        return schemaRequests.get();
+    }
+
+    /** A failure a test queues is for the library's requests: the schema is a file of its own (api.zotero.org/schema), read once an hour. */
+    @Override
+    protected boolean takesInjected(String method, String path) {
+        return !path.equals("/schema");
+    }
+
+    private Reply schema(Request r) {
+        schemaRequests.incrementAndGet();
+        String etag = "\"schema-" + schemaVersion + "\"";
+        if (etag.equals(r.header("If-None-Match"))) {
+            return Reply.of(304, null, "ETag", etag);
+        }
+        ObjectNode root = JSON.createObjectNode().put("version", schemaVersion);
+        ArrayNode types = root.putArray("itemTypes");
+        for (String name : served.names()) {
+            ZoteroSchema.ItemType t = served.type(name);
+            ObjectNode type = types.addObject().put("itemType", name);
+            ArrayNode fields = type.putArray("fields");
+            t.fields().forEach((f, base) -> {
+                ObjectNode field = fields.addObject().put("field", f);
+                if (base != null) {
+                    field.put("baseField", base);
+                }
+            });
+            ArrayNode creators = type.putArray("creatorTypes");
+            for (int i = 0; i < t.creatorTypes().size(); i++) {
+                ObjectNode c = creators.addObject().put("creatorType", t.creatorTypes().get(i));
+                if (i == 0) {
+                    c.put("primary", true);
+                }
+            }
+        }
+        return Reply.of(200, root.toString(), "ETag", etag, "Content-Type", "application/json");
+    }
+
     /** Why Zotero would refuse this item data, or null: the item type, its fields and creator types by the published schema. */
     static String invalid(JsonNode data) {
+        return invalid(ZoteroSchema.published(), data);
+    }
+
+    private String invalidHere(JsonNode data) {
+        return invalid(served, data);
+    }
+
+    /** As above, by the schema this server runs. */
+    static String invalid(ZoteroSchema schema, JsonNode data) {
         if (!data.has("itemType")) {
             return "'itemType' property not provided";
         }
@@ -317,7 +388,7 @@ public final class ZoteroStub extends StubServer {
             }
             return null;
         }
-        ZoteroSchema.ItemType type = ZoteroSchema.published().type(data.path("itemType").asText());
+        ZoteroSchema.ItemType type = schema.type(data.path("itemType").asText());
         if (type == null) {
             return "'" + data.path("itemType").asText() + "' is not a valid itemType";
         }
@@ -370,7 +441,7 @@ public final class ZoteroStub extends StubServer {
     public String addRemotely(String json) {
         try {
             ObjectNode data = (ObjectNode) JSON.readTree(json);
-            String problem = invalid(data);
+            String problem = invalidHere(data);
             if (problem != null) {
                 throw new IllegalArgumentException(problem);
             }

@@ -196,6 +196,23 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void aFieldTheServicesOwnSchemaLacksGoesToAnExtraLineInsteadOfGettingTheWriteRefused() {
+        stub.servesSchemaWithout("journalArticle", "citationKey"); // a server from before Zotero had citation keys
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Schema drift").with(Field.CITATION_KEY, "drift2024");
+        RemoteRecord made = z.create(m);
+        var data = stub.data(made.remoteId());
+        assertTrue(data.path("citationKey").isMissingNode(), "not a field this server knows: " + data);
+        assertTrue(data.path("extra").asText().contains("drift2024"), "an extra line Zotero reads: " + data);
+        assertEquals("drift2024", z.fetch(made.remoteId()).orElseThrow().metadata().citationKey(), "read back from its extra line");
+        assertEquals(1, stub.schemaRequests(), "the schema asked for once");
+        z.update(z.fetch(made.remoteId()).orElseThrow(), m.with(Field.VOLUME, "12"));
+        assertEquals(1, stub.schemaRequests(), "and kept for the hour the Zotero API asks clients to keep it");
+        assertEquals("'citationKey' is not a valid field for type 'journalArticle'", ZoteroStub.invalid(z.schema(), json("""
+                {"itemType": "journalArticle", "title": "Schema drift", "citationKey": "drift2024"}""")), "the schema Idiom wrote by is the server's own");
+    }
+
+    @Test
     void aNameWithoutAGivenPartIsMadeAZoteroSingleFieldCreator() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         RemoteRecord made = z.create(Metadata.EMPTY.with(Field.TYPE, "report").with(Field.TITLE, "Programming languages — C")
