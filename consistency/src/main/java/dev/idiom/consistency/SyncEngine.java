@@ -96,7 +96,7 @@ public final class SyncEngine implements AutoCloseable {
     /** The least time between two push rounds a commit starts: a burst of writes is pushed in one round, not one round each. */
     static final long WAKE_GAP_NANOS = 50_000_000L;
     private final Object bell = new Object();
-    private boolean rung;
+    private volatile boolean rung;
 
     /**
      * A commit was made that may owe a replica a write (the store announces each one): the loop's
@@ -104,6 +104,9 @@ public final class SyncEngine implements AutoCloseable {
      * tools within a fraction of a second; the planning and the pulls keep their interval.
      */
     public void wake() {
+        if (rung) {
+            return; // rung already since the loop last rested: a burst of commits takes no lock each
+        }
         synchronized (bell) {
             rung = true;
             bell.notifyAll();

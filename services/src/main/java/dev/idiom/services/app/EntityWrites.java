@@ -35,16 +35,21 @@ import java.util.UUID;
 public final class EntityWrites {
     private final EventStore store;
     private final EntityCache cache;
+    private final CommittedSnapshots snapshots;
     private final EventCodec codec;
     private final EntityIds ids;
     private final InputLimits limits;
 
     public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids) {
-        this(store, cache, codec, ids, InputLimits.DEFAULTS);
+        this(store, cache, new CommittedSnapshots(cache, codec), codec, ids, InputLimits.DEFAULTS);
     }
 
-    /** @param cache read for the state a change is decided on (the store's commit listeners fill it) */
-    public EntityWrites(EventStore store, EntityCache cache, EventCodec codec, EntityIds ids, InputLimits limits) {
+    /**
+     * @param cache read for the state a change is decided on
+     * @param snapshots the store's listener that fills the cache (registered by the composition root); its snapshot is the answer
+     */
+    public EntityWrites(EventStore store, EntityCache cache, CommittedSnapshots snapshots, EventCodec codec, EntityIds ids, InputLimits limits) {
+        this.snapshots = snapshots;
         this.limits = limits;
         this.store = store;
         this.cache = cache;
@@ -126,14 +131,12 @@ public final class EntityWrites {
 
     /** Appends several requests with one commit (see {@link EventStore#appendAll}). */
     public List<AppendOutcome> appendAll(List<Append> appends) {
-        List<AppendOutcome> out = store.appendAll(appends);
-        out.stream().filter(AppendOutcome::succeeded).forEach(o -> committed(o.result()));
-        return out;
+        return store.appendAll(appends);
     }
 
     private EntitySnapshot committed(AppendResult result) {
-        // the stored form holds the replicas' shadows: the answer is the view without them
-        return EntitySnapshot.of(result.entity(), codec);
+        // the stored form holds the replicas' shadows: the answer is the view without them, as the cache's listener made it
+        return snapshots.of(result);
     }
 
     private EntitySnapshot snapshot(DigitalEntity de) {
