@@ -174,5 +174,10 @@ final class EngineFixture implements AutoCloseable {
         zotero.close();
         bibsonomy.close();
         pinboard.close();
+        try (var files = Files.walk(bibFile.getParent())) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

@@ -119,7 +119,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             awaitLogin();
             Runtime.getRuntime().addShutdownHook(new Thread(this::close, "embedded-mariadb-stop"));
         } catch (ManagedProcessException e) {
-            throw new IllegalStateException("Could not install the embedded MariaDB under " + root + ": " + e.getMessage(), e);
+            throw new IllegalStateException("Could not install the embedded MariaDB under " + root + ": " + e.getMessage() + diskHint(), e);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start the embedded MariaDB under " + root, e);
         }
@@ -308,6 +308,16 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
+        }
+    }
+
+    /** A full disk is the usual reason an install fails, and MariaDB's script does not say so. */
+    private String diskHint() {
+        try {
+            long free = Files.getFileStore(root).getUsableSpace();
+            return free < 1L << 30 ? " (only " + (free >> 20) + " MiB free on the disk that holds it)" : "";
+        } catch (IOException e) {
+            return "";
         }
     }
 
