@@ -155,6 +155,11 @@ public final class ConsistencyEngine implements AutoCloseable {
         return report;
     }
 
+    /** Why the account's scheduled work last failed on this node, if its last run did. */
+    public java.util.Optional<dev.idiom.consistency.report.AccountFailure> failure(String account) {
+        return schedule.failure(account);
+    }
+
     @Override
     public void close() {
         pushes.close();

@@ -48,8 +48,8 @@ final class PullSchedule implements SyncEngine.Pulls {
     /** The longest wait after failures in a row. */
     static final Duration LONGEST_BACKOFF = Duration.ofHours(1);
 
-    /** An account whose scheduled work failed {@code times} in a row: not tried again before {@code until}. */
-    private record Failing(int times, Instant until) {}
+    /** An account whose scheduled work failed {@code times} in a row, last at {@code at} with {@code error}: not tried again before {@code until}. */
+    private record Failing(int times, Instant until, String error, Instant at) {}
 
     private final java.util.Map<String, Failing> failing = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -94,7 +94,7 @@ final class PullSchedule implements SyncEngine.Pulls {
                         runDue(tools.open(name));
                         failing.remove(name);
                     } catch (RuntimeException e) {
-                        Failing next = failed(name);
+                        Failing next = failed(name, e);
                         LOG.log(Level.WARNING, "scheduled sync of tool account " + name + " failed (" + next.times() + " in a row); tried again at "
                                 + next.until() + ": " + e.getMessage(), next.times() == 1 ? e : null);
                     } finally {
@@ -107,19 +107,22 @@ final class PullSchedule implements SyncEngine.Pulls {
     }
 
     /** Records a failure of {@code name}'s scheduled work: the wait before the next try doubles with each one in a row. */
-    private Failing failed(String name) {
+    private Failing failed(String name, RuntimeException e) {
         Duration base = pullInterval.isZero() ? checkInterval : pullInterval;
-        return failing.merge(name, new Failing(1, clock.instant().plus(base)), (was, one) -> {
+        Instant now = clock.instant();
+        String error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return failing.merge(name, new Failing(1, now.plus(base), error, now), (was, one) -> {
             int times = was.times() + 1;
             Duration wait = base.multipliedBy(1L << Math.min(times - 1, 20));
-            return new Failing(times, clock.instant().plus(wait.compareTo(LONGEST_BACKOFF) > 0 ? LONGEST_BACKOFF : wait));
+            return new Failing(times, now.plus(wait.compareTo(LONGEST_BACKOFF) > 0 ? LONGEST_BACKOFF : wait), error, now);
         });
     }
 
-    /** How many times in a row {@code name}'s scheduled work failed (0: its last run went through). */
-    int failuresInARow(String name) {
+    /** Why {@code name}'s scheduled work last failed, if its last run did (in the tool's words as the adapter reported them). */
+    java.util.Optional<dev.idiom.consistency.report.AccountFailure> failure(String name) {
         Failing f = failing.get(name);
-        return f == null ? 0 : f.times();
+        return f == null ? java.util.Optional.empty()
+                : java.util.Optional.of(new dev.idiom.consistency.report.AccountFailure(f.error(), f.at(), f.times(), f.until()));
     }
 
     private void runDue(AnnotationTool tool) {

@@ -216,6 +216,31 @@ public enum Field {
     }
 
     /**
+     * A value as a form's field holds it: names and tags one per line (so a tag may hold a comma or a
+     * semicolon), any other field as {@link #fromText}.
+     */
+    public Object fromLines(String text) {
+        if (kind != Kind.NAMES && kind != Kind.TAGS) {
+            return fromText(text);
+        }
+        List<String> lines = text == null ? List.of() : text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        if (kind == Kind.NAMES) {
+            return lines.stream().map(Author::parse).toList();
+        }
+        SortedSet<String> tags = new TreeSet<>();
+        lines.forEach(l -> tags.add(validTag(l)));
+        return tags;
+    }
+
+    /** The form's text of a value (the inverse of {@link #fromLines}). */
+    public String toLines(Object value) {
+        if (value instanceof java.util.Collection<?> c) {
+            return String.join("\n", c.stream().map(Object::toString).toList());
+        }
+        return toText(value);
+    }
+
+    /**
      * A value as a tool holds it: {@link #fromText}, except that a date in another form than ISO's
      * ({@code 2020/01/05}, {@code 5 Jan 2020}) reads as absent rather than making the record unreadable;
      * the tool's own text stays in the replica's shadow.

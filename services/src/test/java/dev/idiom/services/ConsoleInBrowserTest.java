@@ -57,11 +57,16 @@ class ConsoleInBrowserTest {
         reader = RunningIdiom.json(idiom.post("/api/keys", "application/json", "{\"name\":\"browser-reader\",\"role\":\"reader\"}")).get("key").asText();
 
         Files.createDirectories(SHOTS);
+        browser = chromium(paths);
+    }
+
+    /** Debian's chromium, headless, through its own chromedriver ({@code paths}: as {@link #install} found them). */
+    static ChromeDriver chromium(List<String> paths) {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(paths.get(0));
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1100");
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(paths.get(1))).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        return new ChromeDriver(service, options);
     }
 
     @AfterAll
@@ -74,7 +79,7 @@ class ConsoleInBrowserTest {
         }
     }
 
-    private static List<String> install() throws IOException, InterruptedException {
+    static List<String> install() throws IOException, InterruptedException {
         Process p = new ProcessBuilder("bash", "src/test/browser/install-browser.sh").redirectError(ProcessBuilder.Redirect.INHERIT).start();
         List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip().lines().toList();
         assertTrue(p.waitFor(10, TimeUnit.MINUTES), "installing chromium took over 10 minutes");

@@ -87,6 +87,11 @@ public final class ReplicaSync {
         return engine.report().owed(max);
     }
 
+    /** Why an account's scheduled pull or check last failed on this node, if its last run did. */
+    public java.util.Optional<dev.idiom.consistency.report.AccountFailure> failure(String name) {
+        return engine.failure(name);
+    }
+
     public List<AccountConsistency> report() {
         return engine.report().accounts();
     }

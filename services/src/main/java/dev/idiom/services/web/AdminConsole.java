@@ -26,7 +26,10 @@ final class AdminConsole extends HttpServlet {
     private static final Map<String, String> ASSETS = Map.of(
             "console.js", "/dev/idiom/services/web/console/console.js",
             "console.css", "/dev/idiom/services/web/console/console.css",
-            "chart.umd.js", "/META-INF/resources/webjars/chart.js/4.4.1/dist/chart.umd.js");
+            "chart.umd.js", "/META-INF/resources/webjars/chart.js/4.4.1/dist/chart.umd.js",
+            // the curator's workspace: pages work without script; htmx keeps their counts live over server-sent events
+            "htmx.min.js", "/META-INF/resources/webjars/htmx.org/2.0.7/dist/htmx.min.js",
+            "sse.js", "/META-INF/resources/webjars/htmx-ext-sse/2.2.2/sse.js");
 
     private final transient Application app;
     private final transient AdminSessions sessions;
@@ -64,7 +67,7 @@ final class AdminConsole extends HttpServlet {
             page(res, 200, ConsolePage.login(publicUrl.of(req), null));
         } else if (path.equals("/admin/live")) {
             if (admin(req, res)) {
-                live.subscribe(req, res, stillAdmin(req));
+                live.subscribe(req, res, stillHolds(req, sessions, app.keys(), Role.ADMIN));
             }
         } else {
             res.sendError(404);
@@ -152,24 +155,24 @@ final class AdminConsole extends HttpServlet {
         }
     }
 
-    /** An admin's request (bearer key or console session); otherwise refused here. */
     /**
-     * Whether the key a live stream was opened with is still an admin's: asked every tick, so a stream
-     * ends within a tick of its key's revocation (its session's, or its bearer key's).
+     * Whether the key a live stream was opened with still has {@code role}: asked every tick, so a
+     * stream ends within a tick of its key's revocation (its session's, or its bearer key's).
      */
-    private java.util.function.BooleanSupplier stillAdmin(HttpServletRequest req) {
+    static java.util.function.BooleanSupplier stillHolds(HttpServletRequest req, AdminSessions sessions, dev.idiom.services.app.ApiKeys keys, Role role) {
         Object session = req.getAttribute(KeyCheck.SESSION);
         String authorization = req.getHeader("Authorization");
         return () -> {
             try {
-                Caller c = session instanceof AdminSessions.Session s ? sessions.caller(s) : app.keys().authenticate(authorization);
-                return c.role().includes(Role.ADMIN);
+                Caller c = session instanceof AdminSessions.Session s ? sessions.caller(s) : keys.authenticate(authorization);
+                return c.role().includes(role);
             } catch (RuntimeException revoked) {
                 return false;
             }
         };
     }
 
+    /** An admin's request (bearer key or console session); otherwise refused here. */
     private static boolean admin(HttpServletRequest req, HttpServletResponse res) throws IOException {
         if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && c.role().includes(Role.ADMIN)) {
             return true;

@@ -1,8 +1,5 @@
 package dev.idiom.services.web;
 
-import dev.idiom.consistency.report.AccountConsistency;
-import dev.idiom.consistency.report.ConflictEntry;
-import dev.idiom.consistency.report.ParkedWrite;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.Caller;
 import dev.idiom.services.app.EntityLifecycle;
@@ -15,38 +12,38 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
  * The curator's workspace at {@code /curator}: every tool account at a glance (its state, last pull
- * and push, what it owes and what it parked, with sync now, pause and resume, retry) and one inbox of
- * what waits for a person — writes a tool refused, open conflicts, likely duplicates, held mass
- * deletions — each with its actions. Curator and admin keys log in as at the console (a session
- * cookie scoped to {@code /curator}, a CSRF token on every action, no script at all: plain forms that
- * answer with the page again). Every action goes through the same application layer as REST and
- * SOAP; none is a second door.
+ * and push, its last error, what it owes and what it parked, with sync now, pause and resume, retry)
+ * and one inbox of what waits for a person — writes a tool refused, open conflicts, likely
+ * duplicates, held mass deletions — each with its actions; the library's pages are
+ * {@link CuratorLibrary}'s. Curator and admin keys log in as at the console (a session cookie scoped
+ * to {@code /curator}, a CSRF token on every action). Pages are plain forms that work without
+ * script; htmx only keeps the counts and states current from {@code /curator/live}. Every action
+ * goes through the same application layer as REST and SOAP; none is a second door.
  */
 final class CuratorWorkspace extends HttpServlet {
-    /** Rows of each inbox list shown at most. */
-    private static final int SHOWN = 50;
-
     private final transient Application app;
     private final transient AdminSessions sessions;
     private final transient PublicUrl publicUrl;
     private final transient AuthFailures failures;
+    private final transient CuratorInbox inbox;
+    private final transient LiveFeed live;
 
-    CuratorWorkspace(Application app, AdminSessions sessions, PublicUrl publicUrl, AuthFailures failures) {
+    CuratorWorkspace(Application app, AdminSessions sessions, PublicUrl publicUrl, AuthFailures failures, CuratorInbox inbox, LiveFeed live) {
         this.app = app;
         this.sessions = sessions;
         this.publicUrl = publicUrl;
         this.failures = failures;
+        this.inbox = inbox;
+        this.live = live;
     }
 
-    private static String path(HttpServletRequest req) {
+    static String path(HttpServletRequest req) {
         return req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
     }
 
@@ -62,11 +59,31 @@ final class CuratorWorkspace extends HttpServlet {
         } else if (path.equals("/curator") || path.equals("/curator/")) {
             Caller caller = curator(req, res);
             if (caller != null) {
-                AdminConsole.page(res, 200, workspace(req, caller));
+                CuratorInbox.Contents c = inbox.read();
+                CuratorChrome chrome = chrome(req, caller, c, "inbox");
+                AdminConsole.page(res, 200, PageTemplates.render("workspace.jte", Map.of("chrome", chrome, "done", done(req), "rows", c.rows(),
+                        "parked", c.parked(), "conflicts", c.conflicts(), "duplicates", c.duplicates())));
+            }
+        } else if (path.equals("/curator/live")) {
+            Caller caller = curator(req, res);
+            if (caller != null) {
+                live.subscribe(req, res, AdminConsole.stillHolds(req, sessions, app.keys(), Role.CURATOR));
             }
         } else {
             res.sendError(404);
         }
+    }
+
+    /** The message an action left for the page it redirected to, if any. */
+    static String done(HttpServletRequest req) {
+        String d = req.getParameter("done");
+        return d == null ? "" : d;
+    }
+
+    /** The frame of a page: the session's token and name, the inbox's count. */
+    CuratorChrome chrome(HttpServletRequest req, Caller caller, CuratorInbox.Contents contents, String section) {
+        String csrf = sessions.of(req).map(AdminSessions.Session::csrf).orElse("");
+        return new CuratorChrome(publicUrl.of(req), csrf, caller.keyName(), contents.waiting(), contents.rows().size(), section);
     }
 
     @Override
@@ -77,16 +94,11 @@ final class CuratorWorkspace extends HttpServlet {
             return;
         }
         Caller caller = curator(req, res);
-        if (caller == null) {
-            return;
-        }
-        var session = sessions.of(req);
-        if (session.isPresent() && !AdminSessions.csrfMatches(session.get(), req)) {
-            Refusal.send(req, res, ErrorCode.FORBIDDEN, "this action needs the page's CSRF token; reload the workspace");
+        if (caller == null || !csrf(sessions, req, res)) {
             return;
         }
         if (path.equals("/curator/logout")) {
-            session.ifPresent(sessions::logout);
+            sessions.of(req).ifPresent(sessions::logout);
             res.setHeader("Set-Cookie", sessions.cookie(null, secure(req)));
             redirect(res, req.getContextPath() + "/curator/login");
             return;
@@ -95,18 +107,34 @@ final class CuratorWorkspace extends HttpServlet {
         try {
             done = act(path, req, caller.source("web", "curator workspace"));
         } catch (RuntimeException e) {
-            ErrorCode.Failure f = ErrorCode.of(e);
-            if (f.code() == ErrorCode.INTERNAL) {
-                throw e;
-            }
-            done = "Not done: " + f.message();
+            done = notDone(e);
         }
         if (done == null) {
             res.sendError(404);
             return;
         }
+        inbox.changed();
         // post, redirect, get: a reload does not do it again
         redirect(res, req.getContextPath() + "/curator?done=" + URLEncoder.encode(done, StandardCharsets.UTF_8));
+    }
+
+    /** An action refused for a reason a person can act on: its message; anything else is the server's fault and goes on. */
+    static String notDone(RuntimeException e) {
+        ErrorCode.Failure f = ErrorCode.of(e);
+        if (f.code() == ErrorCode.INTERNAL) {
+            throw e;
+        }
+        return "Not done: " + f.message();
+    }
+
+    /** A form of a logged-in page carries the session's CSRF token; a bearer key's request has no ambient credential to ride on. */
+    static boolean csrf(AdminSessions sessions, HttpServletRequest req, HttpServletResponse res) throws IOException {
+        var session = sessions.of(req);
+        if (session.isPresent() && !AdminSessions.csrfMatches(session.get(), req)) {
+            Refusal.send(req, res, ErrorCode.FORBIDDEN, "this action needs the page's CSRF token; reload the workspace");
+            return false;
+        }
+        return true;
     }
 
     /** Does one action; what to tell the curator, or null for no such action. */
@@ -161,50 +189,13 @@ final class CuratorWorkspace extends HttpServlet {
         };
     }
 
-    private String workspace(HttpServletRequest req, Caller caller) {
-        String base = publicUrl.of(req);
-        String csrf = sessions.of(req).map(AdminSessions.Session::csrf).orElse("");
-        Instant now = app.clock().instant();
-        List<AccountConsistency> accounts = app.sync().report();
-        List<CuratorPage.Parked> parked = new ArrayList<>();
-        for (AccountConsistency a : accounts) {
-            if (a.parked() > 0) {
-                for (ParkedWrite w : app.sync().parked(a.name(), SHOWN)) {
-                    parked.add(new CuratorPage.Parked(a.name(), w));
-                }
-            }
-        }
-        List<ConflictEntry> conflicts = app.sync().conflicts("open", Long.MAX_VALUE, SHOWN);
-        List<EntityLifecycle.DuplicatePair> duplicates = app.lifecycle().duplicates(SHOWN, caller);
-        List<CuratorPage.Row> rows = accounts.stream().map(a -> new CuratorPage.Row(a, ago(a.lastPullAt(), now), ago(a.lastPushAt(), now))).toList();
-        return CuratorPage.workspace(base, csrf, caller.keyName(), req.getParameter("done"), rows, parked, conflicts, duplicates);
-    }
-
-    /** "3 min ago", as a person reads it. */
-    static String ago(Instant at, Instant now) {
-        if (at == null) {
-            return "never";
-        }
-        Duration d = Duration.between(at, now);
-        if (d.isNegative() || d.toSeconds() < 60) {
-            return "just now";
-        }
-        if (d.toMinutes() < 60) {
-            return d.toMinutes() + " min ago";
-        }
-        if (d.toHours() < 48) {
-            return d.toHours() + " h ago";
-        }
-        return d.toDays() + " days ago";
-    }
-
     private void login(HttpServletRequest req, HttpServletResponse res) throws IOException {
         String base = publicUrl.of(req);
         new ConsoleLogin(sessions, failures, publicUrl, error -> CuratorPage.login(base, error)).post(req, res, base);
     }
 
     /** The caller if it is a curator or an admin (the key check put it there); otherwise refused here, null. */
-    private static Caller curator(HttpServletRequest req, HttpServletResponse res) throws IOException {
+    static Caller curator(HttpServletRequest req, HttpServletResponse res) throws IOException {
         if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && c.role().includes(Role.CURATOR)) {
             return c;
         }
@@ -216,7 +207,7 @@ final class CuratorWorkspace extends HttpServlet {
         return req.isSecure() || publicUrl.of(req).startsWith("https:");
     }
 
-    private static void redirect(HttpServletResponse res, String location) {
+    static void redirect(HttpServletResponse res, String location) {
         res.setStatus(303);
         res.setHeader("Location", location);
     }

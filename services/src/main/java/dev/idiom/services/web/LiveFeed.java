@@ -30,14 +30,23 @@ final class LiveFeed implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(LiveFeed.class.getName());
     private static final int MOST_PAGES = 64;
 
+    private final String event;
     private final Supplier<String> snapshot;
     private final Duration tick;
+    private final boolean changesOnly;
     private final Set<Page> pages = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("idiom-live-feed").unstarted(r));
 
-    LiveFeed(Supplier<String> snapshot, Duration tick) {
+    /**
+     * @param event the name each snapshot is sent under
+     * @param changesOnly send a page a snapshot only when it differs from the last it got (a page
+     *     whose script swaps the snapshot into place need not redo it every tick)
+     */
+    LiveFeed(String event, Supplier<String> snapshot, Duration tick, boolean changesOnly) {
+        this.event = event;
         this.snapshot = snapshot;
         this.tick = tick;
+        this.changesOnly = changesOnly;
         ticker.scheduleAtFixedRate(this::publish, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -141,9 +150,10 @@ final class LiveFeed implements AutoCloseable {
         void run() {
             try {
                 out.write("retry: 2000\n\n");
+                String sent = null;
                 while (!ended) {
                     String s = latest.getAndSet(null);
-                    if (s == null) {
+                    if (s == null || changesOnly && s.equals(sent)) {
                         LockSupport.parkNanos(tick.toNanos());
                         continue;
                     }
@@ -151,8 +161,10 @@ final class LiveFeed implements AutoCloseable {
                         break;
                     }
                     try {
-                        out.write("event: figures\ndata: " + s + "\n\n");
+                        // a line break inside the snapshot starts another data line: the page gets it back whole
+                        out.write("event: " + event + "\ndata: " + s.replace("\r", "").replace("\n", "\ndata: ") + "\n\n");
                         out.flush();
+                        sent = s;
                     } catch (RuntimeException recycled) {
                         break; // the container ended this response meanwhile (the page went away)
                     }

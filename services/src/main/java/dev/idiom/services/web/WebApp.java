@@ -76,11 +76,18 @@ public final class WebApp {
                 new HealthChecks(app.administration(), app.sync(), app.clock()), new RecentLog());
         ServletRegistration.Dynamic admin = context.addServlet("admin", pages);
         admin.addMapping("/admin", "/admin/*", "");
-        LiveFeed live = new LiveFeed(pages::liveSnapshot, Duration.ofMillis(500)); // a change shows within a second
+        LiveFeed live = new LiveFeed("figures", pages::liveSnapshot, Duration.ofMillis(500), false); // a change shows within a second
         ServletRegistration.Dynamic console = context.addServlet("admin-console", new AdminConsole(app, sessions, live, publicUrl, authFailures));
         console.addMapping("/admin/login", "/admin/logout", "/admin/live", "/admin/assets/*", "/admin/actions/*");
         console.setAsyncSupported(true);
-        context.addServlet("curator-workspace", new CuratorWorkspace(app, curatorSessions, publicUrl, authFailures)).addMapping("/curator", "/curator/*");
+        CuratorInbox inbox = new CuratorInbox(app);
+        LiveFeed curatorLive = new LiveFeed("inbox", inbox::live, Duration.ofSeconds(1), true); // counts and states, sent when they change
+        CuratorWorkspace workspace = new CuratorWorkspace(app, curatorSessions, publicUrl, authFailures, inbox, curatorLive);
+        ServletRegistration.Dynamic curator = context.addServlet("curator-workspace", workspace);
+        curator.addMapping("/curator", "/curator/*");
+        curator.setAsyncSupported(true);
+        context.addServlet("curator-library", new CuratorLibrary(app, curatorSessions, workspace, inbox))
+                .addMapping("/curator/library", "/curator/trash", "/curator/records", "/curator/records/*");
 
         if (baseline) {
             context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");

@@ -1,0 +1,88 @@
+package dev.idiom.services.web;
+
+import dev.idiom.consistency.report.AccountConsistency;
+import dev.idiom.consistency.report.ConflictEntry;
+import dev.idiom.consistency.report.ParkedWrite;
+import dev.idiom.db.TimeSource;
+import dev.idiom.services.app.Application;
+import dev.idiom.services.app.Caller;
+import dev.idiom.services.app.EntityLifecycle;
+import dev.idiom.services.app.Role;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * What waits for a person, read from the application layer: every account's row, the writes tools
+ * refused, open conflicts, likely duplicates and held deletions. The count every page's navigation
+ * shows is taken at most once a second, however many pages ask (the live feed asks every tick).
+ */
+final class CuratorInbox {
+    /** Rows of each list shown at most. */
+    static final int SHOWN = 50;
+    /** Curators and admins see the same inbox: private records included. */
+    private static final Caller WORKSPACE = new Caller("curator workspace", Role.CURATOR);
+
+    /** How long a reading serves the navigation's count (measured on the machine's clock: a test's fixed clock would keep it forever). */
+    private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final Application app;
+    private final AtomicReference<Counted> counted = new AtomicReference<>();
+
+    CuratorInbox(Application app) {
+        this.app = app;
+    }
+
+    /** Everything in the inbox, as of now. */
+    record Contents(List<CuratorPage.Row> rows, List<CuratorPage.Parked> parked, List<ConflictEntry> conflicts,
+                    List<EntityLifecycle.DuplicatePair> duplicates) {
+        long waiting() {
+            return parked.size() + conflicts.size() + duplicates.size() + rows.stream().filter(r -> r.account().held() != null).count();
+        }
+    }
+
+    private record Counted(Contents contents, long atNanos) {}
+
+    Contents read() {
+        Instant now = app.clock().instant();
+        List<AccountConsistency> accounts = app.sync().report();
+        List<CuratorPage.Parked> parked = new ArrayList<>();
+        for (AccountConsistency a : accounts) {
+            if (a.parked() > 0) {
+                for (ParkedWrite w : app.sync().parked(a.name(), SHOWN)) {
+                    parked.add(new CuratorPage.Parked(a.name(), w));
+                }
+            }
+        }
+        List<CuratorPage.Row> rows = accounts.stream().map(a -> new CuratorPage.Row(a, CuratorPage.ago(a.lastPullAt(), now),
+                CuratorPage.ago(a.lastPushAt(), now), a.lastPullAt(), a.lastPushAt(), app.sync().failure(a.name())
+                        .map(f -> f.error() + " (" + CuratorPage.ago(f.at(), now) + (f.timesInARow() > 1 ? ", " + f.timesInARow() + " times in a row" : "") + ")")
+                        .orElse(null))).toList();
+        Contents c = new Contents(rows, parked, app.sync().conflicts("open", Long.MAX_VALUE, SHOWN), app.lifecycle().duplicates(SHOWN, WORKSPACE));
+        counted.set(new Counted(c, TimeSource.nanoTime()));
+        return c;
+    }
+
+    /** The inbox, read again only if the last reading is over a second old. */
+    Contents recent() {
+        Counted c = counted.get();
+        if (c != null && TimeSource.nanoTime() - c.atNanos() < FRESH_NANOS) {
+            return c.contents();
+        }
+        return read();
+    }
+
+    /** After an action: the next page reads the inbox again. */
+    void changed() {
+        counted.set(null);
+    }
+
+    /** The fragment the live feed sends: the count, and each account's state for its place on the page. */
+    String live() {
+        Contents c = recent();
+        return PageTemplates.render("live.jte", Map.of("waiting", c.waiting(), "rows", c.rows())).strip();
+    }
+}

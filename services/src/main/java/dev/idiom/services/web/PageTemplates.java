@@ -1,0 +1,25 @@
+package dev.idiom.services.web;
+
+import gg.jte.ContentType;
+import gg.jte.TemplateEngine;
+import gg.jte.output.StringOutput;
+import java.util.Map;
+
+/**
+ * The curator's pages: jte templates ({@code services/src/main/jte}) compiled to Java classes of
+ * this package at build time, so a template that names a field wrongly fails the build, and every
+ * value is escaped for where it stands (text, attribute, URL).
+ */
+final class PageTemplates {
+    private static final TemplateEngine ENGINE = TemplateEngine.createPrecompiled(null, ContentType.Html, PageTemplates.class.getClassLoader(),
+            "dev.idiom.services.web");
+
+    private PageTemplates() {}
+
+    /** The template {@code name} (as {@code record.jte}) with these parameters, as HTML. */
+    static String render(String name, Map<String, Object> params) {
+        StringOutput out = new StringOutput(8192);
+        ENGINE.render(name, params, out);
+        return out.toString();
+    }
+}
