@@ -49,6 +49,22 @@ public final class Conflicts {
         if (state != null && !STATES.contains(state)) {
             throw new InvalidValueException("state is one of " + new java.util.TreeSet<>(STATES) + ", got '" + state + "'");
         }
+        long head = store.headPosition();
+        Listing l = last;
+        if (l != null && l.head() == head && java.util.Objects.equals(l.state(), state) && l.before() == before && l.limit() == limit) {
+            return l.entries();
+        }
+        List<ConflictEntry> out = read(state, before, limit);
+        last = new Listing(head, state, before, limit, out);
+        return out;
+    }
+
+    /** The last listing and the store's head it was read at: conflicts, their settling and their DEs are all events, so it stands until the head moves. */
+    private record Listing(long head, String state, long before, int limit, List<ConflictEntry> entries) {}
+
+    private volatile Listing last;
+
+    private List<ConflictEntry> read(String state, long before, int limit) {
         Map<UUID, ConflictSettled> settled = settled();
         List<ConflictEntry> out = new ArrayList<>();
         long from = before <= 0 ? Long.MAX_VALUE : before;
@@ -69,7 +85,7 @@ public final class Conflicts {
             }
             from = page.getLast().position();
         }
-        return out;
+        return List.copyOf(out);
     }
 
     /** The conflict with this id; 404 if there is none. */

@@ -96,7 +96,35 @@ public final class DryRun {
                 }
             }
         }
-        for (MirrorRules.Selection s : rules.all()) { // the mass-delete guard, as the planner applies it
+        held(rules, writes);
+        return new SyncPlan(name, pulled, new ArrayList<>(writes.values()));
+    }
+
+    /**
+     * What a new replication rule of the account {@code name} would write there once saved — the
+     * copies it would make, the changes it would owe, the copies it would remove (and whether that
+     * would hold the account) — with samples, before it is saved; no pull, nothing written.
+     */
+    public SyncPlan rule(String name, MirrorRule candidate) {
+        MirrorRules rules = MirrorRules.of(tools).with(name, candidate);
+        Map<String, SyncPlan.Writes> writes = new LinkedHashMap<>();
+        writes.put(name, new SyncPlan.Writes(name));
+        if (candidate.direction().written()) {
+            for (Mirrors.Owing o : mirrors.preview(rules, s -> name.equals(s.account().name()))) {
+                if (!o.removal()) {
+                    copy(writes.get(name), o.selection(), o.entity());
+                } else {
+                    writes.get(name).remove(o.entity().id(), o.entity().metadata().title());
+                }
+            }
+        }
+        held(rules, writes);
+        return new SyncPlan(name, new SyncPlan.Pulled(), new ArrayList<>(writes.values()));
+    }
+
+    /** The mass-delete guard, as the planner applies it. */
+    private void held(MirrorRules rules, Map<String, SyncPlan.Writes> writes) {
+        for (MirrorRules.Selection s : rules.all()) {
             SyncPlan.Writes w = writes.get(s.account().name());
             if (w != null && w.removals.count() > 0) {
                 int copies = replicas.count(s.account().kind(), s.account().account());
@@ -106,7 +134,6 @@ public final class DryRun {
                 }
             }
         }
-        return new SyncPlan(name, pulled, new ArrayList<>(writes.values()));
     }
 
     /** The account's changes since its cursor, classified as the pull would take them; nothing saved. */

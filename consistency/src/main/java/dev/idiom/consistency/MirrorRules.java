@@ -33,8 +33,10 @@ final class MirrorRules {
 
     private final Map<String, Selection> byReplicaAccount = new HashMap<>();
     private final List<Selection> all;
+    private final List<ToolDirectory.Account> accounts;
 
     private MirrorRules(List<ToolDirectory.Account> accounts) {
+        this.accounts = accounts;
         Map<String, ToolDirectory.Account> byName = accounts.stream().collect(Collectors.toMap(ToolDirectory.Account::name, a -> a, (a, b) -> a));
         all = accounts.stream().map(a -> new Selection(a, a.rule().from().stream().map(byName::get).filter(java.util.Objects::nonNull)
                 .map(f -> key(f.kind(), f.account())).collect(Collectors.toSet()))).toList();
@@ -43,6 +45,15 @@ final class MirrorRules {
 
     static MirrorRules of(ToolDirectory tools) {
         return new MirrorRules(tools.configured());
+    }
+
+    /** The same rules, but the account called {@code name} with {@code candidate} (a rule previewed before it is saved). */
+    MirrorRules with(String name, MirrorRule candidate) {
+        if (accounts.stream().noneMatch(a -> name.equals(a.name()))) {
+            throw new dev.idiom.consistency.report.UnknownToolAccountException(name);
+        }
+        return new MirrorRules(accounts.stream().map(a -> name.equals(a.name()) ? new ToolDirectory.Account(a.name(), a.kind(), a.account(), candidate) : a)
+                .toList());
     }
 
     /** Every account's selection. */

@@ -276,9 +276,14 @@ public final class Mirrors {
      * push would then make (see {@link #owesCopy}) and the removals. For a dry run.
      */
     List<Owing> preview(MirrorRules rules) {
+        return preview(rules, s -> true);
+    }
+
+    /** As {@link #preview(MirrorRules)}, for the accounts {@code which} takes only. */
+    List<Owing> preview(MirrorRules rules, java.util.function.Predicate<MirrorRules.Selection> which) {
         List<Owing> out = new ArrayList<>();
         for (MirrorRules.Selection s : rules.all()) {
-            if (!s.rule().plans()) {
+            if (!s.rule().plans() || !which.test(s)) {
                 continue;
             }
             MirrorPlan at = progress(s.account().kind(), s.account().account(), s.rule());

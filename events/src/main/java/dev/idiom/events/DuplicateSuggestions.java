@@ -19,6 +19,9 @@ public interface DuplicateSuggestions {
      */
     List<Candidate> candidates(int limit);
 
+    /** How many pairs curators have dismissed: it grows with each dismissal, so candidates read at one count and store head stand until either moves. */
+    long dismissed();
+
     /** Remembers that the two are different works (idempotent). */
     void dismiss(UUID a, UUID b, String by, Instant at);
 

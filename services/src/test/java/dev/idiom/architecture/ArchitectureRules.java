@@ -43,6 +43,7 @@ final class ArchitectureRules {
                 "dev.idiom.services.baseline..")); // the baseline is bare Axis2 by definition
         VENDORS.put("Jersey/JAX-RS", List.of("org.glassfish.jersey..", "jakarta.ws.rs..", "|", "dev.idiom.services.rest..", "dev.idiom.services.web.."));
         VENDORS.put("Tomcat", List.of("org.apache.catalina..", "org.apache.tomcat..", "org.apache.coyote..", "|", "dev.idiom.services"));
+        VENDORS.put("jte", List.of("gg.jte..", "|", "dev.idiom.services.web.."));
         VENDORS.put("Micrometer/Prometheus", List.of("io.micrometer..", "io.prometheus..", "|", "dev.idiom.services.web.."));
         VENDORS.put("Ehcache", List.of("org.ehcache..", "|", "dev.idiom.cache.ehcache.."));
         VENDORS.put("Hibernate/JPA", List.of("org.hibernate..", "jakarta.persistence..", "|", "dev.idiom.events.hibernate.."));

@@ -9,5 +9,5 @@ final class PlantedViolations {
     Object[] vendors = {org.apache.axis2.AxisFault.class, org.glassfish.jersey.servlet.ServletContainer.class,
             org.apache.catalina.startup.Tomcat.class, org.ehcache.Cache.class, org.hibernate.Session.class, org.jbibtex.BibTeXEntry.class,
             org.jsoup.Jsoup.class, java.sql.Connection.class, org.flywaydb.core.Flyway.class, org.apache.lucene.search.IndexSearcher.class,
-            io.micrometer.core.instrument.Timer.class, de.undercouch.citeproc.CSL.class};
+            io.micrometer.core.instrument.Timer.class, de.undercouch.citeproc.CSL.class, gg.jte.TemplateEngine.class};
 }

@@ -145,4 +145,144 @@ class CuratorWorkspaceTest {
             assertEquals(303, browser(idiom, cookie, "/curator", null).statusCode(), "logged out: to the login form again");
         }
     }
+
+    /** Logs in at the workspace's form; the session cookie and the page's CSRF token. */
+    private static String[] logIn(RunningIdiom idiom, String key) {
+        HttpResponse<String> login = browser(idiom, null, "/curator/login", "key=" + enc(key));
+        assertEquals(303, login.statusCode(), login.body());
+        String setCookie = login.headers().firstValue("Set-Cookie").orElseThrow();
+        String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+        Matcher m = CSRF.matcher(browser(idiom, cookie, "/curator", null).body());
+        assertTrue(m.find());
+        return new String[] {cookie, m.group(1)};
+    }
+
+    @Test
+    void aStaleEditKeepsWhatWasTypedAndSaysWhatChangedMeanwhile() throws Exception {
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("sync-interval-ms", "0", "pull-interval-ms", "0"))) {
+            String[] s = logIn(idiom, key(idiom, "cura", "curator"));
+            HttpResponse<String> created = browser(idiom, s[0], "/curator/records", "csrf=" + enc(s[1]) + "&type=book&title=" + enc("The Art of Computer Programming")
+                    + "&authors=" + enc("Knuth, Donald E.\n") + "&year=1968&tags=" + enc("algorithms; analysis\nclassics, vol. 1"));
+            assertEquals(303, created.statusCode(), created.body());
+            String id = created.headers().firstValue("Location").orElseThrow().replaceAll(".*/records/([0-9a-f-]{36}).*", "$1");
+            JsonNode de = RunningIdiom.json(idiom.get("/api/entities/" + id));
+            assertEquals("[\"algorithms; analysis\",\"classics, vol. 1\"]", de.get("metadata").get("tags").toString(), "a tag per line, kept whole");
+            assertEquals("Knuth", de.get("metadata").get("authors").get(0).get("family").asText());
+
+            // the form was opened at version 1; someone else changes the year meanwhile
+            String form = browser(idiom, s[0], "/curator/records/" + id + "/edit", null).body();
+            assertTrue(form.contains("name=\"version\" value=\"1\""), form);
+            assertEquals(200, idiom.patch("/api/entities/" + id, "{\"metadata\":{\"year\":1973}}", "If-Match", "\"1\"").statusCode());
+            HttpResponse<String> stale = browser(idiom, s[0], "/curator/records/" + id + "/edit", "csrf=" + enc(s[1]) + "&version=1&type=book&title="
+                    + enc("The Art of Computer Programming, Volume 1") + "&year=1968&authors=" + enc("Knuth, Donald E."));
+            assertEquals(409, stale.statusCode(), stale.body());
+            assertTrue(stale.body().contains("Year: now \u201c1973\u201d (was \u201c1968\u201d)"), stale.body());
+            assertTrue(stale.body().contains("value=\"The Art of Computer Programming, Volume 1\""), "what was typed is kept");
+            assertTrue(stale.body().contains("name=\"version\" value=\"2\""), "saving again puts it over the change listed");
+            assertEquals("The Art of Computer Programming", RunningIdiom.json(idiom.get("/api/entities/" + id)).get("metadata").get("title").asText(),
+                    "nothing saved");
+
+            // saved from the current version: only the fields that differ from it are written
+            HttpResponse<String> saved = browser(idiom, s[0], "/curator/records/" + id + "/edit", "csrf=" + enc(s[1]) + "&version=2&type=book&title="
+                    + enc("The Art of Computer Programming, Volume 1") + "&year=1973&authors=" + enc("Knuth, Donald E.") + "&tags="
+                    + enc("algorithms; analysis\nclassics, vol. 1"));
+            assertEquals(303, saved.statusCode(), saved.body());
+            assertTrue(URLDecoder.decode(saved.headers().firstValue("Location").orElseThrow(), StandardCharsets.UTF_8).contains("Saved 1 field"));
+
+            // a value the record cannot hold: refused with the reason, what was typed kept, nothing written
+            HttpResponse<String> invalid = browser(idiom, s[0], "/curator/records/" + id + "/edit", "csrf=" + enc(s[1]) + "&version=3&type=book&title=x"
+                    + "&year=nineteen");
+            assertEquals(422, invalid.statusCode());
+            assertTrue(invalid.body().contains("year must be a whole number") && invalid.body().contains("value=\"nineteen\""), invalid.body());
+            assertEquals(3, RunningIdiom.json(idiom.get("/api/entities/" + id)).get("version").asInt());
+
+            // the record's page, an unknown record, a reader's key
+            String page = browser(idiom, s[0], "/curator/records/" + id, null).body();
+            assertTrue(page.contains("key:cura (web, curator workspace)") && page.contains("Knuth, D. E. (1973)"), page);
+            HttpResponse<String> unknown = browser(idiom, s[0], "/curator/records/00000000-0000-0000-0000-000000000000", null);
+            assertEquals(404, unknown.statusCode());
+            assertTrue(unknown.body().contains("<h2>Not found</h2>"), unknown.body());
+            assertEquals(400, browser(idiom, s[0], "/curator/records/not-an-id", null).statusCode());
+            String reader = key(idiom, "portal", "reader");
+            HttpResponse<String> refused = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/curator/library")))
+                    .header("Authorization", "Bearer " + reader).header("Accept", "text/html"));
+            assertEquals(403, refused.statusCode());
+            assertTrue(refused.body().contains("<h1>Not for this key</h1>") && refused.body().contains("needs a curator or admin key"), refused.body());
+        }
+    }
+
+    @Test
+    void theInboxCountReachesAnOpenPageOverServerSentEvents() throws Exception {
+        Path bib = Files.writeString(dir.resolve("live.bib"), "@article{a, title = {One}, year = {2001}, doi = {10.1/x}}\n");
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0",
+                "pull-interval-ms", "0"))) {
+            assertEquals(200, idiom.put("/api/tools/live", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\"}").statusCode());
+            String[] s = logIn(idiom, key(idiom, "cura", "curator"));
+            java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+            HttpResponse<java.io.InputStream> stream = client.send(HttpRequest.newBuilder(URI.create(idiom.url("/curator/live"))).header("Cookie", s[0])
+                    .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(200, stream.statusCode());
+            try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
+                assertEquals("retry: 2000", lines.readLine());
+                lines.readLine();
+                assertEquals("event: inbox", lines.readLine());
+                String first = lines.readLine();
+                assertTrue(first.startsWith("data: 0<span id=\"state-6c697665\" hx-swap-oob=\"true\">in step</span>"), first);
+                // a second record with the same DOI arrives: a likely pair, counted on the open page within a tick or two
+                Files.writeString(bib, Files.readString(bib) + "@article{b, title = {One, again}, year = {2001}, doi = {10.1/x}}\n");
+                assertEquals(200, idiom.post("/api/tools/live/sync", "application/json", "").statusCode());
+                String next;
+                do {
+                    next = lines.readLine();
+                } while (!next.startsWith("data: "));
+                assertTrue(next.startsWith("data: 1<span"), next);
+            }
+        }
+    }
+
+    @Test
+    void aCuratorPreviewsAReplicationRuleBeforeSavingItAndNothingIsWrittenByThePreview() throws Exception {
+        Path shelf = Files.writeString(dir.resolve("shelf.bib"), """
+                @book{knuth68, title = {Fundamental Algorithms}, year = {1968}, keywords = {classics}}
+                @article{lamport78, title = {Time, clocks}, year = {1978}}
+                """);
+        Path copy = Files.writeString(dir.resolve("copy.bib"), "");
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0",
+                "pull-interval-ms", "0"))) {
+            String curator = key(idiom, "cura", "curator");
+            java.util.function.Function<HttpRequest.Builder, HttpResponse<String>> as = b -> idiom.anonymous(b.header("Authorization", "Bearer " + curator));
+            // a curator adds accounts and sets their rules (an admin's keys and purges stay an admin's)
+            assertEquals(200, as.apply(HttpRequest.newBuilder(URI.create(idiom.url("/api/tools/shelf"))).header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\"" + shelf + "\"}"))).statusCode());
+            assertEquals(200, as.apply(HttpRequest.newBuilder(URI.create(idiom.url("/api/tools/copy"))).header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"kind\":\"bibtex\",\"baseUrl\":\"" + copy + "\"}"))).statusCode());
+            assertEquals(200, idiom.post("/api/tools/shelf/sync", "application/json", "").statusCode());
+            assertEquals(403, as.apply(HttpRequest.newBuilder(URI.create(idiom.url("/api/keys")))).statusCode());
+
+            HttpResponse<String> preview = as.apply(HttpRequest.newBuilder(URI.create(idiom.url("/api/tools/copy?dryRun=true")))
+                    .header("Content-Type", "application/json").method("PATCH", HttpRequest.BodyPublishers.ofString("{\"mirror\":{\"tags\":[\"classics\"]}}")));
+            assertEquals(200, preview.statusCode(), preview.body());
+            JsonNode writes = RunningIdiom.json(preview).get("writes").get(0);
+            assertEquals(1, writes.get("copies").get("count").asInt(), preview.body());
+            assertEquals("Fundamental Algorithms", writes.get("copies").get("samples").get(0).asText());
+            for (JsonNode a : RunningIdiom.json(idiom.get("/api/tools"))) {
+                if (a.get("name").asText().equals("copy")) {
+                    assertEquals("\"none\"", a.get("mirror").toString(), "a preview saves nothing");
+                }
+            }
+            assertEquals(200, idiom.post("/api/tools/copy/sync", "application/json", "").statusCode());
+            assertEquals("", Files.readString(copy), "and writes nothing");
+
+            // the same from the workspace's account page: a preview, then the rule saved and carried out
+            String[] s = logIn(idiom, curator);
+            String page = browser(idiom, s[0], "/curator/accounts/copy?mirror=filter&tags=classics&types=&query=&direction=both&deletions=keep&preview=1",
+                    null).body();
+            assertTrue(page.contains("1 new copy: Fundamental Algorithms"), page);
+            HttpResponse<String> saved = browser(idiom, s[0], "/curator/accounts/copy/rule", "csrf=" + enc(s[1])
+                    + "&mirror=filter&tags=classics&types=&query=&direction=both&deletions=keep");
+            assertEquals(303, saved.statusCode());
+            assertEquals(200, idiom.post("/api/tools/copy/sync", "application/json", "").statusCode());
+            assertTrue(Files.readString(copy).contains("Fundamental Algorithms") && !Files.readString(copy).contains("Time, clocks"), Files.readString(copy));
+        }
+    }
 }

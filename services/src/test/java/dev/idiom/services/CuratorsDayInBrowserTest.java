@@ -120,6 +120,20 @@ class CuratorsDayInBrowserTest {
         throw new AssertionError("no DE titled " + title);
     }
 
+    /** Adds a tool account through the form, and waits for its page. */
+    private static void addAccount(String name, String kind, String base, String account, String secret, String policy) {
+        browser.get(browser.getCurrentUrl().replaceAll("/curator.*", "/curator"));
+        browser.findElement(By.linkText("Add an account")).click();
+        within(Duration.ofSeconds(5)).until(d -> d.findElement(By.id("a-name"))).sendKeys(name);
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("a-kind"))).selectByValue(kind);
+        browser.findElement(By.id("a-base")).sendKeys(base);
+        browser.findElement(By.id("a-account")).sendKeys(account);
+        browser.findElement(By.id("a-secret")).sendKeys(secret);
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("a-policy"))).selectByValue(policy);
+        press("Add and check");
+        assertTrue(status().startsWith("Added " + name), status());
+    }
+
     @Test
     void aCuratorsDayFromTheInboxToTheLibrary() throws Exception {
         Path bib = Files.writeString(dir.resolve("shelf.bib"), """
@@ -152,20 +166,6 @@ class CuratorsDayInBrowserTest {
         try (ZoteroStub zotero = new ZoteroStub(); PinboardStub pinboard = new PinboardStub();
              RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0",
                      "pull-interval-ms", "0"))) {
-            assertEquals(200, idiom.put("/api/tools/shelf", "{\"kind\":\"bibtex\",\"baseUrl\":\"" + bib + "\",\"conflictPolicy\":\"ask\"}").statusCode());
-            assertEquals(200, idiom.post("/api/tools/shelf/sync", "application/json", "").statusCode());
-            assertEquals(200, idiom.put("/api/tools/zot", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + ZoteroStub.LIBRARY
-                    + "\",\"secret\":\"" + ZoteroStub.KEY + "\",\"mirror\":\"all\"}").statusCode());
-            assertEquals(200, idiom.post("/api/tools/zot/sync", "application/json", "").statusCode());
-            assertEquals(200, idiom.put("/api/tools/pins", "{\"kind\":\"pinboard\",\"baseUrl\":\"" + pinboard.uri() + "/v1/\",\"secret\":\""
-                    + PinboardStub.TOKEN + "\",\"mirror\":\"all\"}").statusCode());
-            assertEquals(200, idiom.post("/api/tools/pins/sync", "application/json", "").statusCode());
-            // someone edits a title in Idiom while the file changes it too: under "ask" it waits for a person
-            JsonNode demers = titled(idiom, "Epidemic algorithms");
-            assertEquals(200, idiom.patch("/api/entities/" + demers.get("id").asText(), "{\"metadata\":{\"title\":\"Epidemic algorithms for replicated "
-                    + "databases\"}}", "If-Match", "\"" + demers.get("version").asInt() + "\"").statusCode());
-            Files.writeString(bib, Files.readString(bib).replace("{Epidemic algorithms}", "{Epidemic algorithms (PODC)}"));
-            assertEquals(200, idiom.post("/api/tools/shelf/sync", "application/json", "").statusCode());
             String curator = RunningIdiom.json(idiom.post("/api/keys", "application/json", "{\"name\":\"ada\",\"role\":\"curator\"}")).get("key").asText();
 
             // log in
@@ -176,9 +176,43 @@ class CuratorsDayInBrowserTest {
             page("0-login");
             browser.findElement(By.id("key")).sendKeys(curator);
             browser.findElement(By.cssSelector("form button[type=submit]")).click();
+            within(Duration.ofSeconds(10)).until(d -> d.getTitle().contains("All in step"));
+
+            // add the file and the Zotero library, and bring the file's records in
+            addAccount("shelf", "bibtex", bib.toString(), "", "", "ask");
+            page("1-account-added");
+            browser.get(idiom.url("/curator"));
+            row("#accounts", "shelf").findElement(By.xpath(".//button[text()='Sync now']")).click();
+            assertTrue(status().startsWith("Synced shelf: 3 records read"), status());
+            addAccount("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY, "prefer-idiom");
+
+            // a rule previewed, then saved: every record to Zotero
+            browser.findElement(By.id("m-all")).click();
+            press("Preview");
+            WebElement preview = within(Duration.ofSeconds(5)).until(d -> d.findElement(By.id("preview")));
+            assertTrue(preview.getText().contains("3 new copies") && preview.getText().contains("Time, clocks"), preview.getText());
+            assertEquals(0, zotero.size(), "a preview writes nothing");
+            page("2-rule-preview");
+            press("Save this rule");
+            assertTrue(status().startsWith("Saved the rule of zot"), status());
+            browser.get(idiom.url("/curator"));
+            row("#accounts", "zot").findElement(By.xpath(".//button[text()='Sync now']")).click();
+            assertTrue(status().startsWith("Synced zot"), status());
+            assertEquals(3, zotero.size(), "the rule's copies are made");
+
+            assertEquals(200, idiom.put("/api/tools/pins", "{\"kind\":\"pinboard\",\"baseUrl\":\"" + pinboard.uri() + "/v1/\",\"secret\":\""
+                    + PinboardStub.TOKEN + "\",\"mirror\":\"all\"}").statusCode());
+            assertEquals(200, idiom.post("/api/tools/pins/sync", "application/json", "").statusCode());
+            // someone edits a title in Idiom while the file changes it too: under "ask" it waits for a person
+            JsonNode demers = titled(idiom, "Epidemic algorithms");
+            assertEquals(200, idiom.patch("/api/entities/" + demers.get("id").asText(), "{\"metadata\":{\"title\":\"Epidemic algorithms for replicated "
+                    + "databases\"}}", "If-Match", "\"" + demers.get("version").asInt() + "\"").statusCode());
+            Files.writeString(bib, Files.readString(bib).replace("{Epidemic algorithms}", "{Epidemic algorithms (PODC)}"));
+            assertEquals(200, idiom.post("/api/tools/shelf/sync", "application/json", "").statusCode());
+            browser.get(idiom.url("/curator"));
             within(Duration.ofSeconds(10)).until(d -> d.getTitle().contains("Needs you"));
             assertTrue(browser.getTitle().startsWith("(3) "), "a refused write, a conflict and a likely pair: " + browser.findElement(By.tagName("main")).getText());
-            page("1-inbox");
+            page("3-inbox");
 
             // the refused write, with Pinboard's reason; fixed in the edit form, it goes through
             WebElement refused = row("#parked", "Time, clocks");
@@ -189,7 +223,7 @@ class CuratorsDayInBrowserTest {
             browser.findElement(By.linkText("Edit")).click();
             WebElement url = within(Duration.ofSeconds(5)).until(d -> d.findElement(By.id("f-url")));
             url.sendKeys("https://lamport.azurewebsites.net/pubs/time-clocks.pdf");
-            page("2-edit");
+            page("4-edit");
             press("Save");
             assertTrue(status().startsWith("Saved 1 field"), status());
             browser.get(idiom.url("/curator"));
@@ -214,7 +248,7 @@ class CuratorsDayInBrowserTest {
             row("#duplicates", "Erratum").findElement(By.xpath(".//button[starts-with(text(), 'Merge')]")).click();
             assertTrue(status().startsWith("Merged into"), status());
             within(Duration.ofSeconds(5)).until(d -> d.getTitle().startsWith("All in step"));
-            page("3-all-in-step");
+            page("5-all-in-step");
 
             // search the library, open a record: its provenance, its copies, an APA citation
             browser.findElement(By.linkText("Library")).click();
@@ -222,7 +256,7 @@ class CuratorsDayInBrowserTest {
             q.sendKeys("clocks");
             press("Search");
             within(Duration.ofSeconds(5)).until(d -> d.findElement(By.cssSelector("#results")).getText().contains("1 record"));
-            page("4-library");
+            page("6-library");
             browser.findElement(By.partialLinkText("Time, clocks")).click();
             WebElement provenance = row("#fields", "URL");
             assertTrue(provenance.getText().contains("ada"), "the URL came from the curator's edit: " + provenance.getText());
@@ -230,12 +264,12 @@ class CuratorsDayInBrowserTest {
             assertTrue(row("#copies", "zot").findElements(By.tagName("a")).size() == 1, "a link into Zotero");
             String citation = browser.findElement(By.id("citation")).getText();
             assertTrue(citation.startsWith("Lamport, L. (1978). Time, clocks, and the ordering of events in a distributed system."), citation);
-            page("5-record");
+            page("7-record");
 
             // delete to the trash, restore from it
             press("Delete to the trash");
             assertTrue(status().startsWith("Moved"), status());
-            page("6-trash");
+            page("8-trash");
             row("#trash", "Time, clocks").findElement(By.xpath(".//button[text()='Restore']")).click();
             assertTrue(status().startsWith("Restored"), status());
             assertEquals("LIVE", RunningIdiom.json(idiom.get("/api/entities/" + titled(idiom, "Time, clocks, and the ordering of events in a distributed "

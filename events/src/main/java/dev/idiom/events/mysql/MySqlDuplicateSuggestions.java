@@ -49,6 +49,16 @@ public final class MySqlDuplicateSuggestions implements DuplicateSuggestions {
     }
 
     @Override
+    public long dismissed() {
+        return SqlWork.on(db, "suggested duplicates", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM duplicate_dismissal"); java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    @Override
     public void dismiss(UUID a, UUID b, String by, Instant at) {
         UUID[] pair = DuplicateSuggestions.ordered(a, b);
         SqlWork.on(db, "suggested duplicates", c -> {

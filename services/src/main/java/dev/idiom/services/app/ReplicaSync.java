@@ -29,6 +29,11 @@ public final class ReplicaSync {
     }
 
     /** What a sync of the account called {@code name} would do, changing nothing. */
+    /** What a replication rule would write to the account once saved (copies, changes, removals, a hold), before it is saved. */
+    public dev.idiom.consistency.report.SyncPlan previewRule(String name, dev.idiom.consistency.MirrorRule candidate) {
+        return engine.dryRun().rule(name, candidate);
+    }
+
     public dev.idiom.consistency.report.SyncPlan plan(String name) {
         return engine.dryRun().plan(name);
     }

@@ -49,7 +49,7 @@ public final class ToolsResource {
      * "from"}; {@code direction}: "both" (the default), "receive-only" or "send-only"; {@code deletions}: "keep" (the default)
      * or "propagate" (a DE deleted in Idiom has its copies there deleted; a copy deleted there deletes a DE it was the last copy of).
      */
-    @Needs(Role.ADMIN)
+    @Needs(Role.CURATOR)
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -66,18 +66,24 @@ public final class ToolsResource {
     /**
      * Changes only the account's replication settings. Body: any of {"mirror", "direction",
      * "deletions"} (as for PUT); the rest of the account, its secret included, stays.
+     * {@code dryRun=true}: what the account would be written under the new settings (copies,
+     * changes, removals, a hold, with samples), nothing saved.
      */
-    @Needs(Role.ADMIN)
+    @Needs(Role.CURATOR)
     @jakarta.ws.rs.PATCH
     @Path("{name}")
     @Consumes({EntitiesResource.MERGE_PATCH, MediaType.APPLICATION_JSON})
-    public String replicate(@PathParam("name") String name, byte[] body) {
+    public String replicate(@PathParam("name") String name, byte[] body, @QueryParam("dryRun") String dryRun) {
         ObjectNode b = JsonBodies.closed(json.object(body), "mirror", "direction", "deletions");
+        if (QueryParams.flag("dryRun", dryRun)) {
+            return plan(sync.previewRule(name, accounts.candidate(name, b.get("mirror"), JsonBodies.string(b, "direction"),
+                    JsonBodies.string(b, "deletions")))).toString();
+        }
         return view(accounts.replicate(name, b.get("mirror"), JsonBodies.string(b, "direction"), JsonBodies.string(b, "deletions"))).toString();
     }
 
     /** Removes the account: its copies unlinked (the records stay in the tool), what it was owed dropped, its secret destroyed. */
-    @Needs(Role.ADMIN)
+    @Needs(Role.CURATOR)
     @DELETE
     @Path("{name}")
     public String remove(@PathParam("name") String name) {

@@ -112,7 +112,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         return switch (operation) {
             case "empty", "moreInfo", "cite", "history", "search" -> Role.READER;
             case "createDE", "updateDE", "deleteDE", "restoreDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts",
-                    "resolveConflict", "suggestedDuplicates", "dismissDuplicate", "parkedWrites" -> Role.CURATOR;
+                    "resolveConflict", "suggestedDuplicates", "dismissDuplicate", "parkedWrites", "setReplication" -> Role.CURATOR;
             default -> Role.ADMIN;
         };
     }

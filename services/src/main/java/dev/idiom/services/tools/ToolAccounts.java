@@ -258,15 +258,20 @@ public final class ToolAccounts {
      * as a request gives it ("none", "all" or a filter).
      */
     public ToolAccount replicate(String name, com.fasterxml.jackson.databind.JsonNode mirror, String direction, String deletions) {
-        StoredToolAccount a = (validName(name) ? repository.find(name) : Optional.<StoredToolAccount>empty())
-                .orElseThrow(() -> new UnknownToolAccountException(name));
-        MirrorRule was = MirrorRule.stored(a.mirror(), a.direction()).withDeletions(a.deletions());
-        MirrorRule rule = (mirror == null ? MirrorRule.stored(a.mirror(), direction == null ? a.direction() : direction)
-                : MirrorRule.of(mirror, direction == null ? a.direction() : direction)).withDeletions(deletions == null ? was.deletions() : deletions);
+        StoredToolAccount a = stored(name).orElseThrow(() -> new UnknownToolAccountException(name));
+        MirrorRule rule = candidate(name, mirror, direction, deletions);
         StoredToolAccount changed = new StoredToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), a.sealedSecret(), a.newRecords(),
                 a.conflictPolicy(), clock.instant(), a.privateLibrary(), rule.stored(), rule.direction().text(), rule.deletions());
         repository.save(changed);
         return view(changed);
+    }
+
+    /** The rule {@link #replicate} would save with these settings (each null: as it is), validated, not saved: for a preview. */
+    public MirrorRule candidate(String name, com.fasterxml.jackson.databind.JsonNode mirror, String direction, String deletions) {
+        StoredToolAccount a = stored(name).orElseThrow(() -> new UnknownToolAccountException(name));
+        MirrorRule was = MirrorRule.stored(a.mirror(), a.direction()).withDeletions(a.deletions());
+        return (mirror == null ? MirrorRule.stored(a.mirror(), direction == null ? a.direction() : direction)
+                : MirrorRule.of(mirror, direction == null ? a.direction() : direction)).withDeletions(deletions == null ? was.deletions() : deletions);
     }
 
     private static void printable(String what, String value) {

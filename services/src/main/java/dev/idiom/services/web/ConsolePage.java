@@ -63,6 +63,9 @@ final class ConsolePage {
                 <div class="tile"><span class="label">propagation lag p99</span><span id="t-lag" class="value">–</span></div>
                 <div class="tile"><span class="label">refused busy / s</span><span id="t-refused" class="value">–</span></div>
                 </section>
+                <section id="held" hidden><h2>Held accounts</h2><p class="hint">A pull or a rule would have removed more than the account's share
+                of copies: nothing was removed, and the account waits for a person (its actions are in the table below).</p>
+                <table id="held-accounts"><thead><tr><th>account</th><th>tool</th><th>what was held</th></tr></thead><tbody></tbody></table></section>
                 <section><h2>Tools and replicas</h2><table id="accounts"><thead><tr><th>account</th><th>tool</th><th>state</th><th>replicas</th>
                 <th>in sync</th><th>pending</th><th>parked</th><th>divergent</th><th>last pull</th><th>last push</th><th>lag p99 ms</th><th></th></tr></thead>
                 <tbody></tbody></table></section>

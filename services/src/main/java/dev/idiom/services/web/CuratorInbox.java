@@ -30,10 +30,19 @@ final class CuratorInbox {
     private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final Application app;
+    private final PageTemplates pages;
     private final AtomicReference<Counted> counted = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(CuratorInbox.class.getName());
 
-    CuratorInbox(Application app) {
+    CuratorInbox(Application app, PageTemplates pages) {
         this.app = app;
+        this.pages = pages;
+    }
+
+    /** The workspace's templates. */
+    PageTemplates pages() {
+        return pages;
     }
 
     /** Everything in the inbox, as of now. */
@@ -46,33 +55,59 @@ final class CuratorInbox {
 
     private record Counted(Contents contents, long atNanos) {}
 
+    /** Everything in the inbox, as of now: its four readings side by side (each is a query of its own). */
     Contents read() {
         Instant now = app.clock().instant();
-        List<AccountConsistency> accounts = app.sync().report();
-        List<CuratorPage.Parked> parked = new ArrayList<>();
-        for (AccountConsistency a : accounts) {
-            if (a.parked() > 0) {
-                for (ParkedWrite w : app.sync().parked(a.name(), SHOWN)) {
-                    parked.add(new CuratorPage.Parked(a.name(), w));
+        try (var side = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var conflicts = side.submit(() -> app.sync().conflicts("open", Long.MAX_VALUE, SHOWN));
+            var duplicates = side.submit(() -> app.lifecycle().duplicates(SHOWN, WORKSPACE));
+            List<AccountConsistency> accounts = app.sync().report();
+            List<CuratorPage.Parked> parked = new ArrayList<>();
+            for (AccountConsistency a : accounts) {
+                if (a.parked() > 0) {
+                    for (ParkedWrite w : app.sync().parked(a.name(), SHOWN)) {
+                        parked.add(new CuratorPage.Parked(a.name(), w));
+                    }
                 }
             }
+            List<CuratorPage.Row> rows = accounts.stream().map(a -> new CuratorPage.Row(a, CuratorPage.ago(a.lastPullAt(), now),
+                    CuratorPage.ago(a.lastPushAt(), now), a.lastPullAt(), a.lastPushAt(), app.sync().failure(a.name())
+                            .map(f -> f.error() + " (" + CuratorPage.ago(f.at(), now) + (f.timesInARow() > 1 ? ", " + f.timesInARow() + " times in a row" : "")
+                                    + ")")
+                            .orElse(null))).toList();
+            Contents c = new Contents(rows, parked, conflicts.get(), duplicates.get());
+            counted.set(new Counted(c, TimeSource.nanoTime()));
+            return c;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the curator's inbox", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         }
-        List<CuratorPage.Row> rows = accounts.stream().map(a -> new CuratorPage.Row(a, CuratorPage.ago(a.lastPullAt(), now),
-                CuratorPage.ago(a.lastPushAt(), now), a.lastPullAt(), a.lastPushAt(), app.sync().failure(a.name())
-                        .map(f -> f.error() + " (" + CuratorPage.ago(f.at(), now) + (f.timesInARow() > 1 ? ", " + f.timesInARow() + " times in a row" : "") + ")")
-                        .orElse(null))).toList();
-        Contents c = new Contents(rows, parked, app.sync().conflicts("open", Long.MAX_VALUE, SHOWN), app.lifecycle().duplicates(SHOWN, WORKSPACE));
-        counted.set(new Counted(c, TimeSource.nanoTime()));
-        return c;
     }
 
-    /** The inbox, read again only if the last reading is over a second old. */
+    /**
+     * The inbox as of at most about a second ago: a reading over a second old is served while one
+     * thread reads it again (on 20,000 DEs a reading takes tens of milliseconds: the duplicates' join
+     * and the open conflicts), so no page waits for it; with no reading yet (or after an action), read now.
+     */
     Contents recent() {
         Counted c = counted.get();
-        if (c != null && TimeSource.nanoTime() - c.atNanos() < FRESH_NANOS) {
-            return c.contents();
+        if (c == null) {
+            return read();
         }
-        return read();
+        if (TimeSource.nanoTime() - c.atNanos() >= FRESH_NANOS && refreshing.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("idiom-curator-inbox").start(() -> {
+                try {
+                    read();
+                } catch (RuntimeException e) {
+                    LOG.log(java.util.logging.Level.FINE, "the curator's inbox could not be read again: " + e.getMessage(), e);
+                } finally {
+                    refreshing.set(false);
+                }
+            });
+        }
+        return c.contents();
     }
 
     /** After an action: the next page reads the inbox again. */
@@ -83,6 +118,6 @@ final class CuratorInbox {
     /** The fragment the live feed sends: the count, and each account's state for its place on the page. */
     String live() {
         Contents c = recent();
-        return PageTemplates.render("live.jte", Map.of("waiting", c.waiting(), "rows", c.rows())).strip();
+        return pages.render("live.jte", Map.of("waiting", c.waiting(), "rows", c.rows())).strip();
     }
 }

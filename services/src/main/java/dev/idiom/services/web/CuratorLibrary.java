@@ -16,7 +16,6 @@ import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.Provenance;
 import dev.idiom.services.app.ReadPath;
 import dev.idiom.services.citations.CitationFormat;
-import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -39,7 +38,7 @@ import java.util.UUID;
  * changed meanwhile and keeps what was typed), delete to the trash and the trash with restore
  * ({@code /curator/trash}). Every read and write is the application layer's, as REST's and SOAP's.
  */
-final class CuratorLibrary extends HttpServlet {
+final class CuratorLibrary extends CuratorPages {
     /** Results per page of the library. */
     static final int PAGE_SIZE = 25;
     /** The styles the record page offers (any CSL style name works in the address). */
@@ -50,16 +49,8 @@ final class CuratorLibrary extends HttpServlet {
     static final List<Field> MAIN = List.of(Field.TITLE, Field.AUTHORS, Field.EDITORS, Field.YEAR, Field.MONTH, Field.DAY, Field.VENUE, Field.VOLUME,
             Field.ISSUE, Field.PAGES, Field.PUBLISHER, Field.DOI, Field.URL, Field.ABSTRACT, Field.TAGS, Field.NOTES);
 
-    private final transient Application app;
-    private final transient AdminSessions sessions;
-    private final transient CuratorWorkspace workspace;
-    private final transient CuratorInbox inbox;
-
     CuratorLibrary(Application app, AdminSessions sessions, CuratorWorkspace workspace, CuratorInbox inbox) {
-        this.app = app;
-        this.sessions = sessions;
-        this.workspace = workspace;
-        this.inbox = inbox;
+        super(app, sessions, workspace, inbox);
     }
 
     @Override
@@ -72,23 +63,23 @@ final class CuratorLibrary extends HttpServlet {
         CuratorChrome chrome = workspace.chrome(req, caller, inbox.recent(), p[2]);
         try {
             if (p.length == 3 && p[2].equals("library")) {
-                AdminConsole.page(res, 200, PageTemplates.render("library.jte", Map.of("chrome", chrome, "view", library(req, caller))));
+                AdminConsole.page(res, 200, pages.render("library.jte", Map.of("chrome", chrome, "view", library(req, caller))));
             } else if (p.length == 3 && p[2].equals("trash")) {
-                AdminConsole.page(res, 200, PageTemplates.render("trash.jte", Map.of("chrome", chrome, "done", CuratorWorkspace.done(req),
+                AdminConsole.page(res, 200, pages.render("trash.jte", Map.of("chrome", chrome, "done", CuratorWorkspace.done(req),
                         "records", app.lifecycle().trash(100), "retention", app.lifecycle().retention(), "now", app.clock().instant())));
             } else if (p.length == 4 && p[2].equals("records") && p[3].equals("new")) {
                 AdminConsole.page(res, 200, edit(chrome.in("new"), null, 0, Metadata.EMPTY, false, null, List.of()));
             } else if (p.length == 4 && p[2].equals("records")) {
-                AdminConsole.page(res, 200, record(req, chrome.in("record"), caller, UUID.fromString(p[3])));
+                AdminConsole.page(res, 200, record(req, chrome.in("record"), caller, id(p[3])));
             } else if (p.length == 5 && p[2].equals("records") && p[4].equals("edit")) {
-                DigitalEntity de = app.reads().describe(UUID.fromString(p[3]), ReadPath.DB, caller).entity();
+                DigitalEntity de = app.reads().describe(id(p[3]), ReadPath.DB, caller).entity();
                 AdminConsole.page(res, 200, edit(chrome.in("record"), de.id(), de.version(), de.metadata(), de.markedPrivate(), null, List.of()));
             } else {
                 res.sendError(404);
             }
-        } catch (IllegalArgumentException | UnknownEntityException e) { // a malformed id, or one nobody has
+        } catch (InvalidValueException | UnknownEntityException e) { // a malformed id, or one nobody has
             ErrorCode.Failure f = ErrorCode.of(e);
-            AdminConsole.page(res, f.code().status(), PageTemplates.render("refused.jte", Map.of("chrome", chrome, "status", f.code().status(),
+            AdminConsole.page(res, f.code().status(), pages.render("refused.jte", Map.of("chrome", chrome, "status", f.code().status(),
                     "message", f.message())));
         }
     }
@@ -111,7 +102,7 @@ final class CuratorLibrary extends HttpServlet {
                 res.sendError(404);
                 return;
             }
-            UUID id = UUID.fromString(p[3]);
+            UUID id = id(p[3]);
             switch (p[4]) {
                 case "edit" -> save(req, res, caller, id, source);
                 case "delete" -> {
@@ -136,6 +127,14 @@ final class CuratorLibrary extends HttpServlet {
             String done = CuratorWorkspace.notDone(e);
             String back = p.length >= 4 && !p[2].equals("records") ? "/curator" : p.length >= 4 ? "/curator/records/" + p[3] : "/curator/library";
             CuratorWorkspace.redirect(res, base + back + "?done=" + enc(done));
+        }
+    }
+
+    private static UUID id(String text) {
+        try {
+            return UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidValueException("'" + text + "' is not a record's id");
         }
     }
 
@@ -304,7 +303,7 @@ final class CuratorLibrary extends HttpServlet {
         }
         String bibtex = app.reads().cite(List.of(de), true, CitationFormat.BIBTEX, null, null, caller).strip();
         String ris = app.reads().cite(List.of(de), true, CitationFormat.RIS, null, null, caller).strip();
-        return PageTemplates.render("record.jte", Map.of("chrome", chrome, "view", new RecordView(de, CuratorWorkspace.done(req), fields, copies,
+        return pages.render("record.jte", Map.of("chrome", chrome, "view", new RecordView(de, CuratorWorkspace.done(req), fields, copies,
                 history.reversed(), style, locale, citation, bibtex, ris)));
     }
 
@@ -367,7 +366,7 @@ final class CuratorLibrary extends HttpServlet {
             (MAIN.contains(f) ? main : more).add(ff);
         }
         main.sort(java.util.Comparator.comparingInt(ff -> MAIN.indexOf(Field.named(ff.name()))));
-        return PageTemplates.render("edit.jte", Map.of("chrome", chrome, "view", new EditView(id, version, type == null ? "article-journal" : type,
+        return pages.render("edit.jte", Map.of("chrome", chrome, "view", new EditView(id, version, type == null ? "article-journal" : type,
                 markedPrivate, main, more, Field.TYPES.stream().sorted().toList(), error, meanwhile)));
     }
 

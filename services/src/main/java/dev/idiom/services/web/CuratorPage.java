@@ -29,6 +29,14 @@ final class CuratorPage {
                 "A curator's or an admin's key (<code>./idiom keys create --role curator</code>).");
     }
 
+    /** The page a key without the curator's role gets: why, and where to log in with another. */
+    static String forbidden(String base, String why) {
+        return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not for this key — Idiom</title><link rel=\"stylesheet\" href=\""
+                + ConsolePage.esc(base) + "/admin/assets/console.css\"></head><body class=\"login\"><main><h1>Not for this key</h1><p class=\"error\">"
+                + ConsolePage.esc(why.substring(0, 1).toUpperCase() + why.substring(1)) + ".</p><p><a href=\"" + ConsolePage.esc(base)
+                + "/curator/login\">Log in with another key</a></p></main></body></html>";
+    }
+
     /** An account's state in a word or two. */
     static String state(AccountConsistency a) {
         if (a.held() != null) {

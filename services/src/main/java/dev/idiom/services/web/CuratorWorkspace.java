@@ -32,6 +32,7 @@ final class CuratorWorkspace extends HttpServlet {
     private final transient PublicUrl publicUrl;
     private final transient AuthFailures failures;
     private final transient CuratorInbox inbox;
+    private final transient PageTemplates pages;
     private final transient LiveFeed live;
 
     CuratorWorkspace(Application app, AdminSessions sessions, PublicUrl publicUrl, AuthFailures failures, CuratorInbox inbox, LiveFeed live) {
@@ -40,6 +41,7 @@ final class CuratorWorkspace extends HttpServlet {
         this.publicUrl = publicUrl;
         this.failures = failures;
         this.inbox = inbox;
+        this.pages = inbox.pages();
         this.live = live;
     }
 
@@ -59,9 +61,9 @@ final class CuratorWorkspace extends HttpServlet {
         } else if (path.equals("/curator") || path.equals("/curator/")) {
             Caller caller = curator(req, res);
             if (caller != null) {
-                CuratorInbox.Contents c = inbox.read();
+                CuratorInbox.Contents c = inbox.read(); // the inbox itself: as it is now
                 CuratorChrome chrome = chrome(req, caller, c, "inbox");
-                AdminConsole.page(res, 200, PageTemplates.render("workspace.jte", Map.of("chrome", chrome, "done", done(req), "rows", c.rows(),
+                AdminConsole.page(res, 200, pages.render("workspace.jte", Map.of("chrome", chrome, "done", done(req), "rows", c.rows(),
                         "parked", c.parked(), "conflicts", c.conflicts(), "duplicates", c.duplicates())));
             }
         } else if (path.equals("/curator/live")) {
@@ -199,7 +201,13 @@ final class CuratorWorkspace extends HttpServlet {
         if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && c.role().includes(Role.CURATOR)) {
             return c;
         }
-        Refusal.send(req, res, ErrorCode.FORBIDDEN, "the curator's workspace needs a curator or admin key");
+        String why = "the curator's workspace needs a curator or admin key";
+        String accept = req.getHeader("Accept");
+        if (accept != null && accept.contains("text/html")) { // a person at a browser: a page that says so, and the way back
+            AdminConsole.page(res, 403, CuratorPage.forbidden(req.getContextPath(), why));
+        } else {
+            Refusal.send(req, res, ErrorCode.FORBIDDEN, why);
+        }
         return null;
     }
 

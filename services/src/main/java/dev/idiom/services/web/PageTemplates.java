@@ -8,18 +8,17 @@ import java.util.Map;
 /**
  * The curator's pages: jte templates ({@code services/src/main/jte}) compiled to Java classes of
  * this package at build time, so a template that names a field wrongly fails the build, and every
- * value is escaped for where it stands (text, attribute, URL).
+ * value is escaped for where it stands (text, attribute, URL). One per mounted application: the
+ * engine keeps the classes it loaded, and a stopped web application's loader must not serve the next.
  */
 final class PageTemplates {
-    private static final TemplateEngine ENGINE = TemplateEngine.createPrecompiled(null, ContentType.Html, PageTemplates.class.getClassLoader(),
+    private final TemplateEngine engine = TemplateEngine.createPrecompiled(null, ContentType.Html, PageTemplates.class.getClassLoader(),
             "dev.idiom.services.web");
 
-    private PageTemplates() {}
-
     /** The template {@code name} (as {@code record.jte}) with these parameters, as HTML. */
-    static String render(String name, Map<String, Object> params) {
+    String render(String name, Map<String, Object> params) {
         StringOutput out = new StringOutput(8192);
-        ENGINE.render(name, params, out);
+        engine.render(name, params, out);
         return out.toString();
     }
 }

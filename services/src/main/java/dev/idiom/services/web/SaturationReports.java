@@ -49,7 +49,7 @@ final class SaturationReports {
                     }
                     out.add(new Listed(f.getFileName().toString(), s.path("complete").asBoolean(), s.path("incompleteReason").asText(null),
                             s.path("startedAt").asText(), s.path("target").asText(), s.path("operations").size(),
-                            base == null || base.path("saturation").isNull() ? null : String.format(Locale.ROOT, "%.0f", base.path("saturation").path("msgPerSecond").asDouble())));
+                            base == null ? null : point(base)));
                 } catch (IOException e) {
                     out.add(new Listed(f.getFileName().toString(), false, "summary.json unreadable: " + e.getMessage(), "", "", 0, null));
                 }
@@ -98,5 +98,22 @@ final class SaturationReports {
             case "txt", "log" -> "text/plain;charset=UTF-8";
             default -> "application/octet-stream";
         };
+    }
+
+    /**
+     * An operation's saturation point as its report writes it: the rate, "+" when the run stopped
+     * before it saturated, and "< X" when it was saturated at the first step offered (X msg/s).
+     */
+    static String point(JsonNode operation) {
+        JsonNode s = operation.path("saturation");
+        if (s.isMissingNode() || s.isNull()) {
+            return null;
+        }
+        double rate = s.path("msgPerSecond").asDouble();
+        boolean reached = s.path("reached").asBoolean();
+        if (rate == 0 && reached && operation.path("open").size() > 0) {
+            return "< " + String.format(Locale.ROOT, "%,.0f", operation.path("open").get(0).path("offered").asDouble());
+        }
+        return String.format(Locale.ROOT, "%,.0f", rate) + (reached ? "" : "+");
     }
 }

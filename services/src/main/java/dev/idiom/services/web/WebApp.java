@@ -80,7 +80,7 @@ public final class WebApp {
         ServletRegistration.Dynamic console = context.addServlet("admin-console", new AdminConsole(app, sessions, live, publicUrl, authFailures));
         console.addMapping("/admin/login", "/admin/logout", "/admin/live", "/admin/assets/*", "/admin/actions/*");
         console.setAsyncSupported(true);
-        CuratorInbox inbox = new CuratorInbox(app);
+        CuratorInbox inbox = new CuratorInbox(app, new PageTemplates());
         LiveFeed curatorLive = new LiveFeed("inbox", inbox::live, Duration.ofSeconds(1), true); // counts and states, sent when they change
         CuratorWorkspace workspace = new CuratorWorkspace(app, curatorSessions, publicUrl, authFailures, inbox, curatorLive);
         ServletRegistration.Dynamic curator = context.addServlet("curator-workspace", workspace);
@@ -88,6 +88,14 @@ public final class WebApp {
         curator.setAsyncSupported(true);
         context.addServlet("curator-library", new CuratorLibrary(app, curatorSessions, workspace, inbox))
                 .addMapping("/curator/library", "/curator/trash", "/curator/records", "/curator/records/*");
+        context.addListener(new jakarta.servlet.ServletContextListener() { // the feeds' tickers end with the application
+            @Override
+            public void contextDestroyed(jakarta.servlet.ServletContextEvent e) {
+                live.close();
+                curatorLive.close();
+            }
+        });
+        context.addServlet("curator-accounts", new CuratorAccounts(app, curatorSessions, workspace, inbox)).addMapping("/curator/accounts", "/curator/accounts/*");
 
         if (baseline) {
             context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");

@@ -115,6 +115,14 @@
     const now = JSON.stringify(s.accounts || []) + Math.floor(Date.now() / 60000);
     if (now === shownAccounts) { return; }
     shownAccounts = now;
+    const held = (s.accounts || []).filter(a => a.held);
+    $('held').hidden = held.length === 0;
+    const heldBody = $('held-accounts').tBodies[0];
+    heldBody.replaceChildren();
+    for (const a of held) {
+      const r = heldBody.insertRow();
+      cell(r, a.name); cell(r, a.kind); cell(r, a.held, 'bad');
+    }
     const body = $('accounts').tBodies[0];
     body.replaceChildren();
     for (const a of s.accounts || []) {
