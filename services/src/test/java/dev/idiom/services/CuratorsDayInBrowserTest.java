@@ -99,6 +99,15 @@ class CuratorsDayInBrowserTest {
         return within(Duration.ofSeconds(10)).until(d -> d.findElement(By.cssSelector("p[role=status]"))).getText();
     }
 
+    /** Waits for the page an action led to to say how it went ({@code prefix}): the page before may still be showing its own word. */
+    private static void said(String prefix) {
+        try {
+            within(Duration.ofSeconds(10)).until(d -> d.findElements(By.cssSelector("p[role=status]")).stream().anyMatch(e -> e.getText().startsWith(prefix)));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("the page did not say \u201c" + prefix + "\u2026\u201d; it says: " + status(), e);
+        }
+    }
+
     private static void press(String label) {
         within(Duration.ofSeconds(5)).until(d -> {
             d.findElement(By.xpath("//button[normalize-space()='" + label + "']")).click();
@@ -131,7 +140,7 @@ class CuratorsDayInBrowserTest {
         browser.findElement(By.id("a-secret")).sendKeys(secret);
         new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("a-policy"))).selectByValue(policy);
         press("Add and check");
-        assertTrue(status().startsWith("Added " + name), status());
+        said("Added " + name);
     }
 
     @Test
@@ -183,7 +192,7 @@ class CuratorsDayInBrowserTest {
             page("1-account-added");
             browser.get(idiom.url("/curator"));
             row("#accounts", "shelf").findElement(By.xpath(".//button[text()='Sync now']")).click();
-            assertTrue(status().startsWith("Synced shelf: 3 records read"), status());
+            said("Synced shelf: 3 records read");
             addAccount("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY, "prefer-idiom");
 
             // a rule previewed, then saved: every record to Zotero
@@ -194,10 +203,10 @@ class CuratorsDayInBrowserTest {
             assertEquals(0, zotero.size(), "a preview writes nothing");
             page("2-rule-preview");
             press("Save this rule");
-            assertTrue(status().startsWith("Saved the rule of zot"), status());
+            said("Saved the rule of zot");
             browser.get(idiom.url("/curator"));
             row("#accounts", "zot").findElement(By.xpath(".//button[text()='Sync now']")).click();
-            assertTrue(status().startsWith("Synced zot"), status());
+            said("Synced zot");
             assertEquals(3, zotero.size(), "the rule's copies are made");
 
             assertEquals(200, idiom.put("/api/tools/pins", "{\"kind\":\"pinboard\",\"baseUrl\":\"" + pinboard.uri() + "/v1/\",\"secret\":\""
@@ -225,10 +234,10 @@ class CuratorsDayInBrowserTest {
             url.sendKeys("https://lamport.azurewebsites.net/pubs/time-clocks.pdf");
             page("4-edit");
             press("Save");
-            assertTrue(status().startsWith("Saved 1 field"), status());
+            said("Saved 1 field");
             browser.get(idiom.url("/curator"));
             press("Retry refused writes");
-            assertTrue(status().startsWith("Retrying"), status());
+            said("Retrying");
             press("Sync now"); // the first row's: the file account
             within(Duration.ofSeconds(30)).until(d -> {
                 d.navigate().refresh();
@@ -239,15 +248,22 @@ class CuratorsDayInBrowserTest {
             WebElement conflict = row("#conflicts", "Epidemic algorithms");
             assertTrue(conflict.getText().contains("Epidemic algorithms (PODC)") && conflict.getText().contains("for replicated databases"));
             conflict.findElement(By.xpath(".//button[text()=\"Take the tool's\"]")).click();
-            assertTrue(status().startsWith("Resolved"), status());
+            said("Resolved");
             assertEquals(200, idiom.post("/api/tools/shelf/sync", "application/json", "").statusCode());
             assertTrue(Files.readString(bib).contains("{Epidemic algorithms (PODC)}"), Files.readString(bib));
 
-            // the likely pair, merged (the page read again: the sync above moved the record on)
+            // the likely pair, compared field by field and merged, the other's URL taken
             browser.get(idiom.url("/curator"));
-            row("#duplicates", "Erratum").findElement(By.xpath(".//button[starts-with(text(), 'Merge')]")).click();
-            assertTrue(status().startsWith("Merged into"), status());
+            row("#duplicates", "Erratum").findElement(By.linkText("Compare field by field")).click();
+            WebElement differing = within(Duration.ofSeconds(5)).until(d -> d.findElement(By.id("differing")));
+            assertTrue(differing.getText().contains("https://dl.acm.org/doi/10.1145/41840.41841"), differing.getText());
+            browser.findElement(By.id("other-url")).click();
+            page("5-merge");
+            press("Merge");
+            said("Merged into");
             within(Duration.ofSeconds(5)).until(d -> d.getTitle().startsWith("All in step"));
+            assertEquals("https://dl.acm.org/doi/10.1145/41840.41841", titled(idiom, "Epidemic algorithms (PODC)").get("metadata").get("url").asText(),
+                    "the kept record took the other's URL, as chosen");
             page("5-all-in-step");
 
             // search the library, open a record: its provenance, its copies, an APA citation
@@ -268,10 +284,10 @@ class CuratorsDayInBrowserTest {
 
             // delete to the trash, restore from it
             press("Delete to the trash");
-            assertTrue(status().startsWith("Moved"), status());
+            said("Moved");
             page("8-trash");
             row("#trash", "Time, clocks").findElement(By.xpath(".//button[text()='Restore']")).click();
-            assertTrue(status().startsWith("Restored"), status());
+            said("Restored");
             assertEquals("LIVE", RunningIdiom.json(idiom.get("/api/entities/" + titled(idiom, "Time, clocks, and the ordering of events in a distributed "
                     + "system").get("id").asText())).path("lifecycle").path("state").asText("LIVE").toUpperCase());
         }

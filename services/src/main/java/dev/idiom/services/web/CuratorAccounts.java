@@ -43,7 +43,8 @@ final class CuratorAccounts extends CuratorPages {
     /** A rule as the form holds it: "none", "all" or "filter" with its tags, types and words. */
     record RuleForm(String mirror, String tags, String types, String query, String direction, String deletions) {}
 
-    record AccountView(ToolAccount account, int copies, String done, RuleForm rule, SyncPlan.Writes preview, String previewError) {}
+    record AccountView(ToolAccount account, int copies, String done, RuleForm rule, SyncPlan.Writes preview, String previewError,
+                       dev.idiom.consistency.report.MirrorProgress progress) {}
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
@@ -57,6 +58,15 @@ final class CuratorAccounts extends CuratorPages {
         if (p.length == 4 && p[3].equals("new")) {
             AdminConsole.page(res, 200, pages.render("accountnew.jte", Map.of("chrome", chrome, "form",
                     new NewAccount("", "bibtex", "", "", "prefer-idiom", false, null))));
+            return;
+        }
+        if (p.length == 5 && p[4].equals("progress")) { // the mirror's progress alone: what the page's script asks for every two seconds
+            String name = URLDecoder.decode(p[3], StandardCharsets.UTF_8);
+            try {
+                AdminConsole.page(res, 200, pages.render("progress.jte", Map.of("chrome", chrome, "name", name, "progress", app.sync().mirror(name))));
+            } catch (RuntimeException e) {
+                res.sendError(404);
+            }
             return;
         }
         if (p.length != 4) {
@@ -83,7 +93,7 @@ final class CuratorAccounts extends CuratorPages {
             }
         }
         AdminConsole.page(res, 200, pages.render("account.jte", Map.of("chrome", chrome, "view",
-                new AccountView(a, copies, CuratorWorkspace.done(req), rule, preview, previewError))));
+                new AccountView(a, copies, CuratorWorkspace.done(req), rule, preview, previewError, app.sync().mirror(name)))));
     }
 
     @Override

@@ -64,6 +64,9 @@ final class CuratorLibrary extends CuratorPages {
         try {
             if (p.length == 3 && p[2].equals("library")) {
                 AdminConsole.page(res, 200, pages.render("library.jte", Map.of("chrome", chrome, "view", library(req, caller))));
+            } else if (p.length == 3 && p[2].equals("merge")) {
+                AdminConsole.page(res, 200, pages.render("merge.jte", Map.of("chrome", chrome.in("inbox"), "view",
+                        merge(caller, id(String.valueOf(req.getParameter("one"))), id(String.valueOf(req.getParameter("other")))))));
             } else if (p.length == 3 && p[2].equals("trash")) {
                 AdminConsole.page(res, 200, pages.render("trash.jte", Map.of("chrome", chrome, "done", CuratorWorkspace.done(req),
                         "records", app.lifecycle().trash(100), "retention", app.lifecycle().retention(), "now", app.clock().instant())));
@@ -233,6 +236,33 @@ final class CuratorLibrary extends CuratorPages {
         StringBuilder b = new StringBuilder();
         params.forEach((k, v) -> b.append(b.isEmpty() ? "" : "&").append(k).append('=').append(enc(v)));
         return b.toString();
+    }
+
+    // ---- a merge, field by field ----
+
+    /** A field the two records hold differently: which value the kept record takes is the curator's choice. */
+    record MergeRow(String name, String label, String one, String other) {}
+
+    record MergeView(DigitalEntity one, DigitalEntity other, List<MergeRow> differing, List<FieldRow> same) {}
+
+    private MergeView merge(Caller caller, UUID oneId, UUID otherId) {
+        DigitalEntity one = app.reads().describe(oneId, ReadPath.DB, caller).entity();
+        DigitalEntity other = app.reads().describe(otherId, ReadPath.DB, caller).entity();
+        List<MergeRow> differing = new ArrayList<>();
+        List<FieldRow> same = new ArrayList<>();
+        for (Field f : Field.values()) {
+            Object a = one.metadata().get(f);
+            Object b = other.metadata().get(f);
+            if (empty(a) && empty(b)) {
+                continue;
+            }
+            if (Objects.equals(a, b)) {
+                same.add(new FieldRow(label(f), f.toText(a), "", "", "", 0));
+            } else {
+                differing.add(new MergeRow(f.jsonName(), label(f), empty(a) ? "" : f.toText(a), empty(b) ? "" : f.toText(b)));
+            }
+        }
+        return new MergeView(one, other, differing, same);
     }
 
     // ---- a record ----

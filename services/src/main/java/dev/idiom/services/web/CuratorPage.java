@@ -89,6 +89,14 @@ final class CuratorPage {
         return String.valueOf(v);
     }
 
+    /** How long something will take, as a person reads it: "under a minute", "about 12 min", "about 3 h". */
+    static String about(Duration d) {
+        if (d == null || d.toSeconds() < 60) {
+            return "under a minute";
+        }
+        return d.toMinutes() < 120 ? "about " + d.toMinutes() + " min" : "about " + d.toHours() + " h";
+    }
+
     /** "3 min ago", as a person reads it. */
     static String ago(Instant at, Instant now) {
         if (at == null) {

@@ -179,7 +179,10 @@ final class CuratorWorkspace extends HttpServlet {
                     yield "Noted: not duplicates. The pair is not suggested again.";
                 }
                 case "merge" -> {
-                    EntityLifecycle.Outcome o = app.lifecycle().merge(UUID.fromString(id), UUID.fromString(req.getParameter("other")), List.of(), false,
+                    // the fields whose value the kept record takes from the other one (the merge page's choices; none from the inbox's button)
+                    List<String> fromOther = req.getParameterMap().entrySet().stream().filter(e -> e.getKey().startsWith("take.")
+                            && List.of(e.getValue()).contains("other")).map(e -> e.getKey().substring("take.".length())).sorted().toList();
+                    EntityLifecycle.Outcome o = app.lifecycle().merge(UUID.fromString(id), UUID.fromString(req.getParameter("other")), fromOther, false,
                             Integer.parseInt(req.getParameter("version")), source);
                     yield "Merged into \u201c" + o.kept().entity().metadata().title() + "\u201d" + (o.duplicates().isEmpty() ? "."
                             : "; " + o.duplicates().size() + " duplicate copies " + (o.duplicates().stream().allMatch(EntityLifecycle.DuplicateCopy::removed)

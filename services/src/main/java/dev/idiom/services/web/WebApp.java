@@ -87,7 +87,7 @@ public final class WebApp {
         curator.addMapping("/curator", "/curator/*");
         curator.setAsyncSupported(true);
         context.addServlet("curator-library", new CuratorLibrary(app, curatorSessions, workspace, inbox))
-                .addMapping("/curator/library", "/curator/trash", "/curator/records", "/curator/records/*");
+                .addMapping("/curator/library", "/curator/trash", "/curator/merge", "/curator/records", "/curator/records/*");
         context.addListener(new jakarta.servlet.ServletContextListener() { // the feeds' tickers end with the application
             @Override
             public void contextDestroyed(jakarta.servlet.ServletContextEvent e) {
