@@ -195,6 +195,9 @@ class CuratorsDayInBrowserTest {
             said("Synced shelf: 3 records read");
             addAccount("zot", "zotero", zotero.uri().toString(), ZoteroStub.LIBRARY, ZoteroStub.KEY, "prefer-idiom");
 
+            press("Check the connection");
+            said("Checked zot: the tool answered");
+
             // a rule previewed, then saved: every record to Zotero
             browser.findElement(By.id("m-all")).click();
             press("Preview");
@@ -218,6 +221,8 @@ class CuratorsDayInBrowserTest {
                     + "databases\"}}", "If-Match", "\"" + demers.get("version").asInt() + "\"").statusCode());
             Files.writeString(bib, Files.readString(bib).replace("{Epidemic algorithms}", "{Epidemic algorithms (PODC)}"));
             assertEquals(200, idiom.post("/api/tools/shelf/sync", "application/json", "").statusCode());
+            // the open page counts them as they come, without a reload (htmx over the workspace's server-sent events)
+            within(Duration.ofSeconds(10)).until(d -> d.findElement(By.id("waiting")).getText().equals("3"));
             browser.get(idiom.url("/curator"));
             within(Duration.ofSeconds(10)).until(d -> d.getTitle().contains("Needs you"));
             assertTrue(browser.getTitle().startsWith("(3) "), "a refused write, a conflict and a likely pair: " + browser.findElement(By.tagName("main")).getText());

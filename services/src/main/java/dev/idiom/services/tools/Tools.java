@@ -85,6 +85,15 @@ public final class Tools {
         }
     }
 
+    /**
+     * Asks the account's tool whether it answers to the stored key (one cheap read; for a file, that
+     * it can be read): nothing if it does, the tool's refusal ({@code ToolAuthException}) or failure
+     * ({@code ToolException}) in its words otherwise.
+     */
+    public void checkConnection(String name) {
+        open(name).verify();
+    }
+
     /** A local file: bibtex (.bib) or bookmarks (Netscape HTML). */
     public AnnotationTool file(String kind, Path file) {
         return opened.registry().file(kind, file);

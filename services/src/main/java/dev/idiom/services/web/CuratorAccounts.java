@@ -44,7 +44,12 @@ final class CuratorAccounts extends CuratorPages {
     record RuleForm(String mirror, String tags, String types, String query, String direction, String deletions) {}
 
     record AccountView(ToolAccount account, int copies, String done, RuleForm rule, SyncPlan.Writes preview, String previewError,
-                       dev.idiom.consistency.report.MirrorProgress progress) {}
+                       dev.idiom.consistency.report.MirrorProgress progress, String syncing) {}
+
+    /** What the sync the workspace started on the account has done so far, or "" if none is under way. */
+    private String syncing(String name) {
+        return workspace.syncs().of(name).map(r -> "A sync started " + CuratorPage.ago(r.started(), app.clock().instant()) + ": " + r.said()).orElse("");
+    }
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
@@ -63,7 +68,8 @@ final class CuratorAccounts extends CuratorPages {
         if (p.length == 5 && p[4].equals("progress")) { // the mirror's progress alone: what the page's script asks for every two seconds
             String name = URLDecoder.decode(p[3], StandardCharsets.UTF_8);
             try {
-                AdminConsole.page(res, 200, pages.render("progress.jte", Map.of("chrome", chrome, "name", name, "progress", app.sync().mirror(name))));
+                AdminConsole.page(res, 200, pages.render("progress.jte", Map.of("chrome", chrome, "name", name, "progress", app.sync().mirror(name),
+                        "syncing", syncing(name))));
             } catch (RuntimeException e) {
                 res.sendError(404);
             }
@@ -93,7 +99,7 @@ final class CuratorAccounts extends CuratorPages {
             }
         }
         AdminConsole.page(res, 200, pages.render("account.jte", Map.of("chrome", chrome, "view",
-                new AccountView(a, copies, CuratorWorkspace.done(req), rule, preview, previewError, app.sync().mirror(name)))));
+                new AccountView(a, copies, CuratorWorkspace.done(req), rule, preview, previewError, app.sync().mirror(name), syncing(name)))));
     }
 
     @Override
@@ -121,6 +127,10 @@ final class CuratorAccounts extends CuratorPages {
                     RuleForm rule = typed(req);
                     ToolAccount saved = app.tools().accounts().replicate(name, mirror(rule), rule.direction(), rule.deletions());
                     done = "Saved the rule of " + name + ": " + ruleText(saved) + ". Its copies follow at the next planning round.";
+                }
+                case "check" -> {
+                    app.tools().checkConnection(name);
+                    done = "Checked " + name + ": the tool answered, and the key works.";
                 }
                 case "remove" -> {
                     int unlinked = app.sync().removeAccount(name);

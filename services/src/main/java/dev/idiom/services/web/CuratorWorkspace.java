@@ -34,6 +34,7 @@ final class CuratorWorkspace extends HttpServlet {
     private final transient CuratorInbox inbox;
     private final transient PageTemplates pages;
     private final transient LiveFeed live;
+    private final transient CuratorSyncs syncs;
 
     CuratorWorkspace(Application app, AdminSessions sessions, PublicUrl publicUrl, AuthFailures failures, CuratorInbox inbox, LiveFeed live) {
         this.app = app;
@@ -43,10 +44,17 @@ final class CuratorWorkspace extends HttpServlet {
         this.inbox = inbox;
         this.pages = inbox.pages();
         this.live = live;
+        this.syncs = new CuratorSyncs(app);
     }
 
     static String path(HttpServletRequest req) {
         return req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+    }
+
+    /** The application stops: the live feed's ticker with it (a stopped web application keeps no thread). */
+    @Override
+    public void destroy() {
+        live.close();
     }
 
     @Override
@@ -74,6 +82,11 @@ final class CuratorWorkspace extends HttpServlet {
         } else {
             res.sendError(404);
         }
+    }
+
+    /** The syncs the workspace started that may still be under way. */
+    CuratorSyncs syncs() {
+        return syncs;
     }
 
     /** The message an action left for the page it redirected to, if any. */
@@ -150,7 +163,11 @@ final class CuratorWorkspace extends HttpServlet {
         return switch (p[3]) {
             case "accounts" -> switch (verb) {
                 case "sync" -> {
-                    var r = app.sync().sync(id, false, dev.idiom.consistency.report.Progress.SILENT);
+                    var done = syncs.syncNow(id);
+                    if (done.isEmpty()) {
+                        yield "Syncing " + id + ": it goes on in the background; the account's page shows how far it is.";
+                    }
+                    var r = done.get();
                     yield "Synced " + id + ": " + r.pulled().records() + " records read, " + r.pushedCount() + " copies written"
                             + (r.unlinked() == 0 ? "" : ", " + r.unlinked() + " copies unlinked") + (r.queued() == null ? "" : "; " + r.queued())
                             + (r.held() == null ? "" : "; held: " + r.held());

@@ -88,13 +88,6 @@ public final class WebApp {
         curator.setAsyncSupported(true);
         context.addServlet("curator-library", new CuratorLibrary(app, curatorSessions, workspace, inbox))
                 .addMapping("/curator/library", "/curator/trash", "/curator/merge", "/curator/records", "/curator/records/*");
-        context.addListener(new jakarta.servlet.ServletContextListener() { // the feeds' tickers end with the application
-            @Override
-            public void contextDestroyed(jakarta.servlet.ServletContextEvent e) {
-                live.close();
-                curatorLive.close();
-            }
-        });
         context.addServlet("curator-accounts", new CuratorAccounts(app, curatorSessions, workspace, inbox)).addMapping("/curator/accounts", "/curator/accounts/*");
 
         if (baseline) {
