@@ -285,4 +285,33 @@ class CuratorWorkspaceTest {
             assertTrue(Files.readString(copy).contains("Fundamental Algorithms") && !Files.readString(copy).contains("Time, clocks"), Files.readString(copy));
         }
     }
+
+    @Test
+    void aSyncLongerThanTheWaitGoesOnWhileTheAccountsPageShowsHowFarItIs() throws Exception {
+        try (dev.idiom.wrappers.zotero.ZoteroStub zotero = new dev.idiom.wrappers.zotero.ZoteroStub();
+             RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("sync-interval-ms", "0", "pull-interval-ms", "0"))) {
+            zotero.addRemotely("{\"itemType\":\"book\",\"title\":\"Fundamental Algorithms\",\"date\":\"1968\"}");
+            assertEquals(200, idiom.put("/api/tools/zot", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\""
+                    + dev.idiom.wrappers.zotero.ZoteroStub.LIBRARY + "\",\"secret\":\"" + dev.idiom.wrappers.zotero.ZoteroStub.KEY + "\"}").statusCode());
+            String[] s = logIn(idiom, key(idiom, "cura", "curator"));
+            zotero.slow(java.time.Duration.ofSeconds(3)); // a library that answers slowly: the sync's calls take longer than the page waits
+            long t0 = System.nanoTime();
+            HttpResponse<String> started = browser(idiom, s[0], "/curator/actions/accounts/zot/sync", "csrf=" + enc(s[1]));
+            assertEquals(303, started.statusCode());
+            assertTrue((System.nanoTime() - t0) / 1_000_000 < 9_000, "the page answered after its wait, not after the sync");
+            String said = URLDecoder.decode(started.headers().firstValue("Location").orElseThrow().replaceAll(".*done=", ""), StandardCharsets.UTF_8);
+            assertTrue(said.startsWith("Syncing zot: it goes on in the background"), said);
+            String page = browser(idiom, s[0], "/curator/accounts/zot", null).body();
+            assertTrue(page.contains("<h2>Sync under way</h2>") && page.contains("hx-trigger=\"every 2s\""), page);
+            // it ends by itself, and the fragment the page asks for says so
+            String progress;
+            long until = System.nanoTime() + 60_000_000_000L;
+            do {
+                Thread.sleep(500);
+                progress = browser(idiom, s[0], "/curator/accounts/zot/progress", null).body();
+            } while (progress.contains("Sync under way") && System.nanoTime() < until);
+            assertTrue(!progress.contains("Sync under way"), progress);
+            assertEquals(1, RunningIdiom.json(idiom.get("/api/entities?limit=10")).get("entities").size(), "the sync brought the record in");
+        }
+    }
 }

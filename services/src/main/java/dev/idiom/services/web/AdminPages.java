@@ -169,7 +169,9 @@ final class AdminPages extends HttpServlet {
             accounts.addObject().put("name", a.name()).put("kind", a.kind()).put("account", a.account()).put("paused", a.paused()).put("held", a.held())
                     .put("replicas", a.replicas()).put("inSync", a.inSync()).put("pending", a.pending()).put("parked", a.parked())
                     .put("divergent", a.divergent()).put("lastPullAt", a.lastPullAt() == null ? null : a.lastPullAt().toString())
-                    .put("lastPushAt", a.lastPushAt() == null ? null : a.lastPushAt().toString()).put("lagP99", a.lag().p99());
+                    .put("lastPushAt", a.lastPushAt() == null ? null : a.lastPushAt().toString()).put("lagP99", a.lag().p99())
+                    .put("lastError", app.sync().failure(a.name()).map(f -> f.error() + (f.timesInARow() > 1 ? " (" + f.timesInARow() + " times in a row)" : ""))
+                            .orElse(null));
         }
         return n.toString();
     }

@@ -67,7 +67,7 @@ final class ConsolePage {
                 of copies: nothing was removed, and the account waits for a person (its actions are in the table below).</p>
                 <table id="held-accounts"><thead><tr><th>account</th><th>tool</th><th>what was held</th></tr></thead><tbody></tbody></table></section>
                 <section><h2>Tools and replicas</h2><table id="accounts"><thead><tr><th>account</th><th>tool</th><th>state</th><th>replicas</th>
-                <th>in sync</th><th>pending</th><th>parked</th><th>divergent</th><th>last pull</th><th>last push</th><th>lag p99 ms</th><th></th></tr></thead>
+                <th>in sync</th><th>pending</th><th>parked</th><th>divergent</th><th>last pull</th><th>last push</th><th>lag p99 ms</th><th>last error</th><th></th></tr></thead>
                 <tbody></tbody></table></section>
                 <section class="charts">
                 <figure><figcaption>Messages per second, per operation (dashed: the empty SOAP saturation point of the latest report)</figcaption><canvas id="c-rate"></canvas></figure>

@@ -37,6 +37,12 @@ final class CuratorPage {
                 + "/curator/login\">Log in with another key</a></p></main></body></html>";
     }
 
+    /** A row's state: the account's, or "failing" where it would read "in step" but its last scheduled pull or check failed. */
+    static String state(Row r) {
+        String s = state(r.account());
+        return s.equals("in step") && r.lastError() != null ? "failing" : s;
+    }
+
     /** An account's state in a word or two. */
     static String state(AccountConsistency a) {
         if (a.held() != null) {

@@ -135,6 +135,7 @@
       cell(r, ago(a.lastPullAt)).title = a.lastPullAt || '';
       cell(r, ago(a.lastPushAt)).title = a.lastPushAt || '';
       cell(r, fmt(a.lagP99));
+      cell(r, a.lastError || '–', a.lastError ? 'bad' : null);
       const actions = r.insertCell();
       const b = document.createElement('button');
       b.textContent = a.paused ? 'resume' : 'pause';
