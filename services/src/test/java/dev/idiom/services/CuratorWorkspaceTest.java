@@ -310,7 +310,7 @@ class CuratorWorkspaceTest {
                 Thread.sleep(500);
                 progress = browser(idiom, s[0], "/curator/accounts/zot/progress", null).body();
             } while (progress.contains("Sync under way") && System.nanoTime() < until);
-            assertTrue(!progress.contains("Sync under way"), progress);
+            assertTrue(!progress.contains("Sync under way") && progress.contains("Synced zot: 1 records read"), progress);
             assertEquals(1, RunningIdiom.json(idiom.get("/api/entities?limit=10")).get("entities").size(), "the sync brought the record in");
         }
     }

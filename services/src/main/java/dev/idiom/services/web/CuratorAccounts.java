@@ -44,11 +44,17 @@ final class CuratorAccounts extends CuratorPages {
     record RuleForm(String mirror, String tags, String types, String query, String direction, String deletions) {}
 
     record AccountView(ToolAccount account, int copies, String done, RuleForm rule, SyncPlan.Writes preview, String previewError,
-                       dev.idiom.consistency.report.MirrorProgress progress, String syncing) {}
+                       dev.idiom.consistency.report.MirrorProgress progress, String syncing, String synced) {}
 
     /** What the sync the workspace started on the account has done so far, or "" if none is under way. */
     private String syncing(String name) {
-        return workspace.syncs().of(name).map(r -> "A sync started " + CuratorPage.ago(r.started(), app.clock().instant()) + ": " + r.said()).orElse("");
+        return workspace.syncs().of(name).map(r -> "A sync started " + CuratorPage.ago(r.started(), app.clock().instant()) + ": " + r.said())
+                .orElse("");
+    }
+
+    /** How the last sync started from the workspace on the account ended, or "". */
+    private String synced(String name) {
+        return workspace.syncs().ended(name).orElse("");
     }
 
     @Override
@@ -69,7 +75,7 @@ final class CuratorAccounts extends CuratorPages {
             String name = URLDecoder.decode(p[3], StandardCharsets.UTF_8);
             try {
                 AdminConsole.page(res, 200, pages.render("progress.jte", Map.of("chrome", chrome, "name", name, "progress", app.sync().mirror(name),
-                        "syncing", syncing(name))));
+                        "syncing", syncing(name), "synced", synced(name))));
             } catch (RuntimeException e) {
                 res.sendError(404);
             }
@@ -99,7 +105,7 @@ final class CuratorAccounts extends CuratorPages {
             }
         }
         AdminConsole.page(res, 200, pages.render("account.jte", Map.of("chrome", chrome, "view",
-                new AccountView(a, copies, CuratorWorkspace.done(req), rule, preview, previewError, app.sync().mirror(name), syncing(name)))));
+                new AccountView(a, copies, CuratorWorkspace.done(req), rule, preview, previewError, app.sync().mirror(name), syncing(name), synced(name)))));
     }
 
     @Override

@@ -39,6 +39,30 @@ final class CuratorSyncs {
         }
     }
 
+    /** What a finished sync did, as the page says it. */
+    static String said(String account, SyncReport r) {
+        return "Synced " + account + ": " + r.pulled().records() + " records read, " + r.pushedCount() + " copies written"
+                + (r.unlinked() == 0 ? "" : ", " + r.unlinked() + " copies unlinked") + (r.queued() == null ? "" : "; " + r.queued())
+                + (r.held() == null ? "" : "; held: " + r.held());
+    }
+
+    /**
+     * How the last sync the workspace started on {@code account} ended, once it has: what it did, or
+     * why it failed (a sync that outlived the page's wait has no page left to say so).
+     */
+    Optional<String> ended(String account) {
+        Running r = running.get(account);
+        if (r == null || !r.done().isDone()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(said(account, r.done().getNow(null)));
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            Throwable why = e.getCause() == null ? e : e.getCause();
+            return Optional.of("The sync of " + account + " failed: " + (why.getMessage() == null ? why.getClass().getSimpleName() : why.getMessage()));
+        }
+    }
+
     /** The sync under way on {@code account}, if the workspace started one that has not ended. */
     Optional<Running> of(String account) {
         return Optional.ofNullable(running.get(account)).filter(r -> !r.done().isDone());

@@ -167,10 +167,7 @@ final class CuratorWorkspace extends HttpServlet {
                     if (done.isEmpty()) {
                         yield "Syncing " + id + ": it goes on in the background; the account's page shows how far it is.";
                     }
-                    var r = done.get();
-                    yield "Synced " + id + ": " + r.pulled().records() + " records read, " + r.pushedCount() + " copies written"
-                            + (r.unlinked() == 0 ? "" : ", " + r.unlinked() + " copies unlinked") + (r.queued() == null ? "" : "; " + r.queued())
-                            + (r.held() == null ? "" : "; held: " + r.held());
+                    yield CuratorSyncs.said(id, done.get());
                 }
                 case "pause" -> { app.sync().pause(id); yield "Paused " + id + "."; }
                 case "resume" -> { app.sync().resume(id, false); yield "Resumed " + id + "."; }
