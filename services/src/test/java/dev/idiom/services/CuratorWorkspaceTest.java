@@ -203,6 +203,8 @@ class CuratorWorkspaceTest {
             assertEquals(404, unknown.statusCode());
             assertTrue(unknown.body().contains("<h2>Not found</h2>"), unknown.body());
             assertEquals(400, browser(idiom, s[0], "/curator/records/not-an-id", null).statusCode());
+            String metrics = idiom.get("/admin/metrics").body();
+            assertTrue(metrics.contains("/curator/records") && metrics.contains("/curator/login"), "the workspace's pages are timed by name: " + metrics);
             String reader = key(idiom, "portal", "reader");
             HttpResponse<String> refused = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/curator/library")))
                     .header("Authorization", "Bearer " + reader).header("Accept", "text/html"));

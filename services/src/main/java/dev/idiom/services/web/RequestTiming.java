@@ -38,10 +38,16 @@ final class RequestTiming extends HttpFilter {
 
     private static String adminPage(String path) {
         for (String page : new String[] {"/admin/metrics", "/admin/health", "/admin/reports", "/admin/live", "/admin/login", "/admin/logout",
-                "/admin/assets", "/admin/actions", "/admin/log", "/admin/conflicts"}) {
+                "/admin/assets", "/admin/actions", "/admin/log", "/admin/conflicts",
+                // the curator's workspace, page by page (a record's id or an account's name is not part of the name)
+                "/curator/login", "/curator/logout", "/curator/live", "/curator/actions", "/curator/library", "/curator/records", "/curator/trash",
+                "/curator/merge", "/curator/accounts"}) {
             if (path.startsWith(page)) {
                 return page;
             }
+        }
+        if (path.equals("/curator") || path.equals("/curator/")) {
+            return "/curator";
         }
         return path.equals("/admin") || path.equals("/admin/") ? "/admin" : path.isEmpty() || path.equals("/") ? "/" : "other";
     }
