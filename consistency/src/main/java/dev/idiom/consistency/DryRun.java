@@ -71,15 +71,7 @@ public final class DryRun {
             }
         }
         owedNow(rules, writes);
-        for (Mirrors.Owing o : mirrors.preview(rules)) {
-            DigitalEntity de = o.entity();
-            SyncPlan.Writes w = writes.get(o.selection().account().name());
-            if (!o.removal()) {
-                copy(w, o.selection(), de);
-            } else {
-                w.remove(de.id(), de.metadata().title());
-            }
-        }
+        ruleWrites(rules, s -> true, writes);
         // what the pull would bring in, as the rules would see it
         for (DigitalEntity de : newDes) {
             for (MirrorRules.Selection s : rules.all()) {
@@ -110,16 +102,22 @@ public final class DryRun {
         Map<String, SyncPlan.Writes> writes = new LinkedHashMap<>();
         writes.put(name, new SyncPlan.Writes(name));
         if (candidate.direction().written()) {
-            for (Mirrors.Owing o : mirrors.preview(rules, s -> name.equals(s.account().name()))) {
-                if (!o.removal()) {
-                    copy(writes.get(name), o.selection(), o.entity());
-                } else {
-                    writes.get(name).remove(o.entity().id(), o.entity().metadata().title());
-                }
-            }
+            ruleWrites(rules, s -> name.equals(s.account().name()), writes);
         }
         held(rules, writes);
         return new SyncPlan(name, new SyncPlan.Pulled(), new ArrayList<>(writes.values()));
+    }
+
+    /** The copies and removals the rules of the accounts {@code which} takes owe, as the planner would find them, into their accounts' writes. */
+    private void ruleWrites(MirrorRules rules, java.util.function.Predicate<MirrorRules.Selection> which, Map<String, SyncPlan.Writes> writes) {
+        for (Mirrors.Owing o : mirrors.preview(rules, which)) {
+            SyncPlan.Writes w = writes.get(o.selection().account().name());
+            if (!o.removal()) {
+                copy(w, o.selection(), o.entity());
+            } else {
+                w.remove(o.entity().id(), o.entity().metadata().title());
+            }
+        }
     }
 
     /** The mass-delete guard, as the planner applies it. */

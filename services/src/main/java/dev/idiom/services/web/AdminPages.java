@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.consistency.report.AccountFailure;
 import dev.idiom.db.TimeSource;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -170,8 +171,7 @@ final class AdminPages extends HttpServlet {
                     .put("replicas", a.replicas()).put("inSync", a.inSync()).put("pending", a.pending()).put("parked", a.parked())
                     .put("divergent", a.divergent()).put("lastPullAt", a.lastPullAt() == null ? null : a.lastPullAt().toString())
                     .put("lastPushAt", a.lastPushAt() == null ? null : a.lastPushAt().toString()).put("lagP99", a.lag().p99())
-                    .put("lastError", app.sync().failure(a.name()).map(f -> f.error() + (f.timesInARow() > 1 ? " (" + f.timesInARow() + " times in a row)" : ""))
-                            .orElse(null));
+                    .put("lastError", app.sync().failure(a.name()).map(AccountFailure::said).orElse(null));
         }
         return n.toString();
     }
