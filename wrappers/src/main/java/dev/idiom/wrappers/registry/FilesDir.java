@@ -61,4 +61,21 @@ public record FilesDir(Path root) {
         }
         return full;
     }
+
+    /**
+     * The WebDAV folder of a browsers' account ({@code .dav/NAME} in this folder), created if missing.
+     * An account's name is letters, digits, '.', '_' and '-' and never "." or "..".
+     */
+    public Path davFolder(String account) {
+        if (account == null || !account.matches("[A-Za-z0-9._-]{1,64}") || account.matches("\\.{1,2}")) {
+            throw new InvalidValueException("not an account name: '" + account + "'");
+        }
+        Path folder = root.resolve(".dav").resolve(account);
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the WebDAV folder " + folder + ": " + e.getMessage(), e);
+        }
+        return folder;
+    }
 }

@@ -8,6 +8,7 @@ import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
 import dev.idiom.wrappers.bibtex.BibTeXFile;
 import dev.idiom.wrappers.bookmarks.BookmarkFile;
+import dev.idiom.wrappers.bookmarks.XbelFile;
 import dev.idiom.wrappers.http.CallBounds;
 import dev.idiom.wrappers.http.CallGate;
 import dev.idiom.wrappers.http.Pacing;
@@ -33,8 +34,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * (a tool's least interval, a backoff it asked for) holds across every adapter opened on it.
  */
 public final class ToolRegistry {
+    /** Browsers syncing through floccus: an XBEL file Idiom serves over WebDAV ({@code /dav/{account}/{file}}). */
+    public static final String BROWSERS = "xbel-dav";
     /** Every kind an account can be of. */
-    public static final Set<String> KINDS = Set.of("zotero", "pinboard", "bibsonomy", "idiom", "bibtex", "bookmarks");
+    public static final Set<String> KINDS = Set.of("zotero", "pinboard", "bibsonomy", "idiom", "bibtex", "bookmarks", BROWSERS);
+    /** The file a browsers' account's baseUrl names in its WebDAV folder (floccus' default: bookmarks.xbel). */
+    public static final String DAV_FILE_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\\.xbel$";
     /** The kinds that are a file in {@code files-dir}, not a web service. */
     public static final Set<String> FILE_KINDS = Set.of("bibtex", "bookmarks");
     /** A Zotero library as its API paths name it: it becomes part of every URL, so nothing else (no '?', no '../'). */
@@ -100,6 +105,13 @@ public final class ToolRegistry {
             throw new InvalidValueException("account of a zotero account is its library, users/<id> or groups/<id>, got '"
                     + (account == null ? "" : account) + "'");
         }
+        if (BROWSERS.equals(kind)) {
+            if (baseUrl == null || !baseUrl.strip().matches(DAV_FILE_PATTERN)) {
+                throw new InvalidValueException("baseUrl of an xbel-dav account is the bookmark file's name as floccus' profile gives it, such as "
+                        + "bookmarks.xbel (letters, digits, '.', '_', '-', ending in .xbel; floccus' HTML profile is not served), got '" + baseUrl + "'");
+            }
+            return;
+        }
         if (!"zotero".equals(kind) && !isFile(kind) && account != null && !account.strip().matches(USER_PATTERN)) {
             throw new InvalidValueException("account of a " + kind + " account is a user name (letters, digits, '.', '_', '@', '+', '-'), got '"
                     + account + "'");
@@ -125,6 +137,7 @@ public final class ToolRegistry {
                     a.createsPrivate());
             case "idiom" -> new IdiomPeer(URI.create(a.baseUrl()), secret, http(a, "Idiom", IdiomPeer.LIMITS));
             case "bibtex", "bookmarks" -> file(a.kind(), files.resolve(a.baseUrl()));
+            case BROWSERS -> new XbelFile(files.davFolder(a.name()).resolve(a.baseUrl().strip()), a.name(), clock);
             default -> throw new InvalidValueException("unknown tool kind " + a.kind());
         };
         return a.privateLibrary() ? new PrivateLibrary(tool) : tool;

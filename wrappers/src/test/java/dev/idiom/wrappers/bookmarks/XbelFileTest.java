@@ -1,0 +1,171 @@
+package dev.idiom.wrappers.bookmarks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.AnnotationToolContract;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.ToolException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class XbelFileTest extends AnnotationToolContract {
+    /** As floccus writes it (createXBEL with fast-xml-parser's builder), with what floccus keeps of other writers' files. */
+    static final String FLOCCUS = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE xbel PUBLIC "+//IDN python.org//DTD XML Bookmark Exchange Language 1.0//EN//XML" "http://pyxml.sourceforge.net/topics/dtds/xbel.dtd">
+            <xbel version="1.0">
+            <!--- highestId :7: for Floccus bookmark sync browser extension -->
+            <folder id="1">
+              <title>Replication</title>
+              <bookmark href="https://example.org/saito" id="2">
+                <title>Optimistic Replication &amp; more</title>
+              </bookmark>
+              <folder id="3">
+                <title>Epidemics</title>
+                <bookmark href="https://example.org/epidemic?a=1&amp;b=2" id="4">
+                  <title>Epidemic algorithms for &apos;replicated&apos; databases</title>
+                </bookmark>
+              </folder>
+            </folder>
+            <bookmark href="https://example.org/top" id="5">
+              <title>Top</title>
+            </bookmark>
+            <bookmark href="javascript:alert(1)" id="6">
+              <title>A bookmarklet</title>
+            </bookmark>
+            <bookmark href="https://example.org/saito" id="7">
+              <title>The same page again</title>
+            </bookmark>
+            </xbel>""";
+
+    @TempDir
+    Path dir;
+
+    @Override
+    protected AnnotationTool tool() {
+        return new XbelFile(dir.resolve("bookmarks-" + System.nanoTime() + ".xbel"), "browsers", Clock.systemUTC());
+    }
+
+    /** Tags are the folders a bookmark is in, which a browser changes, not Idiom: a round trip keeps the rest. */
+    @Override
+    protected Set<Field> fieldsKept() {
+        return EnumSet.of(Field.TYPE, Field.TITLE, Field.URL);
+    }
+
+    @Override
+    protected boolean preciseChanges() {
+        return false;
+    }
+
+    @Override
+    protected Metadata sample(int i) {
+        return super.sample(i).with(Field.TYPE, "webpage");
+    }
+
+    private Path floccus() throws IOException {
+        Path file = dir.resolve("bookmarks.xbel");
+        Files.writeString(file, FLOCCUS);
+        return file;
+    }
+
+    @Test
+    void floccusFileIsReadWithFoldersAsTagsAndOddLinksSkipped() throws IOException {
+        ChangePage page = new XbelFile(floccus(), "browsers", Clock.systemUTC()).changedSince(null);
+        Map<String, RemoteRecord> byUrl = page.records().stream().collect(Collectors.toMap(RemoteRecord::remoteId, r -> r));
+        assertEquals(Set.of("https://example.org/saito", "https://example.org/epidemic?a=1&b=2", "https://example.org/top"), byUrl.keySet());
+        assertEquals("Optimistic Replication & more", byUrl.get("https://example.org/saito").metadata().title());
+        assertEquals("Epidemic algorithms for 'replicated' databases", byUrl.get("https://example.org/epidemic?a=1&b=2").metadata().title());
+        assertEquals(new TreeSet<>(Set.of("Replication", "Epidemics")), byUrl.get("https://example.org/epidemic?a=1&b=2").metadata().tags());
+        assertTrue(byUrl.get("https://example.org/top").metadata().tags().isEmpty());
+        assertEquals("2", byUrl.get("https://example.org/saito").shadow(), "floccus' id travels with the copy");
+        assertTrue(page.complete(), "the file is listed whole: a bookmark not in it was deleted");
+        assertTrue(page.skipped().stream().anyMatch(s -> s.reason().contains("not a web address")));
+        assertTrue(page.skipped().stream().anyMatch(s -> s.reason().contains("appears again")));
+    }
+
+    @Test
+    void aTitleChangeRewritesOnlyThatTitleAndANewBookmarkTakesFloccusNextId() throws IOException {
+        Path file = floccus();
+        XbelFile xbel = new XbelFile(file, "browsers", Clock.systemUTC());
+        RemoteRecord top = xbel.fetch("https://example.org/top").orElseThrow();
+        xbel.update(top, top.metadata().with(Field.TITLE, "Top, renamed"));
+        assertEquals(FLOCCUS.replace("<title>Top</title>", "<title>Top, renamed</title>"), Files.readString(file),
+                "every other byte as floccus wrote it: prolog, doctype, highestId, entities, the bookmarklet");
+
+        RemoteRecord made = xbel.create(Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, "https://example.org/new")
+                .with(Field.TITLE, "New").with(Field.TAGS, new TreeSet<>(Set.of("Replication"))));
+        String text = Files.readString(file);
+        assertTrue(text.contains("<!--- highestId :8: for Floccus bookmark sync browser extension -->"), text);
+        assertTrue(text.contains("""
+                  </folder>
+                  <bookmark href="https://example.org/new" id="8">
+                    <title>New</title>
+                  </bookmark>
+                </folder>"""), "in the top folder named for one of its tags, indented as floccus does:\n" + text);
+        assertEquals(new TreeSet<>(Set.of("Replication")), made.metadata().tags());
+        assertEquals("8", made.shadow());
+    }
+
+    @Test
+    void aBookmarkMovedToANewUrlInABrowserSucceedsTheOneIdiomKnew() throws IOException {
+        Path file = floccus();
+        XbelFile xbel = new XbelFile(file, "browsers", Clock.systemUTC());
+        RemoteRecord before = xbel.fetch("https://example.org/top").orElseThrow();
+        Files.writeString(file, FLOCCUS.replace("https://example.org/top", "https://example.org/top-moved"));
+        RemoteRecord after = xbel.fetch("https://example.org/top-moved").orElseThrow();
+        assertTrue(xbel.succeeds(after, before));
+        assertTrue(!xbel.succeeds(xbel.fetch("https://example.org/saito").orElseThrow(), before));
+    }
+
+    @Test
+    void whileABrowserHoldsAFreshLockIdiomsWritesWaitAndTheFileDoesNotMove() throws IOException {
+        Path file = floccus();
+        Instant now = Instant.parse("2026-11-27T10:00:00Z");
+        Path lock = dir.resolve("bookmarks.xbel.lock");
+        Files.writeString(lock, "<html><body>I am a lock file</body></html>");
+        new BrowserLock(lock).touch(now.minus(Duration.ofMinutes(14)));
+        XbelFile xbel = new XbelFile(file, "browsers", Clock.fixed(now, ZoneOffset.UTC));
+        RemoteRecord top = xbel.fetch("https://example.org/top").orElseThrow();
+        ToolException waits = assertThrows(ToolException.class, () -> xbel.update(top, top.metadata().with(Field.TITLE, "changed meanwhile")));
+        assertTrue(waits.getMessage().contains("a browser is syncing"), waits.getMessage());
+        assertTrue(waits.retryAfter().isPresent(), "tried again soon, not parked");
+        assertEquals(FLOCCUS, Files.readString(file));
+
+        new BrowserLock(lock).touch(now.minus(Duration.ofMinutes(16))); // abandoned, as floccus takes it
+        xbel.update(top, top.metadata().with(Field.TITLE, "changed meanwhile"));
+        assertTrue(Files.readString(file).contains("changed meanwhile"));
+    }
+
+    @Test
+    void anEncryptedFileOrOneDeclaringEntitiesIsRefusedWithItsReason() throws IOException {
+        Path file = dir.resolve("bookmarks.xbel");
+        Files.writeString(file, "{\"ciphertext\":\"abc\",\"salt\":\"def\"}");
+        ToolException encrypted = assertThrows(ToolException.class, () -> new XbelFile(file, "browsers", Clock.systemUTC()).changedSince(null));
+        assertTrue(encrypted.getMessage().contains("passphrase"), encrypted.getMessage());
+        Files.writeString(file, "<?xml version=\"1.0\"?><!DOCTYPE xbel [<!ENTITY a \"aaaaaaaa\">]><xbel>&a;&a;</xbel>");
+        ToolException entities = assertThrows(ToolException.class, () -> new XbelFile(file, "browsers", Clock.systemUTC()).changedSince(null));
+        assertTrue(entities.getMessage().contains("entities"), entities.getMessage());
+        Files.writeString(file, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><bookmarks/>", StandardCharsets.UTF_8);
+        ToolException notXbel = assertThrows(ToolException.class, () -> new XbelFile(file, "browsers", Clock.systemUTC()).changedSince(null));
+        assertTrue(notXbel.getMessage().contains("not XBEL"), notXbel.getMessage());
+    }
+}
