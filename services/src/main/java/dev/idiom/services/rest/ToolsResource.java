@@ -28,8 +28,10 @@ public final class ToolsResource {
     private final JsonBodies json;
 
     private final ReplicaSync sync;
+    private final dev.idiom.services.web.PublicUrl publicUrl;
 
-    ToolsResource(dev.idiom.services.tools.Tools tools, ReplicaSync sync, JsonBodies json) {
+    ToolsResource(dev.idiom.services.tools.Tools tools, ReplicaSync sync, JsonBodies json, dev.idiom.services.web.PublicUrl publicUrl) {
+        this.publicUrl = publicUrl;
         this.tools = tools;
         this.sync = sync;
         this.accounts = tools.accounts();
@@ -53,14 +55,35 @@ public final class ToolsResource {
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public String put(@PathParam("name") String name, byte[] body, @QueryParam("check") String check) {
+    public String put(@PathParam("name") String name, byte[] body, @QueryParam("check") String check,
+                      @jakarta.ws.rs.core.Context jakarta.servlet.http.HttpServletRequest request) {
         ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary",
                 "mirror", "direction", "deletions", "create");
         boolean checked = check == null || QueryParams.flag("check", check);
-        return view(tools.saveChecked(name, JsonBodies.strictFlag(b, "create"), checked, () -> accounts.put(name, JsonBodies.string(b, "kind"),
-                JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"), JsonBodies.string(b, "secret"), JsonBodies.string(b, "newRecords"),
-                JsonBodies.string(b, "conflictPolicy"), JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"),
-                JsonBodies.string(b, "deletions")))).toString();
+        String kind = JsonBodies.string(b, "kind");
+        boolean browsers = ToolAccounts.BROWSERS.equals(kind);
+        String secret = JsonBodies.string(b, "secret");
+        String made = null; // a browsers' account's password, said once: when Idiom made it
+        if (browsers && (secret == null || secret.isEmpty())) {
+            secret = accounts.browserPassword(name).orElse(null);
+            if (secret == null) {
+                made = secret = ToolAccounts.newBrowserPassword();
+            }
+        }
+        // a browser's bookmarks are a person's own: private unless the account says otherwise
+        boolean privateLibrary = browsers && !b.has("privateLibrary") || JsonBodies.strictFlag(b, "privateLibrary");
+        String given = secret;
+        ObjectNode out = view(tools.saveChecked(name, JsonBodies.strictFlag(b, "create"), checked, () -> accounts.put(name, kind,
+                JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"), given, JsonBodies.string(b, "newRecords"),
+                JsonBodies.string(b, "conflictPolicy"), privateLibrary, b.get("mirror"), JsonBodies.string(b, "direction"),
+                JsonBodies.string(b, "deletions"))));
+        if (browsers) {
+            out.put("davUrl", publicUrl.of(request) + "/dav/" + name + "/");
+            if (made != null) {
+                out.put("davPassword", made);
+            }
+        }
+        return out.toString();
     }
 
     /**

@@ -24,6 +24,8 @@ import java.util.function.UnaryOperator;
  */
 public final class ToolAccounts {
     public static final Set<String> KINDS = ToolRegistry.KINDS;
+    /** Browsers syncing through floccus, over WebDAV. */
+    public static final String BROWSERS = ToolRegistry.BROWSERS;
     private static final Set<String> FILE_KINDS = ToolRegistry.FILE_KINDS;
 
     /**
@@ -95,6 +97,12 @@ public final class ToolAccounts {
         if (kind == null || !KINDS.contains(kind)) {
             throw new InvalidValueException("kind must be one of " + new TreeSet<>(KINDS) + ", got '" + kind + "'");
         }
+        if (ToolRegistry.BROWSERS.equals(kind) && (baseUrl == null || baseUrl.isBlank())) {
+            baseUrl = BROWSER_FILE;
+        }
+        if (ToolRegistry.BROWSERS.equals(kind) && (secret == null || secret.isEmpty())) {
+            throw new InvalidValueException("an xbel-dav account needs the password browsers give (the secret)");
+        }
         if (baseUrl == null || baseUrl.isBlank()) {
             throw new InvalidValueException("baseUrl is required (the API root, or the file's path for bibtex and bookmarks)");
         }
@@ -108,7 +116,7 @@ public final class ToolAccounts {
             // it travels in an HTTP header or query (a bearer token, Basic auth, Pinboard's auth_token): every tool's keys are printable ASCII
             throw new InvalidValueException("secret holds a character outside printable ASCII (no spaces): API keys and tokens are printable ASCII");
         }
-        if (!FILE_KINDS.contains(kind) && !API_ROOT.matcher(baseUrl).matches()) {
+        if (!FILE_KINDS.contains(kind) && !ToolRegistry.BROWSERS.equals(kind) && !API_ROOT.matcher(baseUrl).matches()) {
             throw new InvalidValueException("baseUrl of a " + kind + " account must be an http(s) URL with a host name or IPv4 address, "
                     + "such as https://api.zotero.org, got '" + baseUrl + "'");
         }
@@ -169,6 +177,9 @@ public final class ToolAccounts {
 
     /** Which remote library an account names, as comparable text: a file's resolved path, else the API's host with the library or user. */
     private String library(String kind, String baseUrl, String account, String secret) {
+        if (ToolRegistry.BROWSERS.equals(kind)) {
+            return null; // a folder of its own, named for the account
+        }
         if (FILE_KINDS.contains(kind)) {
             return kind + "\n" + files.resolve(baseUrl);
         }
@@ -238,6 +249,23 @@ public final class ToolAccounts {
         return a.binding();
     }
 
+    /** The file a browsers' account serves when none is named: floccus' default. */
+    public static final String BROWSER_FILE = "bookmarks.xbel";
+    private static final java.security.SecureRandom PASSWORDS = new java.security.SecureRandom();
+
+    /** A password for browsers to sync with: 24 random bytes, URL-safe Base64 (printable, no padding). */
+    public static String newBrowserPassword() {
+        byte[] b = new byte[24];
+        PASSWORDS.nextBytes(b);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    }
+
+    /** The password of a browsers' (xbel-dav) account, opened; empty for any other name. */
+    public Optional<String> browserPassword(String name) {
+        return stored(name).filter(a -> ToolRegistry.BROWSERS.equals(a.kind()) && a.sealedSecret() != null && secrets.ready())
+                .map(a -> secrets.open(a.sealedSecret(), binding(a)));
+    }
+
     /** The folder file accounts live in. */
     public FilesDir files() {
         return files;
@@ -282,7 +310,7 @@ public final class ToolAccounts {
     }
 
     /** Names are ASCII (the column is): any other name cannot exist, and must not reach the database as one. */
-    static boolean validName(String name) {
+    public static boolean validName(String name) {
         return name != null && name.matches("[A-Za-z0-9._-]{1,64}");
     }
 

@@ -28,7 +28,7 @@ final class RequestTiming extends HttpFilter {
             chain.doFilter(req, res);
         } finally {
             String path = Refusal.path(req);
-            String protocol = path.startsWith("/services/") ? "soap" : path.startsWith("/api/") ? "rest" : "admin";
+            String protocol = path.startsWith("/services/") ? "soap" : path.startsWith("/api/") ? "rest" : path.startsWith("/dav/") ? "dav" : "admin";
             Object named = req.getAttribute(ServiceTime.OPERATION);
             String operation = named instanceof String s ? s : protocol.equals("admin") ? adminPage(path) : "unmatched";
             int status = req.getAttribute(ServiceTime.FAULT_STATUS) instanceof Integer fault ? fault : res.getStatus();

@@ -23,10 +23,21 @@ public final class WebApp {
 
     private WebApp() {}
 
+    /** The browsers' WebDAV folders: every filter but the key check (a browser gives its account's password, checked by the servlet). */
+    private static final String DAV = "/dav/*";
+
     private static void filter(ServletContext context, String name, jakarta.servlet.Filter filter, boolean afterOthers) {
+        filter(context, name, filter, afterOthers, true);
+    }
+
+    private static void filter(ServletContext context, String name, jakarta.servlet.Filter filter, boolean afterOthers, boolean dav) {
         FilterRegistration.Dynamic f = context.addFilter(name, filter);
         f.setAsyncSupported(true);
-        f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), afterOthers, IDIOM_PATHS);
+        String[] paths = java.util.Arrays.copyOf(IDIOM_PATHS, IDIOM_PATHS.length + (dav ? 1 : 0));
+        if (dav) {
+            paths[IDIOM_PATHS.length] = DAV;
+        }
+        f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), afterOthers, paths);
     }
 
     /**
@@ -59,7 +70,7 @@ public final class WebApp {
         filter(context, "path-check", new PathCheck(), false);
         filter(context, "security-headers", new SecurityHeaders(), false);
         AuthFailures authFailures = new AuthFailures(authFailureLimit, app.clock()); // one count for API keys and console logins
-        filter(context, "key-check", new KeyCheck(app.keys(), sessions, curatorSessions, authFailures, publicUrl), false);
+        filter(context, "key-check", new KeyCheck(app.keys(), sessions, curatorSessions, authFailures, publicUrl), false, false);
         filter(context, "slow-bodies", new SlowBodies(minBodyRate), false);
         filter(context, "admission", admission, false);
         filter(context, "request-limits", new RequestLimits(maxBodyBytes), false);
@@ -89,6 +100,9 @@ public final class WebApp {
         context.addServlet("curator-library", new CuratorLibrary(app, curatorSessions, workspace, inbox))
                 .addMapping("/curator/library", "/curator/trash", "/curator/merge", "/curator/records", "/curator/records/*");
         context.addServlet("curator-accounts", new CuratorAccounts(app, curatorSessions, workspace, inbox)).addMapping("/curator/accounts", "/curator/accounts/*");
+
+        context.addServlet("browsers-dav", new BookmarkDav(new dev.idiom.services.app.BrowserReplicas(app.tools(), app.sync(), app.clock()),
+                authFailures, publicUrl, app.clock())).addMapping(DAV);
 
         if (baseline) {
             context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");

@@ -57,15 +57,20 @@ public final class XbelFile implements AnnotationTool {
     /** How soon a write refused by a browser's lock is tried again. */
     private static final Duration LOCK_RETRY = Duration.ofSeconds(5);
 
+    /** One monitor per file, whoever opened it: the engine's writes and a browser's whole-file replacement never interleave. */
+    private static final java.util.concurrent.ConcurrentHashMap<Path, Object> MONITORS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Path file;
     private final String account;
     private final Clock clock;
+    private final Object monitor;
 
     /** @param account the Idiom account the file belongs to (its copies' account) */
     public XbelFile(Path file, String account, Clock clock) {
         this.file = file.toAbsolutePath();
         this.account = account;
         this.clock = clock;
+        this.monitor = MONITORS.computeIfAbsent(this.file, f -> new Object());
     }
 
     @Override
@@ -108,8 +113,11 @@ public final class XbelFile implements AnnotationTool {
         }
     }
 
-    private synchronized Parsed read() {
-        String text = text();
+    private Parsed read() {
+        String text;
+        synchronized (monitor) {
+            text = text();
+        }
         if (text.isBlank()) {
             return new Parsed(text, null, List.of(), List.of(), "");
         }
@@ -257,7 +265,13 @@ public final class XbelFile implements AnnotationTool {
      * there is one, else at the end of the file's top level, with the next floccus id.
      */
     @Override
-    public synchronized List<Made> createAll(List<NewCopy> copies) {
+    public List<Made> createAll(List<NewCopy> copies) {
+        synchronized (monitor) {
+            return createAllNow(copies);
+        }
+    }
+
+    private List<Made> createAllNow(List<NewCopy> copies) {
         waitForBrowser();
         Parsed p = read();
         Document doc = p.doc() != null ? p.doc() : parse(EMPTY, file.getFileName().toString());
@@ -295,7 +309,13 @@ public final class XbelFile implements AnnotationTool {
     }
 
     @Override
-    public synchronized RemoteRecord update(RemoteRecord known, Metadata wanted) {
+    public RemoteRecord update(RemoteRecord known, Metadata wanted) {
+        synchronized (monitor) {
+            return updateNow(known, wanted);
+        }
+    }
+
+    private RemoteRecord updateNow(RemoteRecord known, Metadata wanted) {
         waitForBrowser();
         Parsed p = read();
         Entry old = entry(p, known.remoteId());
@@ -322,7 +342,13 @@ public final class XbelFile implements AnnotationTool {
     }
 
     @Override
-    public synchronized void delete(String remoteId, String knownVersion) {
+    public void delete(String remoteId, String knownVersion) {
+        synchronized (monitor) {
+            deleteNow(remoteId, knownVersion);
+        }
+    }
+
+    private void deleteNow(String remoteId, String knownVersion) {
         waitForBrowser();
         Parsed p = read();
         Optional<Entry> e = p.entries().stream().filter(x -> x.href().equals(remoteId)).findFirst();
@@ -339,6 +365,19 @@ public final class XbelFile implements AnnotationTool {
         }
         b.getParentNode().removeChild(b);
         write(p.text(), p.doc());
+    }
+
+    /**
+     * The whole file as a browser (or another WebDAV client) wrote it, in place of what is there,
+     * after it is read as XBEL; Idiom's writes are never interleaved with it.
+     *
+     * @throws ToolException the text is no XBEL Idiom can read (nothing is written)
+     */
+    public void replace(String text) {
+        parse(text, file.getFileName().toString());
+        synchronized (monitor) {
+            writeText(text);
+        }
     }
 
     private Entry entry(Parsed p, String remoteId) {
@@ -457,9 +496,14 @@ public final class XbelFile implements AnnotationTool {
         StringBuilder out = new StringBuilder(original.length() + 256).append(original, 0, start.start());
         XbelText.element(out, doc.getDocumentElement());
         out.append(original, end + "</xbel>".length(), original.length());
+        writeText(out);
+    }
+
+    /** Written whole, then moved over the file: a reader sees the old text or the new, never part of one. */
+    private void writeText(CharSequence text) {
         try {
             Path tmp = file.resolveSibling("." + file.getFileName() + ".idiom-tmp");
-            Files.writeString(tmp, out, StandardCharsets.UTF_8);
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new ToolException("cannot write bookmark file " + file.getFileName() + ": " + e.getMessage(), e);
