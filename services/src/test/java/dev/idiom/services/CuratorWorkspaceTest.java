@@ -158,6 +158,26 @@ class CuratorWorkspaceTest {
     }
 
     @Test
+    void aCuratorAddsABrowsersAccountAndIsShownWhatToTypeIntoFloccusOnce() throws Exception {
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0"))) {
+            String[] s = logIn(idiom, key(idiom, "cura", "curator"));
+            HttpResponse<String> made = browser(idiom, s[0], "/curator/accounts", "csrf=" + enc(s[1]) + "&name=browsers&kind=xbel-dav&baseUrl="
+                    + enc("bookmarks.xbel") + "&account=&secret=&conflictPolicy=prefer-idiom&privateLibrary=on");
+            assertEquals(200, made.statusCode(), made.body());
+            Matcher url = Pattern.compile("id=\"dav-url\">([^<]+)<").matcher(made.body());
+            Matcher password = Pattern.compile("id=\"dav-password\">([^<]+)<").matcher(made.body());
+            assertTrue(url.find() && password.find(), made.body());
+            assertEquals(idiom.url("/dav/browsers/"), url.group(1));
+            FloccusBrowser floccus = new FloccusBrowser("firefox", url.group(1), password.group(1), "bookmarks.xbel");
+            floccus.add("https://example.org/typed", "Typed into floccus", "");
+            floccus.sync();
+            assertTrue(idiom.get("/api/entities?limit=10").body().contains("Typed into floccus"), "the password shown works");
+            String page = browser(idiom, s[0], "/curator/accounts/browsers", null).body();
+            assertFalse(page.contains(password.group(1)), "the password is shown once, never again");
+        }
+    }
+
+    @Test
     void aStaleEditKeepsWhatWasTypedAndSaysWhatChangedMeanwhile() throws Exception {
         try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("sync-interval-ms", "0", "pull-interval-ms", "0"))) {
             String[] s = logIn(idiom, key(idiom, "cura", "curator"));

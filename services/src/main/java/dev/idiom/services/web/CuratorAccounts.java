@@ -158,7 +158,10 @@ final class CuratorAccounts extends CuratorPages {
     private void add(HttpServletRequest req, HttpServletResponse res, Caller caller) throws IOException {
         NewAccount typed = new NewAccount(param(req, "name"), param(req, "kind"), param(req, "baseUrl"), param(req, "account"), param(req, "conflictPolicy"),
                 req.getParameter("privateLibrary") != null, null);
-        String secret = param(req, "secret");
+        boolean browsers = ToolAccounts.BROWSERS.equals(typed.kind());
+        // a browsers' account's password: Idiom makes one unless the curator typed one, and shows it this once
+        String made = browsers && param(req, "secret").isEmpty() ? ToolAccounts.newBrowserPassword() : null;
+        String secret = made != null ? made : param(req, "secret");
         try {
             app.tools().saveChecked(typed.name(), req.getParameter("create") != null, true, () -> app.tools().accounts().put(typed.name(), typed.kind(),
                     typed.baseUrl(), typed.account().isEmpty() ? null : typed.account(), secret.isEmpty() ? null : secret, null, typed.conflictPolicy(),
@@ -171,6 +174,13 @@ final class CuratorAccounts extends CuratorPages {
             return;
         }
         inbox.changed();
+        if (browsers) {
+            ToolAccount a = app.tools().accounts().list().stream().filter(x -> x.name().equals(typed.name())).findFirst().orElseThrow();
+            CuratorChrome chrome = workspace.chrome(req, caller, inbox.recent(), "accounts");
+            AdminConsole.page(res, 200, pages.render("davmade.jte", Map.of("chrome", chrome, "name", typed.name(), "davUrl",
+                    chrome.base() + "/dav/" + typed.name() + "/", "file", a.baseUrl(), "password", made == null ? "(the one you typed)" : made)));
+            return;
+        }
         CuratorWorkspace.redirect(res, req.getContextPath() + "/curator/accounts/" + URLEncoder.encode(typed.name(), StandardCharsets.UTF_8) + "?done="
                 + URLEncoder.encode("Added " + typed.name() + " and checked it with the tool. Sync it to bring its records in; set a rule to "
                 + "mirror records to it.", StandardCharsets.UTF_8));
