@@ -170,8 +170,12 @@ public final class DeLifecycle {
     public DigitalEntity revert(UUID id, int version, int expectedVersion, String source) {
         DigitalEntity de = live(id);
         at(de, expectedVersion);
-        if (version < 1 || version >= de.version()) {
+        if (version < 1) {
             throw new InvalidValueException("version must be an earlier version of the entity, from 1 to " + (de.version() - 1) + ", got " + version);
+        }
+        if (version >= de.version()) { // a well-formed request the entity's state refuses (it is at that version, or before it): 409
+            throw new dev.idiom.consistency.report.SyncRefusedException("the entity is at version " + de.version() + ": revert to an earlier one, from 1 to "
+                    + (de.version() - 1) + ", not " + version);
         }
         Metadata past = store.asOfVersion(id, version).metadata();
         Map<Field, Object> values = new LinkedHashMap<>();

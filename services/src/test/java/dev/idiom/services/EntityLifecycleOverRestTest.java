@@ -278,7 +278,8 @@ class EntityLifecycleOverRestTest {
             assertEquals("Epidemic algorithms for replicated database maintenance", zotero.data(a).get("title").asText());
             HttpResponse<String> badVersion = withVersion(idiom, "POST", "/api/entities/" + w + "/revert?version=999",
                     RunningIdiom.json(idiom.get("/api/entities/" + w)).get("version").asInt(), null);
-            assertEquals(400, badVersion.statusCode(), badVersion.body());
+            assertEquals(409, badVersion.statusCode(), "a well-formed version the entity's state refuses: " + badVersion.body());
+            assertTrue(badVersion.body().contains("from 1 to"), badVersion.body());
             assertTrue(RunningIdiom.json(idiom.get("/api/entities/" + w + "/events")).toString().contains("revert to version " + good));
         }
     }

@@ -4,8 +4,8 @@ package dev.idiom.services.tools;
  * A configured tool account as anyone may see it: never with its secret.
  *
  * @param name what imports and uploads call it
- * @param kind zotero, pinboard, bibsonomy, idiom, bibtex or bookmarks
- * @param baseUrl the API root (or, for bibtex and bookmarks, the file's path)
+ * @param kind zotero, pinboard, bibsonomy, idiom, bibtex, bookmarks or xbel-dav (browsers through floccus)
+ * @param baseUrl the API root (for bibtex and bookmarks the file's path; for xbel-dav the bookmark file's name in its WebDAV folder)
  * @param account the library ("users/123"), user name, or empty
  * @param hasSecret whether a key or token is stored for it
  * @param newRecords "private" (the default) or "public": how records Idiom creates there are shared,
