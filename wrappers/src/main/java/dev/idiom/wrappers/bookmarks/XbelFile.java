@@ -23,7 +23,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
@@ -33,7 +35,6 @@ import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.w3c.dom.Comment;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -46,14 +47,14 @@ import org.xml.sax.SAXException;
  * browser), the folders it sits in are its tags. Only what floccus itself writes back is
  * modelled — URL, title and folders: floccus drops a {@code <desc>} when it writes the file, so a
  * description is kept in the file but not taken as a record's notes (a browser's sync would
- * otherwise clear every note). Everything Idiom does not model stays in the file: other
- * elements and attributes, separators, bookmarklets, comments, the prolog and floccus'
- * {@code highestId} comment, which a bookmark Idiom adds advances. While a browser holds the
- * file's {@link BrowserLock}, Idiom's writes wait (a retry later).
+ * otherwise clear every note). Idiom changes the file's text in place (see {@link XmlSpans}):
+ * every byte it does not change stays as written — other elements and attributes in their order,
+ * quotes, entities, white space, separators, bookmarklets, comments, the prolog and floccus'
+ * {@code highestId} comment, which a bookmark Idiom adds advances. floccus' names for a browser's
+ * own top folders ("Bookmarks Bar", …) are no tags, and its separators no records. While a
+ * browser holds the file's {@link BrowserLock}, Idiom's writes wait (a retry later).
  */
 public final class XbelFile implements AnnotationTool {
-    private static final Pattern HIGHEST_ID = Pattern.compile("^- highestId :(\\d+):");
-    private static final Pattern ROOT_START = Pattern.compile("<xbel[\\s>/]");
     /** How soon a write refused by a browser's lock is tried again. */
     private static final Duration LOCK_RETRY = Duration.ofSeconds(5);
 
@@ -99,10 +100,10 @@ public final class XbelFile implements AnnotationTool {
         return EnumSet.of(Field.TITLE, Field.URL, Field.TAGS);
     }
 
-    /** One bookmark: its element, URL, title, the folders above it (titles from the top) and floccus' id. */
-    private record Entry(Element element, String href, String title, List<String> folders, String id) {}
+    /** One bookmark: its element and where it stands in the text, its URL, title, the folders above it (titles from the top) and floccus' id. */
+    private record Entry(Element element, XmlSpans.Span span, String href, String title, List<String> folders, String id) {}
 
-    private record Parsed(String text, Document doc, List<Entry> entries, List<Skipped> skipped, String hash) {}
+    private record Parsed(String text, XmlSpans.Span root, List<Entry> entries, List<Skipped> skipped, String hash) {}
 
     /** The file's text, or "" when there is none yet. */
     private String text() {
@@ -118,14 +119,30 @@ public final class XbelFile implements AnnotationTool {
         synchronized (monitor) {
             text = text();
         }
+        return parsed(text);
+    }
+
+    private Parsed parsed(String text) {
         if (text.isBlank()) {
             return new Parsed(text, null, List.of(), List.of(), "");
         }
         Document doc = parse(text, file.getFileName().toString());
+        XmlSpans.Span root = XmlSpans.root(text);
+        // the parser's elements and the text's, both in document order
+        Map<Element, XmlSpans.Span> spans = new IdentityHashMap<>();
+        org.w3c.dom.NodeList elements = doc.getElementsByTagName("*");
+        List<XmlSpans.Span> inText = XmlSpans.all(root);
+        if (elements.getLength() != inText.size()) {
+            throw new ToolException(file.getFileName() + " could not be read element by element (" + elements.getLength() + " elements parsed, "
+                    + inText.size() + " found in its text)");
+        }
+        for (int i = 0; i < elements.getLength(); i++) {
+            spans.put((Element) elements.item(i), inText.get(i));
+        }
         List<Entry> entries = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
-        walk(doc.getDocumentElement(), List.of(), entries, skipped, new HashSet<>());
-        return new Parsed(text, doc, entries, skipped, Fingerprint.of(text));
+        walk(doc.getDocumentElement(), List.of(), entries, skipped, new HashSet<>(), spans);
+        return new Parsed(text, root, entries, skipped, Fingerprint.of(text));
     }
 
     /**
@@ -168,27 +185,36 @@ public final class XbelFile implements AnnotationTool {
         return doc;
     }
 
-    private static void walk(Element parent, List<String> folders, List<Entry> out, List<Skipped> skipped, Set<String> seen) {
+    /** floccus' names for a browser's own top folders (its toolbar, menu, "other" and mobile folders): where a bookmark is, not what. */
+    private static final Set<String> BROWSER_ROOTS = Set.of("Bookmarks Bar", "Other Bookmarks", "Bookmarks Menu", "Mobile Bookmarks");
+    /** floccus writes a browser's separators as bookmarks of this host. */
+    private static final String SEPARATOR_HOST = "separator.floccus.org";
+
+    private static void walk(Element parent, List<String> folders, List<Entry> out, List<Skipped> skipped, Set<String> seen,
+                             Map<Element, XmlSpans.Span> spans) {
+        boolean top = parent == parent.getOwnerDocument().getDocumentElement();
         for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
             if (!(n instanceof Element e)) {
                 continue;
             }
             if (e.getTagName().equals("folder")) {
-                String title = title(e);
+                String title = title(e).strip();
                 List<String> path = new ArrayList<>(folders);
-                if (!title.isBlank()) {
-                    path.add(title.strip());
+                if (!title.isEmpty() && !(top && BROWSER_ROOTS.contains(title))) {
+                    path.add(title);
                 }
-                walk(e, path, out, skipped, seen);
+                walk(e, path, out, skipped, seen, spans);
             } else if (e.getTagName().equals("bookmark")) {
                 String href = e.getAttribute("href").strip();
                 if (!href.startsWith("http://") && !href.startsWith("https://")) {
                     skipped.add(new Skipped(href.isEmpty() ? null : href, href.isEmpty() ? "a bookmark without href" : "not a web address"));
+                } else if (href.startsWith("https://" + SEPARATOR_HOST + "/")) {
+                    continue; // a browser's separator: no record, left where it is
                 } else if (!seen.add(href)) {
                     skipped.add(new Skipped(href, "the same URL appears again in the file (in " + String.join(" / ", folders)
                             + "); the first one is used"));
                 } else {
-                    out.add(new Entry(e, href, title(e).strip(), List.copyOf(folders), e.hasAttribute("id") ? e.getAttribute("id") : null));
+                    out.add(new Entry(e, spans.get(e), href, title(e).strip(), List.copyOf(folders), e.hasAttribute("id") ? e.getAttribute("id") : null));
                 }
             }
         }
@@ -196,24 +222,23 @@ public final class XbelFile implements AnnotationTool {
 
     /** The text of an element's own {@code <title>}, or "". */
     private static String title(Element e) {
-        Element t = child(e, "title");
-        return t == null ? "" : t.getTextContent();
-    }
-
-    private static Element child(Element e, String name) {
         for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && c.getTagName().equals(name)) {
-                return c;
+            if (n instanceof Element t && t.getTagName().equals("title")) {
+                return t.getTextContent();
             }
         }
-        return null;
+        return "";
     }
 
     private static RemoteRecord record(Entry e) {
-        SortedSet<String> tags = new TreeSet<>(e.folders());
-        String title = e.title().isEmpty() ? e.href() : e.title();
-        Metadata m = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, e.href()).with(Field.TITLE, title).with(Field.TAGS, tags);
-        return new RemoteRecord(e.href(), Fingerprint.of(e.href() + "\n" + title + "\n" + tags), m, null, e.id(), false);
+        return record(e.href(), e.title(), e.folders(), e.id());
+    }
+
+    private static RemoteRecord record(String href, String rawTitle, List<String> folders, String id) {
+        SortedSet<String> tags = new TreeSet<>(folders);
+        String title = rawTitle.isEmpty() ? href : rawTitle;
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, href).with(Field.TITLE, title).with(Field.TAGS, tags);
+        return new RemoteRecord(href, Fingerprint.of(href + "\n" + title + "\n" + tags), m, null, id, false);
     }
 
     @Override
@@ -262,7 +287,8 @@ public final class XbelFile implements AnnotationTool {
 
     /**
      * The new bookmarks in one rewrite: each in the top-level folder named for one of its tags, if
-     * there is one, else at the end of the file's top level, with the next floccus id.
+     * there is one, else at the end of the file's top level, with the next floccus id; the rest of
+     * the file as it was.
      */
     @Override
     public List<Made> createAll(List<NewCopy> copies) {
@@ -273,11 +299,12 @@ public final class XbelFile implements AnnotationTool {
 
     private List<Made> createAllNow(List<NewCopy> copies) {
         waitForBrowser();
-        Parsed p = read();
-        Document doc = p.doc() != null ? p.doc() : parse(EMPTY, file.getFileName().toString());
+        String original = text();
+        String text = original.isBlank() ? EMPTY : original;
+        Parsed p = parsed(text);
         Set<String> present = new HashSet<>();
         p.entries().forEach(e -> present.add(e.href()));
-        long next = nextId(doc, p.entries());
+        long next = nextId(text);
         List<Made> out = new ArrayList<>();
         for (NewCopy c : copies) {
             Metadata m = c.metadata();
@@ -290,20 +317,18 @@ public final class XbelFile implements AnnotationTool {
                 out.add(new Made(null, new RecordRefusedException("the bookmark file already has " + m.url())));
                 continue;
             }
-            Element folder = topFolder(doc, m.tags());
-            Element b = doc.createElement("bookmark");
-            b.setAttribute("href", m.url());
-            b.setAttribute("id", Long.toString(next++));
-            Element t = doc.createElement("title");
-            t.setTextContent(m.title() == null ? m.url() : m.title());
-            append(folder, b);
-            append(b, t);
-            List<String> folders = folder == doc.getDocumentElement() ? List.of() : List.of(title(folder).strip());
-            out.add(new Made(record(new Entry(b, m.url(), t.getTextContent(), folders, b.getAttribute("id"))), null));
+            XmlSpans.Span root = XmlSpans.root(text);
+            XmlSpans.Span folder = topFolder(text, root, m.tags());
+            String title = m.title() == null ? m.url() : m.title();
+            String id = Long.toString(next++);
+            text = appended(text, folder, "<bookmark href=\"" + escape(m.url()) + "\" id=\"" + id + "\">", "<title>" + escape(title) + "</title>",
+                    "</bookmark>");
+            String folderTitle = folder == root ? null : titleText(text, XmlSpans.root(text), folder.start());
+            List<String> folders = folderTitle == null || BROWSER_ROOTS.contains(folderTitle) ? List.of() : List.of(folderTitle);
+            out.add(new Made(record(m.url(), title, folders, id), null));
         }
         if (out.stream().anyMatch(made -> made.record() != null)) {
-            highestId(doc, next - 1);
-            write(p.text().isBlank() ? EMPTY : p.text(), doc);
+            writeText(withHighestId(text, next - 1));
         }
         return out;
     }
@@ -330,15 +355,26 @@ public final class XbelFile implements AnnotationTool {
         if (!href.equals(old.href()) && p.entries().stream().anyMatch(e -> e.href().equals(href))) {
             throw new RecordRefusedException("the bookmark file already has " + href + "; a second bookmark cannot take that address");
         }
-        old.element().setAttribute("href", href);
-        Element t = child(old.element(), "title");
-        if (t == null) {
-            t = p.doc().createElement("title");
-            old.element().insertBefore(t, old.element().getFirstChild());
+        String text = p.text();
+        XmlSpans.Span b = old.span();
+        if (!title.equals(old.title())) {
+            XmlSpans.Span t = b.child("title");
+            if (t != null && !t.selfClosed()) {
+                text = text.substring(0, t.startTagEnd()) + escape(title) + text.substring(t.endTagStart());
+            } else if (t != null) {
+                text = text.substring(0, t.start()) + "<title>" + escape(title) + "</title>" + text.substring(t.end());
+            } else if (!b.selfClosed()) {
+                text = text.substring(0, b.startTagEnd()) + "<title>" + escape(title) + "</title>" + text.substring(b.startTagEnd());
+            } else {
+                String tag = text.substring(b.start(), b.end() - 2).stripTrailing();
+                text = text.substring(0, b.start()) + tag + "><title>" + escape(title) + "</title></bookmark>" + text.substring(b.end());
+            }
         }
-        t.setTextContent(title);
-        write(p.text(), p.doc());
-        return record(new Entry(old.element(), href, title, old.folders(), old.id()));
+        if (!href.equals(old.href())) { // the start tag stands before the title: its offsets still hold
+            text = text.substring(0, b.start()) + withHref(text.substring(b.start(), b.startTagEnd()), href) + text.substring(b.startTagEnd());
+        }
+        writeText(text);
+        return record(href, title, old.folders(), old.id());
     }
 
     @Override
@@ -358,13 +394,17 @@ public final class XbelFile implements AnnotationTool {
         if (knownVersion != null && !record(e.get()).version().equals(knownVersion)) {
             throw new RemoteChangedException("bookmark " + remoteId + " was edited since version " + knownVersion);
         }
-        Element b = e.get().element();
-        Node before = b.getPreviousSibling();
-        if (before != null && before.getNodeType() == Node.TEXT_NODE && before.getTextContent().isBlank()) {
-            before.getParentNode().removeChild(before); // its line goes with it
+        String text = p.text();
+        XmlSpans.Span b = e.get().span();
+        int from = b.start();
+        int to = b.end();
+        int lineStart = text.lastIndexOf('\n', from - 1) + 1;
+        int lineEnd = text.indexOf('\n', to);
+        if (text.substring(lineStart, from).isBlank() && (lineEnd < 0 ? text.substring(to) : text.substring(to, lineEnd)).isBlank()) {
+            from = lineStart == 0 ? 0 : lineStart - 1; // its line goes with it (the newline before it, so the next line stays as it is)
+            to = lineEnd < 0 ? text.length() : lineEnd;
         }
-        b.getParentNode().removeChild(b);
-        write(p.text(), p.doc());
+        writeText(text.substring(0, from) + text.substring(to));
     }
 
     /**
@@ -401,102 +441,118 @@ public final class XbelFile implements AnnotationTool {
             <!--- highestId :0: for Floccus bookmark sync browser extension -->
             </xbel>""";
 
+    private static final Pattern ID = Pattern.compile("\\sid\\s*=\\s*[\"']([0-9]{1,18})[\"']");
+    private static final Pattern HIGHEST = Pattern.compile("<!--- highestId :(\\d+):");
+    private static final Pattern HREF = Pattern.compile("(\\shref\\s*=\\s*)([\"'])(.*?)\\2", Pattern.DOTALL);
+
     /** The id after every id in the file and floccus' {@code highestId}: floccus numbers its items from there. */
-    private static long nextId(Document doc, List<Entry> entries) {
+    private static long nextId(String text) {
         long highest = 0;
-        Comment c = highestIdComment(doc);
-        if (c != null) {
-            Matcher m = HIGHEST_ID.matcher(c.getData());
-            if (m.find()) {
-                highest = Long.parseLong(m.group(1));
-            }
+        Matcher h = HIGHEST.matcher(text);
+        if (h.find()) {
+            highest = Long.parseLong(h.group(1));
         }
-        org.w3c.dom.NodeList all = doc.getElementsByTagName("*");
-        for (int i = 0; i < all.getLength(); i++) {
-            String id = ((Element) all.item(i)).getAttribute("id");
-            if (id.matches("[0-9]{1,18}")) {
-                highest = Math.max(highest, Long.parseLong(id));
-            }
+        Matcher m = ID.matcher(text);
+        while (m.find()) {
+            highest = Math.max(highest, Long.parseLong(m.group(1)));
         }
         return highest + 1;
     }
 
-    private static Comment highestIdComment(Document doc) {
-        for (Node n = doc.getDocumentElement().getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Comment c && HIGHEST_ID.matcher(c.getData()).find()) {
-                return c;
-            }
-        }
-        return null;
+    private static String withHighestId(String text, long highest) {
+        Matcher h = HIGHEST.matcher(text);
+        return h.find() ? text.substring(0, h.start(1)) + highest + text.substring(h.end(1)) : text;
     }
 
-    private static void highestId(Document doc, long highest) {
-        Comment c = highestIdComment(doc);
-        if (c != null) {
-            c.setData(HIGHEST_ID.matcher(c.getData()).replaceFirst("- highestId :" + highest + ":"));
+    /** A start tag with its href attribute set to {@code href}, in its own quotes. */
+    private static String withHref(String startTag, String href) {
+        Matcher m = HREF.matcher(startTag);
+        if (m.find()) {
+            return startTag.substring(0, m.start(3)) + escape(href) + startTag.substring(m.end(3));
         }
+        int at = startTag.endsWith("/>") ? startTag.length() - 2 : startTag.length() - 1;
+        return startTag.substring(0, at) + " href=\"" + escape(href) + "\"" + startTag.substring(at);
     }
 
-    /** The top-level folder titled as one of these tags (the first such in the file), else the file's top level. */
-    private static Element topFolder(Document doc, Set<String> tags) {
-        Element root = doc.getDocumentElement();
-        for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element f && f.getTagName().equals("folder") && tags.contains(title(f).strip())) {
-                return f;
+    /** The top-level folder titled as one of these tags (the first such in the file), else the root. */
+    private static XmlSpans.Span topFolder(String text, XmlSpans.Span root, Set<String> tags) {
+        for (XmlSpans.Span f : root.children()) {
+            if (f.name().equals("folder") && !f.selfClosed()) {
+                String title = titleText(text, root, f.start());
+                if (title != null && tags.contains(title)) {
+                    return f;
+                }
             }
         }
         return root;
     }
 
-    /** Appends a child on a line of its own, indented as the sibling before it is (else as floccus indents: two spaces a level). */
-    private static void append(Element parent, Element child) {
-        Document doc = parent.getOwnerDocument();
-        Node last = parent.getLastChild();
-        Node trailing = last != null && blank(last) ? last : null;
-        Node previous = trailing == null ? last : trailing.getPreviousSibling();
-        String indent = null;
-        if (previous != null && previous.getNodeType() != Node.TEXT_NODE && previous.getPreviousSibling() != null && blank(previous.getPreviousSibling())) {
-            indent = previous.getPreviousSibling().getTextContent();
+    /** The title of the folder starting at {@code at}, as written (entities read), or null. */
+    private static String titleText(String text, XmlSpans.Span root, int at) {
+        for (XmlSpans.Span f : XmlSpans.all(root)) {
+            if (f.start() == at) {
+                XmlSpans.Span t = f.child("title");
+                return t == null || t.selfClosed() ? null : unescape(text.substring(t.startTagEnd(), t.endTagStart())).strip();
+            }
         }
-        if (indent == null) {
-            indent = "\n" + column(depth(parent) + 1);
-        }
-        if (trailing == null) {
-            trailing = parent.appendChild(doc.createTextNode("\n" + column(depth(parent))));
-        }
-        parent.insertBefore(doc.createTextNode(indent), trailing);
-        parent.insertBefore(child, trailing);
+        return null;
     }
 
-    private static boolean blank(Node n) {
-        return n.getNodeType() == Node.TEXT_NODE && n.getTextContent().isBlank();
-    }
-
-    /** How many elements enclose this one (the root: none). */
-    private static int depth(Node e) {
-        int depth = 0;
-        for (Node n = e.getParentNode(); n != null && n.getNodeType() == Node.ELEMENT_NODE; n = n.getParentNode()) {
-            depth++;
+    /**
+     * {@code parent}'s content with a new child (its start tag, one inner line, its end tag) after
+     * its last child, each on a line of its own, indented as its siblings are (or a step in from it).
+     */
+    private static String appended(String text, XmlSpans.Span parent, String open, String inner, String close) {
+        String parentIndent = indentOf(text, parent.start());
+        XmlSpans.Span last = parent.children().isEmpty() ? null : parent.children().getLast();
+        String indent = last != null ? indentOf(text, last.start()) : parentIndent + (parent.name().equals("xbel") ? "" : "  ");
+        String step = step(text, parent, parentIndent, indent);
+        String child = "\n" + indent + open + "\n" + indent + step + inner + "\n" + indent + close;
+        int at = last != null ? last.end() : parent.startTagEnd();
+        if (last == null && parent.selfClosed()) { // <folder/>: opened for its first child
+            String tag = text.substring(parent.start(), parent.end() - 2).stripTrailing();
+            return text.substring(0, parent.start()) + tag + ">" + child + "\n" + parentIndent + "</" + parent.name() + ">" + text.substring(parent.end());
         }
-        return depth;
-    }
-
-    /** floccus writes the root's children at the line's start and two spaces more for each folder they are in. */
-    private static String column(int depth) {
-        return "  ".repeat(Math.max(0, depth - 1));
-    }
-
-    /** The file with its root element written from the document; what stands before and after the root (prolog, doctype) as it was. */
-    private void write(String original, Document doc) {
-        Matcher start = ROOT_START.matcher(original);
-        int end = original.lastIndexOf("</xbel>");
-        if (!start.find() || end < 0) {
-            throw new ToolException("cannot find the <xbel> element's bounds in " + file.getFileName());
+        if (last == null) {
+            int closing = parent.endTagStart();
+            String before = text.substring(parent.startTagEnd(), closing);
+            String trailing = before.isBlank() ? "\n" + parentIndent : before;
+            return text.substring(0, parent.startTagEnd()) + child + trailing + text.substring(closing);
         }
-        StringBuilder out = new StringBuilder(original.length() + 256).append(original, 0, start.start());
-        XbelText.element(out, doc.getDocumentElement());
-        out.append(original, end + "</xbel>".length(), original.length());
-        writeText(out);
+        return text.substring(0, at) + child + text.substring(at);
+    }
+
+    /** One level of the file's indentation: as between a parent and its child here, or in the first such pair found; else two spaces. */
+    private static String step(String text, XmlSpans.Span parent, String parentIndent, String indent) {
+        if (indent.length() > parentIndent.length() && indent.startsWith(parentIndent)) {
+            return indent.substring(parentIndent.length());
+        }
+        for (XmlSpans.Span s : XmlSpans.all(parent)) {
+            if (!s.children().isEmpty()) {
+                String outer = indentOf(text, s.start());
+                String inner = indentOf(text, s.children().getFirst().start());
+                if (inner.length() > outer.length() && inner.startsWith(outer)) {
+                    return inner.substring(outer.length());
+                }
+            }
+        }
+        return "  ";
+    }
+
+    /** The white space between the line's start and {@code at}, if only white space stands there; else "". */
+    private static String indentOf(String text, int at) {
+        int lineStart = text.lastIndexOf('\n', at - 1) + 1;
+        String before = text.substring(lineStart, at);
+        return before.isBlank() ? before : "";
+    }
+
+    /** As floccus' XML builder escapes text and attributes (quotes and apostrophes too). */
+    static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;").replace("'", "&apos;");
+    }
+
+    private static String unescape(String s) {
+        return org.jsoup.parser.Parser.unescapeEntities(s, false);
     }
 
     /** Written whole, then moved over the file: a reader sees the old text or the new, never part of one. */

@@ -57,6 +57,44 @@ class XbelFileTest extends AnnotationToolContract {
             </bookmark>
             </xbel>""";
 
+    /**
+     * The shapes met in public XBEL files written by floccus and by other browsers (Otter, Falkon):
+     * tabs, {@code id} before {@code href}, dates, {@code <desc>} and {@code <info>}, an empty
+     * {@code <title></title>}, floccus' names for a browser's own folders and its separators, a
+     * blank line after the highestId comment, a doctype without an external id.
+     */
+    static final String MIXED = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE xbel>
+            <xbel version="1.0">
+            <!--- highestId :12: for Floccus bookmark sync browser extension -->
+
+            <folder id="1">
+            	<title>Bookmarks Bar</title>
+            	<bookmark id="3" href="https://example.org/empty-title" added="2019-06-18T22:08:22Z">
+            		<title></title>
+            	</bookmark>
+            	<bookmark href="https://separator.floccus.org/vertical.html?id=4711" id="4">
+            		<title></title>
+            	</bookmark>
+            	<folder id="5" added="2013-02-16T23:00:03Z">
+            		<title>Jobs &amp; careers</title>
+            		<bookmark id="6" href="https://example.org/jobs?a=1&amp;b=2" added="2019-03-16T03:12:38Z" visited="2019-03-16T03:12:45Z">
+            			<title>Jobs at &apos;Example&apos;</title>
+            			<desc>What the browser said of it, kept but not read as notes.</desc>
+            			<info>
+            				<metadata owner="http://otter-browser.org/otter-xbel-bookmark">
+            					<visits>4</visits>
+            				</metadata>
+            			</info>
+            		</bookmark>
+            	</folder>
+            </folder>
+            <folder id="2">
+            	<title>Other Bookmarks</title>
+            </folder>
+            </xbel>""";
+
     @TempDir
     Path dir;
 
@@ -167,5 +205,41 @@ class XbelFileTest extends AnnotationToolContract {
         Files.writeString(file, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><bookmarks/>", StandardCharsets.UTF_8);
         ToolException notXbel = assertThrows(ToolException.class, () -> new XbelFile(file, "browsers", Clock.systemUTC()).changedSince(null));
         assertTrue(notXbel.getMessage().contains("not XBEL"), notXbel.getMessage());
+    }
+
+    @Test
+    void publicFilesShapesAreReadAndWrittenInPlace() throws IOException {
+        Path file = dir.resolve("mixed.xbel");
+        Files.writeString(file, MIXED);
+        XbelFile xbel = new XbelFile(file, "browsers", Clock.systemUTC());
+        ChangePage page = xbel.changedSince(null);
+        Map<String, RemoteRecord> byUrl = page.records().stream().collect(Collectors.toMap(RemoteRecord::remoteId, r -> r));
+        assertEquals(Set.of("https://example.org/empty-title", "https://example.org/jobs?a=1&b=2"), byUrl.keySet(), "a separator is no record");
+        assertTrue(page.skipped().isEmpty(), page.skipped().toString());
+        assertTrue(byUrl.get("https://example.org/empty-title").metadata().tags().isEmpty(), "a browser's own folder is no tag");
+        assertEquals(new TreeSet<>(Set.of("Jobs & careers")), byUrl.get("https://example.org/jobs?a=1&b=2").metadata().tags());
+        assertEquals("Jobs at 'Example'", byUrl.get("https://example.org/jobs?a=1&b=2").metadata().title());
+        assertEquals(null, byUrl.get("https://example.org/jobs?a=1&b=2").metadata().notes());
+
+        RemoteRecord jobs = byUrl.get("https://example.org/jobs?a=1&b=2");
+        RemoteRecord renamed = xbel.update(jobs, jobs.metadata().with(Field.TITLE, "Jobs & more"));
+        assertEquals(MIXED.replace("<title>Jobs at &apos;Example&apos;</title>", "<title>Jobs &amp; more</title>"), Files.readString(file),
+                "attribute order, tabs, entities, desc and info as written");
+        RemoteRecord empty = byUrl.get("https://example.org/empty-title");
+        assertEquals("https://example.org/empty-title", empty.metadata().title(), "an empty title reads as its address");
+        xbel.update(empty, empty.metadata().with(Field.URL, "https://example.org/moved"));
+        assertTrue(Files.readString(file).contains("<bookmark id=\"3\" href=\"https://example.org/moved\" added=\"2019-06-18T22:08:22Z\">\n\t\t<title></title>"),
+                "a new address in place, the empty title left empty:\n" + Files.readString(file));
+
+        xbel.delete(renamed.remoteId(), renamed.version());
+        String afterDelete = Files.readString(file);
+        assertTrue(afterDelete.contains("\t\t<title>Jobs &amp; careers</title>\n\t</folder>"), "its lines gone, its folder kept:\n" + afterDelete);
+
+        xbel.create(Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, "https://example.org/new").with(Field.TITLE, "New"));
+        String afterCreate = Files.readString(file);
+        assertTrue(afterCreate.contains("</folder>\n<bookmark href=\"https://example.org/new\" id=\"13\">\n\t<title>New</title>\n</bookmark>\n</xbel>"),
+                "at the top level, tab-indented as the file is, floccus' next id:\n" + afterCreate);
+        assertTrue(afterCreate.contains("<!--- highestId :13: for Floccus"));
+        assertEquals(2, xbel.changedSince(null).records().size());
     }
 }
