@@ -322,7 +322,7 @@ final class BookmarkDav extends HttpServlet {
 
     private void delete(HttpServletRequest req, HttpServletResponse res, Resource r) throws IOException, Refused {
         if (r.isRoot()) {
-            throw new Refused(403, "the account's folder is removed with the account, not over WebDAV");
+            throw new Refused(403, "the account's folder is not deleted over WebDAV");
         }
         if (r.isBookmarks()) {
             throw new Refused(403, r.folder().bookmarkFile() + " is the account's library: delete bookmarks in a browser, or remove the account");
@@ -411,31 +411,37 @@ final class BookmarkDav extends HttpServlet {
         res.setStatus(existed ? 204 : 201);
     }
 
-    /** The Destination header as a resource in the same account's folder. */
+    /** The Destination header as a resource in the same account's folder (an absolute URL as this server is reached, or a path). */
     private Resource destination(HttpServletRequest req, BrowserReplicas.Folder folder) throws Refused {
         String header = req.getHeader("Destination");
         if (header == null || header.isBlank()) {
             throw new Refused(400, "COPY and MOVE need a Destination header");
         }
+        String davRoot = davRoot(req);
         String path;
         try {
             URI u = new URI(header.strip());
-            path = u.getPath();
-            if (u.getHost() != null && !u.getHost().equalsIgnoreCase(req.getServerName()) && !header.startsWith(publicUrl.of(req))) {
+            String here = publicUrl.of(req);
+            if (u.getHost() != null && !u.getHost().equalsIgnoreCase(req.getServerName()) && !header.strip().startsWith(here)) {
                 throw new Refused(502, "the Destination is on another server: " + header);
             }
+            path = u.getPath();
         } catch (URISyntaxException e) {
             throw new Refused(400, "the Destination header is not a URI: " + e.getMessage());
         }
-        String base = req.getContextPath() + "/dav/";
-        if (path == null || !path.startsWith(base)) {
-            throw new Refused(403, "the Destination must be in this account's folder, under " + base + folder.account() + "/");
-        }
-        List<String> segments = segments(path.substring(base.length() - 1));
-        if (!segments.getFirst().equals(folder.account())) {
-            throw new Refused(403, "the Destination must be in this account's folder, under " + base + folder.account() + "/");
+        String inside = path == null ? null : path.startsWith(davRoot) ? path.substring(davRoot.length())
+                : path.startsWith(req.getContextPath() + "/dav/") ? path.substring(req.getContextPath().length() + "/dav/".length()) : null;
+        List<String> segments = inside == null ? List.of() : segments("/" + inside);
+        if (segments.isEmpty() || !segments.getFirst().equals(folder.account())) {
+            throw new Refused(403, "the Destination must be in this account's folder, " + davRoot + folder.account() + "/");
         }
         return resource(folder, segments.subList(1, segments.size()));
+    }
+
+    /** The path the folders are reached at from outside ("/dav/", or under the public URL's path behind a proxy). */
+    private String davRoot(HttpServletRequest req) {
+        String prefix = URI.create(publicUrl.of(req)).getRawPath();
+        return (prefix == null ? "" : prefix.replaceAll("/+$", "")) + "/dav/";
     }
 
     private void propfind(HttpServletRequest req, HttpServletResponse res, Resource r) throws IOException, Refused {
@@ -569,8 +575,8 @@ final class BookmarkDav extends HttpServlet {
         out.append("</d:response>\n");
     }
 
-    private static String href(HttpServletRequest req, BrowserReplicas.Folder folder, Path p, boolean collection) {
-        StringBuilder h = new StringBuilder(req.getContextPath()).append("/dav/").append(encode(folder.account()));
+    private String href(HttpServletRequest req, BrowserReplicas.Folder folder, Path p, boolean collection) {
+        StringBuilder h = new StringBuilder(davRoot(req)).append(encode(folder.account()));
         for (Path part : folder.root().relativize(p)) {
             if (!part.toString().isEmpty()) {
                 h.append('/').append(encode(part.toString()));
