@@ -44,18 +44,24 @@ class BrowsersOverWebDavTest {
 
     /** A browsers' account as a curator makes it: the answer gives the URL and, once, the password to type into floccus. */
     private static FloccusBrowser[] browsers(String account, String rule, String... names) {
-        HttpResponse<String> made = idiom.put("/api/tools/" + account, "{\"kind\":\"xbel-dav\"" + (rule == null ? "" : ",\"mirror\":" + rule) + "}");
+        return browsersOf(account, "bookmarks.xbel", rule, names);
+    }
+
+    private static FloccusBrowser[] browsersOf(String account, String file, String rule, String... names) {
+        HttpResponse<String> made = idiom.put("/api/tools/" + account, "{\"kind\":\"xbel-dav\",\"baseUrl\":\"" + file + "\""
+                + (rule == null ? "" : ",\"mirror\":" + rule) + "}");
         assertEquals(200, made.statusCode(), made.body());
         JsonNode a = RunningIdiom.json(made);
         assertEquals(idiom.url("/dav/" + account + "/"), a.get("davUrl").asText());
         assertTrue(a.get("privateLibrary").asBoolean(), "a browser's bookmarks are private unless the account says otherwise");
         String password = a.get("davPassword").asText();
         assertTrue(password.length() >= 32, password);
-        HttpResponse<String> again = idiom.put("/api/tools/" + account, "{\"kind\":\"xbel-dav\"" + (rule == null ? "" : ",\"mirror\":" + rule) + "}");
+        HttpResponse<String> again = idiom.put("/api/tools/" + account, "{\"kind\":\"xbel-dav\",\"baseUrl\":\"" + file + "\""
+                + (rule == null ? "" : ",\"mirror\":" + rule) + "}");
         assertFalse(RunningIdiom.json(again).has("davPassword"), "the password is said once; a change of the account keeps it");
         FloccusBrowser[] out = new FloccusBrowser[names.length];
         for (int i = 0; i < names.length; i++) {
-            out[i] = new FloccusBrowser(names[i], a.get("davUrl").asText(), password, "bookmarks.xbel");
+            out[i] = new FloccusBrowser(names[i], a.get("davUrl").asText(), password, file);
         }
         return out;
     }
@@ -261,5 +267,33 @@ class BrowsersOverWebDavTest {
         assertEquals(405, browser.send("LOCK", "bookmarks.xbel", null, null).statusCode());
         assertEquals(before, Files.readString(file));
         assertNotNull(entityWithUrl("https://example.org/r"));
+    }
+
+    @Test
+    void floccusHtmlProfileKeepsBrowsersInStepToo() throws Exception {
+        HttpResponse<String> created = idiom.post("/api/entities", "application/json",
+                "{\"metadata\":{\"type\":\"webpage\",\"title\":\"Made in Idiom <& 'quoted'>\",\"url\":\"https://example.org/html/idiom\","
+                        + "\"tags\":[\"html-profile\"],\"notes\":\"a note floccus would drop\"}}");
+        assertEquals(201, created.statusCode(), created.body());
+        FloccusBrowser[] two = browsersOf("htmlprofile", "bookmarks.html", "{\"tags\":[\"html-profile\"]}", "firefox", "chrome");
+        eventually("the mirror into the HTML file is written", () -> RunningIdiom.json(idiom.get("/api/tools/htmlprofile/mirror")).get("owed").asInt() == 0
+                && RunningIdiom.json(idiom.get("/api/tools/htmlprofile/mirror")).get("complete").asBoolean());
+        two[0].add("https://example.org/html/firefox", "Firefox's own", "Reading");
+        two[0].sync();
+        assertEquals(Set.of("https://example.org/html/idiom", "https://example.org/html/firefox"), urls(two[0]));
+        assertEquals("Made in Idiom <& 'quoted'>", two[0].local.get("https://example.org/html/idiom").title());
+        assertTrue(two[0].local.get("https://example.org/html/idiom").id() > 0, "Idiom's bookmark carries floccus' next id");
+        two[1].sync();
+        assertEquals(urls(two[0]), urls(two[1]));
+        JsonNode own = entityWithUrl("https://example.org/html/firefox");
+        assertEquals("[\"Reading\"]", own.get("metadata").get("tags").toString(), "the folder it is in");
+        JsonNode idiomMade = entityWithUrl("https://example.org/html/idiom");
+        assertEquals("a note floccus would drop", idiomMade.get("metadata").get("notes").asText(), "a note is not cleared by floccus' rewrite");
+        assertEquals("[\"html-profile\"]", idiomMade.get("metadata").get("tags").toString(), "nor are tags the file cannot hold");
+        String before = Files.readString(dir.resolve(".dav/htmlprofile/bookmarks.html"));
+        two[0].sync();
+        two[1].sync();
+        assertFalse(two[0].wrote || two[1].wrote);
+        assertEquals(before, Files.readString(dir.resolve(".dav/htmlprofile/bookmarks.html")), "an idle round changes no byte");
     }
 }

@@ -125,13 +125,13 @@ final class FloccusBrowser {
         read = null;
         if (got.statusCode() == 200) {
             read = got.body();
-            if (!read.contains("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")) {
+            if (!read.contains(html() ? "<!DOCTYPE NETSCAPE-Bookmark-file-1>" : "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")) {
                 throw new IllegalStateException(name + ": floccus would refuse this file (FileUnreadableError): " + read);
             }
             size(file, read.getBytes(StandardCharsets.UTF_8).length);
             Matcher m = Pattern.compile("<!--- highestId :(\\d+):").matcher(read);
             highestId = m.find() ? Integer.parseInt(m.group(1)) : highestId;
-            server = parse(read);
+            server = html() ? parseHtml(read) : parse(read);
         } else if (got.statusCode() != 404) {
             throw new IllegalStateException(name + ": GET answered " + got.statusCode() + " " + got.body());
         }
@@ -170,8 +170,8 @@ final class FloccusBrowser {
         server.values().removeIf(s -> !local.containsKey(s.url()));
         wrote = !server.equals(before);
         if (wrote) {
-            String xbel = xbel(server, highestId);
-            check(send("PUT", file + ".temp", "application/xml", xbel), "PUT temp");
+            String xbel = html() ? html(server, highestId) : xbel(server, highestId);
+            check(send("PUT", file + ".temp", html() ? "text/html" : "application/xml", xbel), "PUT temp");
             size(file + ".temp", xbel.getBytes(StandardCharsets.UTF_8).length);
             HttpResponse<String> move = send("MOVE", file + ".temp", null, null, "Destination", davUrl + file, "Overwrite", "T");
             if (move.statusCode() >= 300) {
@@ -181,6 +181,56 @@ final class FloccusBrowser {
             size(file, xbel.getBytes(StandardCharsets.UTF_8).length);
         }
         cache = server;
+    }
+
+    private boolean html() {
+        return file.endsWith(".html");
+    }
+
+    /** As floccus' Html serializer reads a file: each link's ID, HREF, title and the folder it is in. */
+    static Map<Integer, Bookmark> parseHtml(String html) {
+        Map<Integer, Bookmark> out = new LinkedHashMap<>();
+        for (org.jsoup.nodes.Element a : org.jsoup.Jsoup.parse(html).select("dt > a")) {
+            org.jsoup.nodes.Element dl = a.parent().parent();
+            org.jsoup.nodes.Element h3 = dl == null || dl.parent() == null ? null : dl.parent().selectFirst("> h3");
+            if (h3 == null && dl != null) { // jsoup nests <DL> inside the <DT> of its folder or beside it
+                org.jsoup.nodes.Element before = dl.previousElementSibling();
+                h3 = before == null ? null : before.tagName().equals("h3") ? before : before.selectFirst("> h3");
+            }
+            int id = Integer.parseInt(a.attr("id"));
+            out.put(id, new Bookmark(id, a.attr("href"), a.text(), h3 == null ? "" : h3.text()));
+        }
+        return out;
+    }
+
+    /** As floccus' createHTML writes it: its doctype, META and TITLE, the highestId comment, numeric entities, TAGS="". */
+    static String html(Map<Integer, Bookmark> tree, int highestId) {
+        StringBuilder out = new StringBuilder("<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=UTF-8\">\n"
+                + "<TITLE>Bookmarks</TITLE>");
+        out.append("<!--- highestId :").append(highestId).append(": for Floccus bookmark sync browser extension -->\n<DL><p>\n");
+        Map<String, List<Bookmark>> byFolder = new LinkedHashMap<>();
+        tree.values().forEach(b -> byFolder.computeIfAbsent(b.folder(), k -> new ArrayList<>()).add(b));
+        int folderId = 100_000;
+        for (Map.Entry<String, List<Bookmark>> f : byFolder.entrySet()) {
+            String indent = f.getKey().isEmpty() ? "" : "  ";
+            if (!f.getKey().isEmpty()) {
+                out.append("<DT><H3 ID=\"").append(folderId++).append("\">").append(num(f.getKey())).append("</H3>\n<DL><p>\n");
+            }
+            for (Bookmark b : f.getValue()) {
+                out.append(indent).append("<DT><A HREF=\"").append(num(b.url())).append("\" TAGS=\"\" ID=\"").append(b.id()).append("\">")
+                        .append(num(b.title())).append("</A>\n");
+            }
+            if (!f.getKey().isEmpty()) {
+                out.append("</DL><p>\n");
+            }
+        }
+        return out.append("</DL><p>\n</html>").toString();
+    }
+
+    private static String num(String s) {
+        StringBuilder b = new StringBuilder();
+        s.chars().forEach(c -> b.append("<>&\"'".indexOf(c) >= 0 ? "&#" + c + ";" : String.valueOf((char) c)));
+        return b.toString();
     }
 
     /** floccus' size check: PROPFIND depth 0, getcontentlength against the bytes it has. */

@@ -4,7 +4,7 @@ import dev.idiom.services.tools.ToolAccounts;
 import dev.idiom.services.tools.Tools;
 import dev.idiom.wrappers.ToolException;
 import dev.idiom.wrappers.bookmarks.BrowserLock;
-import dev.idiom.wrappers.bookmarks.XbelFile;
+import dev.idiom.wrappers.bookmarks.BrowserFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -34,6 +34,16 @@ public final class BrowserReplicas {
     public record Folder(String account, Path root, String bookmarkFile) {
         public Path bookmarks() {
             return root.resolve(bookmarkFile);
+        }
+
+        /** The file is floccus' HTML profile's (Netscape bookmark HTML), not XBEL. */
+        public boolean html() {
+            return bookmarkFile.endsWith(".html");
+        }
+
+        /** The bookmark file's media type. */
+        public String contentType() {
+            return html() ? "text/html" : "application/xml";
         }
 
         /** floccus' lock file beside the bookmark file. */
@@ -100,14 +110,14 @@ public final class BrowserReplicas {
     }
 
     /**
-     * A client wrote the bookmark file: read as XBEL (or refused with why, nothing written), put in
+     * A client wrote the bookmark file: read as XBEL or floccus' HTML (or refused with why, nothing written), put in
      * place, and pulled at once (its changes become events; deletions past the account's share are held).
      *
      * @throws dev.idiom.events.InvalidValueException the text is no XBEL Idiom can read
      */
     public void bookmarksWritten(Folder f, String text) {
         try {
-            new XbelFile(f.bookmarks(), f.account(), clock).replace(text);
+            BrowserFile.of(f.bookmarks(), f.account(), clock).replace(text);
         } catch (ToolException unreadable) {
             throw new dev.idiom.events.InvalidValueException(unreadable.getMessage());
         }
@@ -117,7 +127,7 @@ public final class BrowserReplicas {
     /** Whether this text would be taken as the bookmark file (a move onto it checks before it moves anything). */
     public void checkBookmarks(Folder f, String text) {
         try {
-            XbelFile.parse(text, f.bookmarkFile());
+            BrowserFile.of(f.bookmarks(), f.account(), clock).check(text);
         } catch (ToolException unreadable) {
             throw new dev.idiom.events.InvalidValueException(unreadable.getMessage());
         }

@@ -302,7 +302,7 @@ final class BookmarkDav extends HttpServlet {
         res.setStatus(existed ? 204 : 201);
     }
 
-    /** The bookmark file written by a client: refused with why (422) unless it is XBEL Idiom reads; then pulled. */
+    /** The bookmark file written by a client: refused with why (422) unless it is XBEL (or floccus' HTML) Idiom reads; then pulled. */
     private void bookmarks(Resource r, byte[] content) throws Refused {
         try {
             browsers.bookmarksWritten(r.folder(), utf8(content));
@@ -540,7 +540,7 @@ final class BookmarkDav extends HttpServlet {
         if (!collection) {
             byte[] content = Files.readAllBytes(p);
             live.put("getcontentlength", Long.toString(content.length));
-            live.put("getcontenttype", p.equals(folder.bookmarks()) ? "application/xml" : p.equals(folder.lockFile()) ? "text/html"
+            live.put("getcontenttype", p.equals(folder.bookmarks()) ? folder.contentType() : p.equals(folder.lockFile()) ? "text/html"
                     : "application/octet-stream");
             live.put("getetag", escape(etag(content)));
         }
@@ -639,7 +639,7 @@ final class BookmarkDav extends HttpServlet {
     }
 
     private static String contentType(Resource r) {
-        return r.isBookmarks() ? "application/xml;charset=UTF-8" : r.isLock() ? "text/html;charset=UTF-8" : "application/octet-stream";
+        return r.isBookmarks() ? r.folder().contentType() + ";charset=UTF-8" : r.isLock() ? "text/html;charset=UTF-8" : "application/octet-stream";
     }
 
     private static String parentName(Resource r) {

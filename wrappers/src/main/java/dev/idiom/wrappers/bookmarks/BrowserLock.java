@@ -38,6 +38,19 @@ public record BrowserLock(Path file) {
         }
     }
 
+    /**
+     * Refuses a write by Idiom while a browser holds the file: the browser read it when its sync
+     * began and writes it whole at the end. The write is tried again soon (not parked).
+     */
+    public void refuseWritesWhileHeld(Instant now) {
+        Optional<Instant> held = heldSince(now);
+        if (held.isPresent()) {
+            String name = file.getFileName().toString();
+            throw new dev.idiom.wrappers.ToolException("a browser is syncing " + name.substring(0, name.length() - ".lock".length())
+                    + " (floccus' lock, put " + held.get() + "): Idiom's changes are written once it is done", null, Duration.ofSeconds(5));
+        }
+    }
+
     /** Marks the lock as put at {@code at} (a sync that reads the file under a lock holds it). */
     public void touch(Instant at) throws IOException {
         Files.setLastModifiedTime(file, FileTime.from(at));

@@ -3,25 +3,17 @@ package dev.idiom.wrappers.bookmarks;
 import dev.idiom.events.Field;
 import dev.idiom.events.Fingerprint;
 import dev.idiom.events.Metadata;
-import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RecordRefusedException;
 import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
 import dev.idiom.wrappers.ToolException;
-import dev.idiom.wrappers.ToolLimits;
 import java.io.IOException;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -54,50 +46,10 @@ import org.xml.sax.SAXException;
  * own top folders ("Bookmarks Bar", …) are no tags, and its separators no records. While a
  * browser holds the file's {@link BrowserLock}, Idiom's writes wait (a retry later).
  */
-public final class XbelFile implements AnnotationTool {
-    /** How soon a write refused by a browser's lock is tried again. */
-    private static final Duration LOCK_RETRY = Duration.ofSeconds(5);
-
-    /** One monitor per file, whoever opened it: the engine's writes and a browser's whole-file replacement never interleave. */
-    private static final java.util.concurrent.ConcurrentHashMap<Path, Object> MONITORS = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private final Path file;
-    private final String account;
-    private final Clock clock;
-    private final Object monitor;
-
+public final class XbelFile extends BrowserFile {
     /** @param account the Idiom account the file belongs to (its copies' account) */
     public XbelFile(Path file, String account, Clock clock) {
-        this.file = file.toAbsolutePath();
-        this.account = account;
-        this.clock = clock;
-        this.monitor = MONITORS.computeIfAbsent(this.file, f -> new Object());
-    }
-
-    @Override
-    public String kind() {
-        return "xbel-dav";
-    }
-
-    @Override
-    public String account() {
-        return account;
-    }
-
-    @Override
-    public ToolLimits limits() {
-        return ToolLimits.LOCAL_FILE;
-    }
-
-    @Override
-    public boolean keepsPrivate() {
-        return true;
-    }
-
-    /** What floccus keeps when it writes the file: a bookmark's URL, its title and the folders it is in. */
-    @Override
-    public Set<Field> fieldsKept() {
-        return EnumSet.of(Field.TITLE, Field.URL, Field.TAGS);
+        super(file, account, clock);
     }
 
     /** One bookmark: its element and where it stands in the text, its URL, title, the folders above it (titles from the top) and floccus' id. */
@@ -107,11 +59,7 @@ public final class XbelFile implements AnnotationTool {
 
     /** The file's text, or "" when there is none yet. */
     private String text() {
-        try {
-            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            throw new ToolException("cannot read bookmark file " + file.getFileName() + ": " + e.getMessage(), e);
-        }
+        return FileText.read(file);
     }
 
     private Parsed read() {
@@ -186,9 +134,9 @@ public final class XbelFile implements AnnotationTool {
     }
 
     /** floccus' names for a browser's own top folders (its toolbar, menu, "other" and mobile folders): where a bookmark is, not what. */
-    private static final Set<String> BROWSER_ROOTS = Set.of("Bookmarks Bar", "Other Bookmarks", "Bookmarks Menu", "Mobile Bookmarks");
+    static final Set<String> BROWSER_ROOTS = Set.of("Bookmarks Bar", "Other Bookmarks", "Bookmarks Menu", "Mobile Bookmarks");
     /** floccus writes a browser's separators as bookmarks of this host. */
-    private static final String SEPARATOR_HOST = "separator.floccus.org";
+    static final String SEPARATOR_HOST = "separator.floccus.org";
 
     private static void walk(Element parent, List<String> folders, List<Entry> out, List<Skipped> skipped, Set<String> seen,
                              Map<Element, XmlSpans.Span> spans) {
@@ -254,26 +202,6 @@ public final class XbelFile implements AnnotationTool {
     @Override
     public Optional<RemoteRecord> fetch(String remoteId) {
         return read().entries().stream().filter(e -> e.href().equals(remoteId)).findFirst().map(XbelFile::record);
-    }
-
-    /** A bookmark that moved to a new URL in a browser keeps its floccus id: it is the copy Idiom knew under the old URL. */
-    @Override
-    public boolean succeeds(RemoteRecord now, RemoteRecord former) {
-        return now.shadow() != null && now.shadow().equals(former.shadow());
-    }
-
-    /** Folders are where a bookmark sits, which only the browser changes: a copy holds the folders it is in, whatever tags its DE has. */
-    @Override
-    public Metadata writable(Metadata wanted, Metadata known) {
-        return wanted.with(Field.TAGS, known == null ? new TreeSet<>() : new TreeSet<>(known.tags()));
-    }
-
-    @Override
-    public Optional<String> refusal(Metadata wanted) {
-        if (wanted.url() == null || !(wanted.url().startsWith("http://") || wanted.url().startsWith("https://"))) {
-            return Optional.of("a browser bookmark needs a web address (http or https); give the record a URL");
-        }
-        return Optional.empty();
     }
 
     @Override
@@ -407,31 +335,14 @@ public final class XbelFile implements AnnotationTool {
         writeText(text.substring(0, from) + text.substring(to));
     }
 
-    /**
-     * The whole file as a browser (or another WebDAV client) wrote it, in place of what is there,
-     * after it is read as XBEL; Idiom's writes are never interleaved with it.
-     *
-     * @throws ToolException the text is no XBEL Idiom can read (nothing is written)
-     */
-    public void replace(String text) {
-        parse(text, file.getFileName().toString());
-        synchronized (monitor) {
-            writeText(text);
-        }
-    }
-
     private Entry entry(Parsed p, String remoteId) {
         return p.entries().stream().filter(e -> e.href().equals(remoteId)).findFirst()
                 .orElseThrow(() -> new RemoteChangedException("bookmark " + remoteId + " is no longer in " + file.getFileName()));
     }
 
-    /** Idiom's writes wait while a browser syncs the file: it read the file at the start and will write it whole at the end. */
-    private void waitForBrowser() {
-        Optional<Instant> held = BrowserLock.of(file).heldSince(clock.instant());
-        if (held.isPresent()) {
-            throw new ToolException("a browser is syncing " + file.getFileName() + " (floccus' lock, put " + held.get()
-                    + "): Idiom's changes are written once it is done", null, LOCK_RETRY);
-        }
+    @Override
+    public void check(String text) {
+        parse(text, file.getFileName().toString());
     }
 
     private static final String EMPTY = """
@@ -441,28 +352,7 @@ public final class XbelFile implements AnnotationTool {
             <!--- highestId :0: for Floccus bookmark sync browser extension -->
             </xbel>""";
 
-    private static final Pattern ID = Pattern.compile("\\sid\\s*=\\s*[\"']([0-9]{1,18})[\"']");
-    private static final Pattern HIGHEST = Pattern.compile("<!--- highestId :(\\d+):");
     private static final Pattern HREF = Pattern.compile("(\\shref\\s*=\\s*)([\"'])(.*?)\\2", Pattern.DOTALL);
-
-    /** The id after every id in the file and floccus' {@code highestId}: floccus numbers its items from there. */
-    private static long nextId(String text) {
-        long highest = 0;
-        Matcher h = HIGHEST.matcher(text);
-        if (h.find()) {
-            highest = Long.parseLong(h.group(1));
-        }
-        Matcher m = ID.matcher(text);
-        while (m.find()) {
-            highest = Math.max(highest, Long.parseLong(m.group(1)));
-        }
-        return highest + 1;
-    }
-
-    private static String withHighestId(String text, long highest) {
-        Matcher h = HIGHEST.matcher(text);
-        return h.find() ? text.substring(0, h.start(1)) + highest + text.substring(h.end(1)) : text;
-    }
 
     /** A start tag with its href attribute set to {@code href}, in its own quotes. */
     private static String withHref(String startTag, String href) {
@@ -555,14 +445,7 @@ public final class XbelFile implements AnnotationTool {
         return org.jsoup.parser.Parser.unescapeEntities(s, false);
     }
 
-    /** Written whole, then moved over the file: a reader sees the old text or the new, never part of one. */
     private void writeText(CharSequence text) {
-        try {
-            Path tmp = file.resolveSibling("." + file.getFileName() + ".idiom-tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new ToolException("cannot write bookmark file " + file.getFileName() + ": " + e.getMessage(), e);
-        }
+        FileText.write(file, text);
     }
 }

@@ -8,7 +8,7 @@ import dev.idiom.wrappers.ToolLimits;
 import dev.idiom.wrappers.bibsonomy.BibSonomyTool;
 import dev.idiom.wrappers.bibtex.BibTeXFile;
 import dev.idiom.wrappers.bookmarks.BookmarkFile;
-import dev.idiom.wrappers.bookmarks.XbelFile;
+import dev.idiom.wrappers.bookmarks.BrowserFile;
 import dev.idiom.wrappers.http.CallBounds;
 import dev.idiom.wrappers.http.CallGate;
 import dev.idiom.wrappers.http.Pacing;
@@ -39,7 +39,7 @@ public final class ToolRegistry {
     /** Every kind an account can be of. */
     public static final Set<String> KINDS = Set.of("zotero", "pinboard", "bibsonomy", "idiom", "bibtex", "bookmarks", BROWSERS);
     /** The file a browsers' account's baseUrl names in its WebDAV folder (floccus' default: bookmarks.xbel). */
-    public static final String DAV_FILE_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\\.xbel$";
+    public static final String DAV_FILE_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\\.(xbel|html)$";
     /** The kinds that are a file in {@code files-dir}, not a web service. */
     public static final Set<String> FILE_KINDS = Set.of("bibtex", "bookmarks");
     /** A Zotero library as its API paths name it: it becomes part of every URL, so nothing else (no '?', no '../'). */
@@ -108,7 +108,7 @@ public final class ToolRegistry {
         if (BROWSERS.equals(kind)) {
             if (baseUrl == null || !baseUrl.strip().matches(DAV_FILE_PATTERN)) {
                 throw new InvalidValueException("baseUrl of an xbel-dav account is the bookmark file's name as floccus' profile gives it, such as "
-                        + "bookmarks.xbel (letters, digits, '.', '_', '-', ending in .xbel; floccus' HTML profile is not served), got '" + baseUrl + "'");
+                        + "bookmarks.xbel (letters, digits, '.', '_', '-', ending in .xbel, or in .html for floccus' HTML profile), got '" + baseUrl + "'");
             }
             return;
         }
@@ -137,10 +137,15 @@ public final class ToolRegistry {
                     a.createsPrivate());
             case "idiom" -> new IdiomPeer(URI.create(a.baseUrl()), secret, http(a, "Idiom", IdiomPeer.LIMITS));
             case "bibtex", "bookmarks" -> file(a.kind(), files.resolve(a.baseUrl()));
-            case BROWSERS -> new XbelFile(files.davFolder(a.name()).resolve(a.baseUrl().strip()), a.name(), clock);
+            case BROWSERS -> browsers(files.davFolder(a.name()).resolve(a.baseUrl().strip()), a.name());
             default -> throw new InvalidValueException("unknown tool kind " + a.kind());
         };
         return a.privateLibrary() ? new PrivateLibrary(tool) : tool;
+    }
+
+    /** A browsers' account's bookmark file: XBEL, or Netscape HTML for floccus' HTML profile (by its name). */
+    public AnnotationTool browsers(Path file, String account) {
+        return BrowserFile.of(file, account, clock);
     }
 
     /** A local file: bibtex (.bib) or bookmarks (Netscape HTML). */
