@@ -174,6 +174,17 @@ class CuratorWorkspaceTest {
             assertTrue(idiom.get("/api/entities?limit=10").body().contains("Typed into floccus"), "the password shown works");
             String page = browser(idiom, s[0], "/curator/accounts/browsers", null).body();
             assertFalse(page.contains(password.group(1)), "the password is shown once, never again");
+            assertTrue(page.contains(idiom.url("/dav/browsers/")), "the account's page says where browsers sync");
+            Matcher csrf = CSRF.matcher(page);
+            assertTrue(csrf.find());
+            HttpResponse<String> renewed = browser(idiom, s[0], "/curator/accounts/browsers/password", "csrf=" + enc(csrf.group(1)));
+            assertEquals(200, renewed.statusCode(), renewed.body());
+            Matcher fresh = Pattern.compile("id=\"dav-password\">([^<]+)<").matcher(renewed.body());
+            assertTrue(fresh.find());
+            assertFalse(fresh.group(1).equals(password.group(1)));
+            assertEquals(401, floccus.send("GET", "bookmarks.xbel", null, null).statusCode(), "the old password stops working");
+            assertEquals(200, new FloccusBrowser("firefox", url.group(1), fresh.group(1), "bookmarks.xbel").send("GET", "bookmarks.xbel", null, null)
+                    .statusCode());
         }
     }
 

@@ -260,6 +260,15 @@ public final class ToolAccounts {
         return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
+    /** A new password for the browsers' account {@code name}, in place of its old one (which stops working): said once, to the caller. */
+    public String renewBrowserPassword(String name) {
+        StoredToolAccount a = stored(name).filter(x -> BROWSERS.equals(x.kind())).orElseThrow(() -> new UnknownToolAccountException(name));
+        String password = newBrowserPassword();
+        repository.save(new StoredToolAccount(a.name(), a.kind(), a.baseUrl(), a.account(), secrets.seal(password, binding(a)), a.newRecords(),
+                a.conflictPolicy(), clock.instant(), a.privateLibrary(), a.mirror(), a.direction(), a.deletions()));
+        return password;
+    }
+
     /** The password of a browsers' (xbel-dav) account, opened; empty for any other name. */
     public Optional<String> browserPassword(String name) {
         return stored(name).filter(a -> ToolRegistry.BROWSERS.equals(a.kind()) && a.sealedSecret() != null && secrets.ready())

@@ -138,6 +138,14 @@ final class CuratorAccounts extends CuratorPages {
                     app.tools().checkConnection(name);
                     done = "Checked " + name + ": the tool answered, and the key works.";
                 }
+                case "password" -> { // a browsers' account's new password, shown once on a page of its own
+                    String password = app.tools().accounts().renewBrowserPassword(name);
+                    ToolAccount a = app.tools().accounts().list().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+                    CuratorChrome chrome = workspace.chrome(req, caller, inbox.recent(), "accounts");
+                    AdminConsole.page(res, 200, pages.render("davmade.jte", Map.of("chrome", chrome, "name", name, "davUrl",
+                            chrome.base() + "/dav/" + name + "/", "file", a.baseUrl(), "password", password)));
+                    return;
+                }
                 case "remove" -> {
                     int unlinked = app.sync().removeAccount(name);
                     done = "Removed " + name + ": " + unlinked + " copies unlinked; the records stay in the tool and in Idiom.";
