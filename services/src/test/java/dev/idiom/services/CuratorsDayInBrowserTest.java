@@ -1,6 +1,7 @@
 package dev.idiom.services;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -152,6 +153,46 @@ class CuratorsDayInBrowserTest {
         new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("a-policy"))).selectByValue(policy);
         press("Add and check");
         said("Added " + name);
+    }
+
+    @Test
+    void aCuratorSetsUpBrowsersAndReadsWhatToTypeIntoFloccus() throws Exception {
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0",
+                "pull-interval-ms", "0"))) {
+            String curator = RunningIdiom.json(idiom.post("/api/keys", "application/json", "{\"name\":\"ada\",\"role\":\"curator\"}")).get("key").asText();
+            browser.get(idiom.url("/curator/login"));
+            browser.manage().deleteAllCookies();
+            browser.get(idiom.url("/curator/login"));
+            browser.findElement(By.id("key")).sendKeys(curator);
+            browser.findElement(By.cssSelector("form button[type=submit]")).click();
+            within(Duration.ofSeconds(10)).until(d -> d.getTitle().contains("All in step"));
+
+            browser.findElement(By.linkText("Add an account")).click();
+            within(Duration.ofSeconds(5)).until(d -> d.findElement(By.id("a-name"))).sendKeys("browsers");
+            new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("a-kind"))).selectByValue("xbel-dav");
+            browser.findElement(By.id("a-base")).sendKeys("bookmarks.xbel");
+            press("Add and check");
+            said("browsers is ready");
+            page("8-browsers-password");
+            String url = browser.findElement(By.id("dav-url")).getText();
+            String password = browser.findElement(By.id("dav-password")).getText();
+            assertEquals(idiom.url("/dav/browsers/"), url);
+            FloccusBrowser floccus = new FloccusBrowser("chromium", url, password, "bookmarks.xbel");
+            floccus.add("https://example.org/from-the-page", "Set up from the page", "");
+            floccus.sync();
+            assertEquals("Set up from the page", titled(idiom, "Set up from the page").get("metadata").get("title").asText());
+
+            // by keyboard: the link to the account's page, then its new-password button
+            WebElement link = browser.findElement(By.linkText("The account's page"));
+            link.sendKeys(org.openqa.selenium.Keys.ENTER);
+            within(Duration.ofSeconds(10)).until(d -> d.findElements(By.id("dav")).size() == 1);
+            assertTrue(browser.findElement(By.id("dav")).getText().contains(url), browser.findElement(By.id("dav")).getText());
+            assertFalse(browser.getPageSource().contains(password), "the password is shown once");
+            page("9-browsers-account");
+            browser.findElement(By.xpath("//button[normalize-space()='Make a new password']")).sendKeys(org.openqa.selenium.Keys.ENTER);
+            said("browsers is ready");
+            assertFalse(browser.findElement(By.id("dav-password")).getText().equals(password));
+        }
     }
 
     @Test
