@@ -24,7 +24,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
                           String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait, SearchSettings search,
                           boolean baseline, Path reports, int authFailureLimit, boolean localToolHosts, long toolMaxResponseBytes, Duration toolCallTimeout,
-                          Path filesDir, long minBodyRate, FormattingSettings formatting) {
+                          Path filesDir, long minBodyRate, FormattingSettings formatting, long maxDavBody) {
     /** The shortest IDIOM_ADMIN_TOKEN accepted. */
     public static final int MIN_ADMIN_TOKEN = 32;
 
@@ -90,6 +90,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
             key("mass-delete-percent", Kind.WHOLE_NUMBER, "10", "a pull that would unlink, or a plan that would remove (a replication rule's removals, deletions that propagate), more than this share of an account's copies holds the account for a curator"),
             key("trash-days", Kind.WHOLE_NUMBER, "30", "how long a deleted DE stays in Idiom's trash, restorable with its copies, before it is purged (checked hourly)"),
             key("max-body", Kind.WHOLE_NUMBER, "1048576", "largest request body in bytes; larger ones get 413 before any parsing"),
+            key("max-dav-body", Kind.WHOLE_NUMBER, "67108864", "largest file a browser or other WebDAV client may PUT into a browsers' folder (`/dav/`), in bytes: a browser's whole bookmark file; larger gets 413"),
             key("max-tags", Kind.WHOLE_NUMBER, "200", "most tags a DE may have (a create or update with more gets 400 / fault `Invalid`)"),
             key("max-authors", Kind.WHOLE_NUMBER, "500", "most names in each list a DE has (authors, editors, translators)"),
             key("max-json-depth", Kind.WHOLE_NUMBER, "32", "deepest nesting of a JSON request body (arrays and objects)"),
@@ -192,7 +193,7 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 get.apply("files-dir").isBlank() ? Path.of(get.apply("data")).toAbsolutePath().normalize().resolve("files")
                         : Path.of(get.apply("files-dir")).toAbsolutePath().normalize(), number(get, "min-body-rate"),
                 new FormattingSettings(number(get, "formatting-threads") == 0 ? Math.max(1, Runtime.getRuntime().availableProcessors() / 2)
-                        : (int) number(get, "formatting-threads"), (int) positive(get, "max-formatted-entries")));
+                        : (int) number(get, "formatting-threads"), (int) positive(get, "max-formatted-entries")), number(get, "max-dav-body"));
     }
 
     /** The database password: from its file when one is named (its first line), else as given. */

@@ -80,7 +80,7 @@ public final class IdiomServer implements AutoCloseable {
         Admission admission = new Admission(config.maxInFlight(), config.admissionWait());
         context.addServletContainerInitializer((classes, servletContext) ->
                 WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.baseline(), config.reports(), config.data().resolve("tmp").toAbsolutePath(), publicUrl, admission,
-                        config.authFailureLimit(), config.minBodyRate()),
+                        config.authFailureLimit(), config.minBodyRate(), config.maxDavBody()),
                 null);
         try {
             tomcat.start();

@@ -26,7 +26,7 @@ public final class WarBootstrap implements ServletContextListener {
                         + " (owner-only); it is not logged"));
         WebApp.mount(event.getServletContext(), idiom.application(), config.maxBody(), config.baseline(), config.reports(), config.data().resolve("tmp").toAbsolutePath(),
                 new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())), admission = new Admission(config.maxInFlight(), config.admissionWait()),
-                config.authFailureLimit(), config.minBodyRate());
+                config.authFailureLimit(), config.minBodyRate(), config.maxDavBody());
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.idiom.db.TestDatabase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,7 +41,9 @@ class WebDavClientsTest {
         clients = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip().lines().toList();
         assertTrue(p.waitFor(10, TimeUnit.MINUTES), "installing litmus and rclone took over 10 minutes");
         assertEquals(0, p.exitValue(), "could not install litmus and rclone (see the messages above)");
-        idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "200"));
+        // an API body may be 64 KB here; a browser's whole bookmark file 300 KB
+        idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "200", "max-body", "65536",
+                "max-dav-body", "300000"));
         JsonNode a = RunningIdiom.json(idiom.put("/api/tools/webdav", "{\"kind\":\"xbel-dav\"}"));
         password = a.get("davPassword").asText();
     }
@@ -141,5 +144,29 @@ class WebDavClientsTest {
         }
         assertEquals(1, titles.size(), "one DE for " + url + ": " + titles);
         return titles.getFirst();
+    }
+
+    @Test
+    void aBookmarkFileMayBeLargerThanAnApiBodyUpToItsOwnLimit() throws Exception {
+        FloccusBrowser client = new FloccusBrowser("client", idiom.url("/dav/webdav/"), password, "bookmarks.xbel");
+        StringBuilder big = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xbel version=\"1.0\">\n");
+        for (int i = 0; big.length() < 200_000; i++) {
+            big.append("<bookmark href=\"https://example.org/many/").append(i).append("\" id=\"").append(i + 1).append("\">\n  <title>Bookmark ")
+                    .append(i).append("</title>\n</bookmark>\n");
+        }
+        String file = big.append("</xbel>").toString();
+        HttpResponse<String> taken = client.send("PUT", "big.xbel", "application/xml", file);
+        assertEquals(201, taken.statusCode(), "over max-body (64 KB), under max-dav-body: " + taken.body());
+        String tooBig = file + " ".repeat(150_000);
+        HttpResponse<String> refused = client.send("PUT", "big.xbel", "application/xml", tooBig);
+        assertEquals(413, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains("max-dav-body"), refused.body());
+        java.net.http.HttpRequest chunked = java.net.http.HttpRequest.newBuilder(java.net.URI.create(idiom.url("/dav/webdav/big.xbel")))
+                .header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(("x:" + password).getBytes(StandardCharsets.UTF_8)))
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(tooBig.getBytes(StandardCharsets.UTF_8))))
+                .build();
+        HttpResponse<String> cut = java.net.http.HttpClient.newHttpClient().send(chunked, HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, cut.statusCode(), "a chunked body cut off at the limit: " + cut.body());
+        assertEquals(file, Files.readString(dir.resolve(".dav/webdav/big.xbel")), "nothing of either refusal was written");
     }
 }

@@ -152,6 +152,8 @@ final class BookmarkDav extends HttpServlet {
             }
         } catch (Refused refused) {
             refuse(req, res, refused.status, refused.getMessage());
+        } catch (BodyLimitExceeded tooLarge) { // a chunked body cut off at max-dav-body: nothing was written
+            refuse(req, res, 413, tooLarge.getMessage() + " (max-dav-body)");
         }
     }
 

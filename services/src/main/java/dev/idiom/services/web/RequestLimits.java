@@ -17,9 +17,16 @@ import java.io.IOException;
  */
 final class RequestLimits extends HttpFilter {
     private final long maxBodyBytes;
+    private final String setting;
 
     RequestLimits(long maxBodyBytes) {
+        this(maxBodyBytes, "max-body");
+    }
+
+    /** @param setting the configuration key that sets the limit, named in a refusal */
+    RequestLimits(long maxBodyBytes, String setting) {
         this.maxBodyBytes = maxBodyBytes;
+        this.setting = setting;
     }
 
     @Override
@@ -27,7 +34,7 @@ final class RequestLimits extends HttpFilter {
         long declared = req.getContentLengthLong();
         if (declared > maxBodyBytes) {
             Refusal.send(req, res, ErrorCode.TOO_LARGE, "request body of " + declared + " bytes is larger than the limit of " + maxBodyBytes
-                    + " bytes (max-body)");
+                    + " bytes (" + setting + ")");
             return;
         }
         chain.doFilter(declared >= 0 ? req : new Bounded(req, maxBodyBytes), res);

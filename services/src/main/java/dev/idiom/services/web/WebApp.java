@@ -49,9 +49,10 @@ public final class WebApp {
      * @param admission the bound on requests in service, drained on shutdown
      * @param authFailureLimit wrong keys one address may present in a minute before it is throttled (0: no limit)
      * @param minBodyRate bytes a second a request body must arrive at after a grace of seconds (0: no minimum)
+     * @param maxDavBodyBytes the largest file a WebDAV client may put into a browsers' folder (a whole bookmark file)
      */
     public static void mount(ServletContext context, Application app, long maxBodyBytes, boolean baseline, Path reports, Path tempDir, PublicUrl publicUrl,
-                             Admission admission, int authFailureLimit, long minBodyRate) {
+                             Admission admission, int authFailureLimit, long minBodyRate, long maxDavBodyBytes) {
         File temp = tempDir.toFile();
         temp.mkdirs();
         context.setAttribute("javax.servlet.context.tempdir", temp);
@@ -73,7 +74,11 @@ public final class WebApp {
         filter(context, "key-check", new KeyCheck(app.keys(), sessions, curatorSessions, authFailures, publicUrl), false, false);
         filter(context, "slow-bodies", new SlowBodies(minBodyRate), false);
         filter(context, "admission", admission, false);
-        filter(context, "request-limits", new RequestLimits(maxBodyBytes), false);
+        filter(context, "request-limits", new RequestLimits(maxBodyBytes), false, false);
+        // a browser puts its whole bookmark file at once: the folders take files up to their own limit
+        FilterRegistration.Dynamic davLimits = context.addFilter("dav-request-limits", new RequestLimits(maxDavBodyBytes, "max-dav-body"));
+        davLimits.setAsyncSupported(true);
+        davLimits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, DAV);
 
         ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app, publicUrl)));
         rest.addMapping("/api/*");
