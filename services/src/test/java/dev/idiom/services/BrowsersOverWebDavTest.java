@@ -296,4 +296,40 @@ class BrowsersOverWebDavTest {
         assertFalse(two[0].wrote || two[1].wrote);
         assertEquals(before, Files.readString(dir.resolve(".dav/htmlprofile/bookmarks.html")), "an idle round changes no byte");
     }
+
+    @Test
+    void otherWebDavClientsGetETagsPreconditionsListingsAndTheMethodsAllowed() throws Exception {
+        FloccusBrowser browser = browsers("clients", null, "firefox")[0];
+        browser.add("https://example.org/etag", "As read", "");
+        browser.sync();
+        HttpResponse<String> head = browser.send("HEAD", "bookmarks.xbel", null, null);
+        assertEquals(200, head.statusCode());
+        String etag = head.headers().firstValue("ETag").orElseThrow();
+        String text = Files.readString(dir.resolve(".dav/clients/bookmarks.xbel"));
+        assertEquals(Long.toString(text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length), head.headers().firstValue("Content-Length").orElseThrow());
+
+        String edited = text.replace("As read", "Edited by a client");
+        HttpResponse<String> stale = browser.send("PUT", "bookmarks.xbel", "application/xml", edited, "If-Match", "\"0000\"");
+        assertEquals(412, stale.statusCode(), stale.body());
+        assertEquals(text, Files.readString(dir.resolve(".dav/clients/bookmarks.xbel")), "a stale write changes nothing");
+        assertEquals(412, browser.send("PUT", "bookmarks.xbel", "application/xml", edited, "If-None-Match", "*").statusCode(), "it exists");
+        HttpResponse<String> current = browser.send("PUT", "bookmarks.xbel", "application/xml", edited, "If-Match", etag);
+        assertEquals(204, current.statusCode(), current.body());
+        assertEquals("Edited by a client", entityWithUrl("https://example.org/etag").get("metadata").get("title").asText(), "a write is a pull");
+        assertFalse(current.headers().firstValue("ETag").orElseThrow().equals(etag));
+
+        HttpResponse<String> options = browser.send("OPTIONS", "", null, null);
+        assertEquals("1", options.headers().firstValue("DAV").orElseThrow());
+        assertTrue(options.headers().firstValue("Allow").orElseThrow().contains("PROPFIND"));
+        HttpResponse<String> listing = browser.send("PROPFIND", "", null, null, "Depth", "1");
+        assertEquals(207, listing.statusCode());
+        assertTrue(listing.body().contains("<d:href>/dav/clients/bookmarks.xbel</d:href>") && listing.body().contains("<d:collection/>"), listing.body());
+        assertFalse(listing.body().contains("idiom-tmp"), "Idiom's own temporary files are not listed");
+        assertEquals(403, browser.send("PROPFIND", "", null, null, "Depth", "infinity").statusCode());
+        HttpResponse<String> proppatch = browser.send("PROPPATCH", "bookmarks.xbel", "application/xml", "<x/>");
+        assertEquals(405, proppatch.statusCode());
+        assertTrue(proppatch.headers().firstValue("Allow").orElseThrow().contains("MOVE"));
+        assertEquals(400, browser.send("PROPFIND", "", "application/xml", "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><d:propfind xmlns:d=\"DAV:\"/>",
+                "Depth", "0").statusCode(), "no DTDs in a PROPFIND body");
+    }
 }
