@@ -124,15 +124,6 @@ public final class BrowserReplicas {
         syncNow(f.account(), "after a browser wrote it");
     }
 
-    /** Whether this text would be taken as the bookmark file (a move onto it checks before it moves anything). */
-    public void checkBookmarks(Folder f, String text) {
-        try {
-            BrowserFile.of(f.bookmarks(), f.account(), clock).check(text);
-        } catch (ToolException unreadable) {
-            throw new dev.idiom.events.InvalidValueException(unreadable.getMessage());
-        }
-    }
-
     /** A browser's sync is over (its lock deleted): what Idiom held back meanwhile is written. */
     public void browserDone(Folder f) {
         syncNow(f.account(), "after a browser's sync");
@@ -141,7 +132,7 @@ public final class BrowserReplicas {
     private void syncNow(String account, String when) {
         try {
             sync.sync(account, false, (s, done, size, last) -> { });
-        } catch (RuntimeException failed) { // the account's failure is kept and shown with it; the file stays as written
+        } catch (RuntimeException failed) { // logged; the file stays as written, and the scheduled pull and pushes meet it again
             LOG.log(Level.WARNING, "sync of browsers' account " + account + " " + when + " failed: " + failed.getMessage());
         }
     }

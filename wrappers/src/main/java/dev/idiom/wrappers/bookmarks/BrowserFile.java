@@ -60,7 +60,7 @@ public abstract sealed class BrowserFile implements AnnotationTool permits XbelF
      *
      * @throws dev.idiom.wrappers.ToolException it is not
      */
-    public abstract void check(String text);
+    abstract void check(String text);
 
     @Override
     public final String kind() {

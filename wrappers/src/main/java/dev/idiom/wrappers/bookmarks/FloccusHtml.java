@@ -140,7 +140,7 @@ public final class FloccusHtml extends BrowserFile {
     }
 
     @Override
-    public void check(String text) {
+    void check(String text) {
         check(text, file.getFileName().toString());
     }
 

@@ -341,7 +341,7 @@ public final class XbelFile extends BrowserFile {
     }
 
     @Override
-    public void check(String text) {
+    void check(String text) {
         parse(text, file.getFileName().toString());
     }
 
