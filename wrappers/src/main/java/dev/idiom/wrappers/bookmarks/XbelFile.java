@@ -214,9 +214,8 @@ public final class XbelFile extends BrowserFile {
     }
 
     /**
-     * The new bookmarks in one rewrite: each in the top-level folder named for one of its tags, if
-     * there is one, else at the end of the file's top level, with the next floccus id; the rest of
-     * the file as it was.
+     * The new bookmarks in one rewrite: each where {@link #topFolder} says, after what is there, with
+     * the next floccus id; the rest of the file as it was.
      */
     @Override
     public List<Made> createAll(List<NewCopy> copies) {
@@ -364,18 +363,29 @@ public final class XbelFile extends BrowserFile {
         return startTag.substring(0, at) + " href=\"" + escape(href) + "\"" + startTag.substring(at);
     }
 
-    /** The top-level folder titled as one of these tags (the first such in the file), else the root. */
+    /**
+     * Where a new bookmark goes: the top-level folder titled as one of its tags (the first such in
+     * the file); else a browser's "Other Bookmarks" when the file syncs a whole browser (a browser
+     * keeps no bookmark beside its own top folders); else the file's top level.
+     */
     private static XmlSpans.Span topFolder(String text, XmlSpans.Span root, Set<String> tags) {
+        XmlSpans.Span other = null;
         for (XmlSpans.Span f : root.children()) {
             if (f.name().equals("folder") && !f.selfClosed()) {
                 String title = titleText(text, root, f.start());
                 if (title != null && tags.contains(title)) {
                     return f;
                 }
+                if (other == null && OTHER_BOOKMARKS.equals(title)) {
+                    other = f;
+                }
             }
         }
-        return root;
+        return other != null ? other : root;
     }
+
+    /** floccus' name for a browser's folder of bookmarks filed nowhere else. */
+    private static final String OTHER_BOOKMARKS = "Other Bookmarks";
 
     /** The title of the folder starting at {@code at}, as written (entities read), or null. */
     private static String titleText(String text, XmlSpans.Span root, int at) {

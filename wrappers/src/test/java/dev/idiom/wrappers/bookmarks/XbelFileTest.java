@@ -237,8 +237,9 @@ class XbelFileTest extends AnnotationToolContract {
 
         xbel.create(Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.URL, "https://example.org/new").with(Field.TITLE, "New"));
         String afterCreate = Files.readString(file);
-        assertTrue(afterCreate.contains("</folder>\n<bookmark href=\"https://example.org/new\" id=\"13\">\n\t<title>New</title>\n</bookmark>\n</xbel>"),
-                "at the top level, tab-indented as the file is, floccus' next id:\n" + afterCreate);
+        assertTrue(afterCreate.contains("\t<title>Other Bookmarks</title>\n\t<bookmark href=\"https://example.org/new\" id=\"13\">\n\t\t<title>New</title>"
+                + "\n\t</bookmark>\n</folder>\n</xbel>"), "in the browser's Other Bookmarks (no bookmark stands beside a browser's own folders), "
+                + "tab-indented as the file is, floccus' next id:\n" + afterCreate);
         assertTrue(afterCreate.contains("<!--- highestId :13: for Floccus"));
         assertEquals(2, xbel.changedSince(null).records().size());
     }
