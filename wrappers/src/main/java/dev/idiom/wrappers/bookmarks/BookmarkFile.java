@@ -390,7 +390,8 @@ public final class BookmarkFile implements AnnotationTool {
                 String attrs = a.group(1);
                 attrs = withAttribute(attrs, "HREF", changed.href());
                 attrs = withAttribute(attrs, "LAST_MODIFIED", attribute(attrs, "LAST_MODIFIED") == null ? null : changed.lastModified());
-                attrs = withAttribute(attrs, "TAGS", changed.tags().isEmpty() ? null : String.join(",", changed.tags()));
+                // a TAGS attribute the file has stays, empty if no tag is left (floccus writes TAGS=""); none is added for no tags
+                attrs = withAttribute(attrs, "TAGS", changed.tags().isEmpty() && attribute(attrs, "TAGS") == null ? null : String.join(",", changed.tags()));
                 String anchor = html.substring(start, a.start(1)) + attrs + ">" + text(changed.title()) + "</A>";
                 String description;
                 if (changed.description() == null) {

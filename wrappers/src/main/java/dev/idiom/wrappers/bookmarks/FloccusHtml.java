@@ -93,7 +93,11 @@ public final class FloccusHtml extends BrowserFile {
         return inner.fetch(remoteId).filter(r -> !separator(r)).map(r -> seen(r, places()));
     }
 
-    /** A new link at the end of the file's top level, with no tags or description (floccus keeps neither) and floccus' next id. */
+    /**
+     * A new link with floccus' next id, no tags or description (floccus keeps neither): in the
+     * browser's "Other Bookmarks" when the file syncs a whole browser (a browser keeps no bookmark
+     * beside its own top folders), else at the end of the file's top level.
+     */
     @Override
     public RemoteRecord create(Metadata m, boolean keepPrivate) {
         Optional<String> refused = refusal(m);
@@ -102,21 +106,70 @@ public final class FloccusHtml extends BrowserFile {
         }
         synchronized (monitor) {
             waitForBrowser();
-            if (read().isBlank()) { // a new file, as floccus starts one (BookmarkFile would write a browser's export)
-                writeText(EMPTY);
+            if (inner.fetch(m.url()).isPresent()) {
+                throw new RecordRefusedException("the bookmark file already has " + m.url());
             }
-            inner.create(m.with(Field.TAGS, new TreeSet<>()).with(Field.NOTES, null), false);
-            String html = read();
+            String html = read().isBlank() ? EMPTY : read(); // a new file, as floccus starts one
             long id = nextId(html);
-            String anchor = "HREF=\"" + attr(m.url()) + "\"";
-            int at = html.indexOf(anchor);
-            int close = at < 0 ? -1 : html.indexOf('>', at);
-            if (close > 0) {
-                html = html.substring(0, close) + " ID=\"" + id + "\"" + html.substring(close);
-                writeText(withHighestId(html, id));
+            int close = closingOf(html, OTHER.matcher(html));
+            if (close < 0) {
+                close = html.toUpperCase(java.util.Locale.ROOT).lastIndexOf("</DL>");
             }
+            int lineStart = html.lastIndexOf('\n', close) + 1;
+            String indent = indent(html, lineStart, close);
+            String line = indent + "<DT><A HREF=\"" + entities(m.url()) + "\" TAGS=\"\" ID=\"" + id + "\">"
+                    + entities(m.title() == null ? m.url() : m.title()) + "</A>\n";
+            writeText(withHighestId(html.substring(0, lineStart) + line + html.substring(lineStart), id));
             return fetch(m.url()).orElseThrow(() -> new ToolException("the new bookmark " + m.url() + " could not be read back"));
         }
+    }
+
+    /** A new line's indentation before the {@code </DL>} at {@code close}: its sibling's above, else a step in from the folder's. */
+    private static String indent(String html, int lineStart, int close) {
+        int previousStart = lineStart < 2 ? 0 : html.lastIndexOf('\n', lineStart - 2) + 1;
+        String previous = html.substring(previousStart, lineStart);
+        if (previous.stripLeading().toUpperCase(java.util.Locale.ROOT).startsWith("<DT>")) {
+            return previous.substring(0, previous.length() - previous.stripLeading().length());
+        }
+        String closing = html.substring(lineStart, close);
+        return closing.isBlank() ? closing + "  " : "";
+    }
+
+    /** floccus' folder for a browser's bookmarks filed nowhere else. */
+    private static final java.util.regex.Pattern OTHER = java.util.regex.Pattern.compile("(?i)<DT><H3[^>]*>Other Bookmarks</H3>");
+
+    /** Where the {@code <DL>} of the folder the matcher finds is closed, or -1 if there is none. */
+    private static int closingOf(String html, java.util.regex.Matcher folder) {
+        if (!folder.find()) {
+            return -1;
+        }
+        String upper = html.toUpperCase(java.util.Locale.ROOT);
+        int open = upper.indexOf("<DL", folder.end());
+        int depth = 0;
+        for (int i = open; i >= 0 && i < upper.length(); ) {
+            int nextOpen = upper.indexOf("<DL", i + 1);
+            int nextClose = upper.indexOf("</DL", i + 1);
+            if (nextClose < 0) {
+                return -1;
+            }
+            if (nextOpen >= 0 && nextOpen < nextClose) {
+                depth++;
+                i = nextOpen;
+            } else if (depth == 0) {
+                return nextClose;
+            } else {
+                depth--;
+                i = nextClose;
+            }
+        }
+        return -1;
+    }
+
+    /** As floccus' HTML serializer escapes: numeric references for the five characters HTML reserves. */
+    private static String entities(String s) {
+        StringBuilder out = new StringBuilder(s.length() + 8);
+        s.chars().forEach(c -> out.append("<>&\"'".indexOf(c) >= 0 ? "&#" + c + ";" : String.valueOf((char) c)));
+        return out.toString();
     }
 
     @Override
@@ -172,8 +225,4 @@ public final class FloccusHtml extends BrowserFile {
         FileText.write(file, text);
     }
 
-    /** As {@link BookmarkFile} writes an attribute value. */
-    private static String attr(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
 }
