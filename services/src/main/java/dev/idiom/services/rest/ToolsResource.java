@@ -71,7 +71,7 @@ public final class ToolsResource {
             }
         }
         // a browser's bookmarks are a person's own: private unless the account says otherwise
-        boolean privateLibrary = browsers && !b.has("privateLibrary") || JsonBodies.strictFlag(b, "privateLibrary");
+        boolean privateLibrary = browsers && !b.hasNonNull("privateLibrary") || JsonBodies.strictFlag(b, "privateLibrary");
         String given = secret;
         ObjectNode out = view(tools.saveChecked(name, JsonBodies.strictFlag(b, "create"), checked, () -> accounts.put(name, kind,
                 JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"), given, JsonBodies.string(b, "newRecords"),
