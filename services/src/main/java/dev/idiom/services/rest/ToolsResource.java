@@ -71,7 +71,8 @@ public final class ToolsResource {
             }
         }
         // a browser's bookmarks are a person's own: private unless the account says otherwise
-        boolean privateLibrary = browsers && !b.hasNonNull("privateLibrary") || JsonBodies.strictFlag(b, "privateLibrary");
+        boolean flag = JsonBodies.strictFlag(b, "privateLibrary"); // a value that is not true or false (null too) is refused, as for every account
+        boolean privateLibrary = browsers && !b.has("privateLibrary") || flag;
         String given = secret;
         ObjectNode out = view(tools.saveChecked(name, JsonBodies.strictFlag(b, "create"), checked, () -> accounts.put(name, kind,
                 JsonBodies.string(b, "baseUrl"), JsonBodies.string(b, "account"), given, JsonBodies.string(b, "newRecords"),
