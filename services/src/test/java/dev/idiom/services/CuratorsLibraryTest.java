@@ -246,7 +246,8 @@ class CuratorsLibraryTest {
             assertEquals(1, settled.size(), settled.toString());
             assertEquals("Epidemic algorithms for replicated databases", settled.get(0).get("title").asText());
             assertEquals("Epidemic algorithms (PODC)", settled.get(0).get("remoteValue").asText());
-            assertEquals(0, conflicts(idiom, "open").size());
+assertEquals(400, idiom.get("/api/conflicts?state=").statusCode(), "an empty state is none of the three the document names");
+                        assertEquals(0, conflicts(idiom, "open").size());
 
             String id = settled.get(0).get("id").asText();
             HttpResponse<String> taken = idiom.post("/api/conflicts/" + id + "/resolve", "application/json", "{\"take\":\"tool\"}");

@@ -71,7 +71,7 @@ public final class ConsistencyResource {
     public String conflicts(@QueryParam("state") String state, @QueryParam("before") String beforeParam, @QueryParam("limit") String limitParam) {
         long before = QueryParams.whole("before", beforeParam, 0, Long.MIN_VALUE, Long.MAX_VALUE);
         int limit = (int) QueryParams.whole("limit", limitParam, 100, 1, 1000);
-        List<ConflictEntry> found = sync.conflicts(state == null || state.isBlank() ? null : state, before, limit);
+        List<ConflictEntry> found = sync.conflicts(state, before, limit); // an empty or unknown state is refused (the document names three)
         ObjectNode n = json.mapper().createObjectNode();
         ArrayNode list = n.putArray("conflicts");
         for (ConflictEntry c : found) {
