@@ -161,6 +161,12 @@ class CuratorWorkspaceTest {
     void aCuratorAddsABrowsersAccountAndIsShownWhatToTypeIntoFloccusOnce() throws Exception {
         try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0"))) {
             String[] s = logIn(idiom, key(idiom, "cura", "curator"));
+            HttpResponse<String> wrongFile = browser(idiom, s[0], "/curator/accounts", "csrf=" + enc(s[1]) + "&name=browsers&kind=xbel-dav&baseUrl="
+                    + enc("bookmarks.txt") + "&account=&secret=&conflictPolicy=prefer-idiom");
+            assertEquals(422, wrongFile.statusCode(), "a file floccus has no profile for is refused with why, the form kept");
+            assertTrue(wrongFile.body().contains("ending in .xbel") && wrongFile.body().contains("value=\"bookmarks.txt\""), wrongFile.body());
+            assertEquals(401, new FloccusBrowser("x", idiom.url("/dav/browsers/"), "anything", "bookmarks.xbel").send("GET", "bookmarks.xbel", null, null)
+                    .statusCode(), "nothing was made");
             HttpResponse<String> made = browser(idiom, s[0], "/curator/accounts", "csrf=" + enc(s[1]) + "&name=browsers&kind=xbel-dav&baseUrl="
                     + enc("bookmarks.xbel") + "&account=&secret=&conflictPolicy=prefer-idiom&privateLibrary=on");
             assertEquals(200, made.statusCode(), made.body());
