@@ -179,6 +179,13 @@ class BrowsersOverWebDavTest {
         browser.add("https://example.org/y", "Y as typed", "");
         browser.sync();
         String x = entityWithUrl("https://example.org/x").get("id").asText();
+        int copies = -1;
+        for (JsonNode a : RunningIdiom.json(idiom.get("/api/consistency")).get("accounts")) {
+            if (a.get("name").asText().equals("during")) {
+                copies = a.get("replicas").asInt();
+            }
+        }
+        assertEquals(2, copies, "the account's copies are counted as the account's (its replicas name it by the account)");
         String served = Files.readString(dir.resolve(".dav/during/bookmarks.xbel"));
 
         FloccusBrowser.Bookmark y = browser.local.get("https://example.org/y");

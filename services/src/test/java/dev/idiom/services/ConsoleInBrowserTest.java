@@ -32,7 +32,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The admin console in a real browser — Debian's chromium, headless, through its chromedriver
- * (installed by {@code src/test/browser/install-browser.sh} when missing) — against a real Idiom:
+ * (installed by {@code src/test/debian/install-commands.sh} when missing) — against a real Idiom:
  * log in with the admin key, see the live figures take in a REST update within a second, pause and
  * resume a tool account from the page, open a saturation report. A reader's key gets 403 on every
  * admin page and action. Screenshots land in {@code target/browser/}.
@@ -80,7 +80,7 @@ class ConsoleInBrowserTest {
     }
 
     static List<String> install() throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("bash", "src/test/browser/install-browser.sh").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder("bash", "src/test/debian/install-commands.sh", "chromium=chromium", "chromedriver=chromium-driver").redirectError(ProcessBuilder.Redirect.INHERIT).start();
         List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip().lines().toList();
         assertTrue(p.waitFor(10, TimeUnit.MINUTES), "installing chromium took over 10 minutes");
         assertEquals(0, p.exitValue(), "could not install chromium and its driver (see the messages above)");

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A browsers' account's WebDAV folder against real WebDAV clients from Debian: litmus (the
  * compliance suite) and rclone (copying the bookmark file out and back in), each installed by
- * {@code src/test/dav/install-dav-clients.sh} when missing.
+ * {@code src/test/debian/install-commands.sh} when missing.
  */
 class WebDavClientsTest {
     @TempDir
@@ -37,7 +37,7 @@ class WebDavClientsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Process p = new ProcessBuilder("bash", "src/test/dav/install-dav-clients.sh").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder("bash", "src/test/debian/install-commands.sh", "litmus=litmus", "rclone=rclone").redirectError(ProcessBuilder.Redirect.INHERIT).start();
         clients = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip().lines().toList();
         assertTrue(p.waitFor(10, TimeUnit.MINUTES), "installing litmus and rclone took over 10 minutes");
         assertEquals(0, p.exitValue(), "could not install litmus and rclone (see the messages above)");
