@@ -34,10 +34,35 @@ public enum Field {
     ISSUE("issue", "issue", Kind.TEXT), NUMBER("number", "number", Kind.TEXT), EDITION("edition", "edition", Kind.TEXT),
     ISBN("isbn", "ISBN", Kind.TEXT), ISSN("issn", "ISSN", Kind.TEXT), PMID("pmid", "PMID", Kind.TEXT), PMCID("pmcid", "PMCID", Kind.TEXT),
     ARXIV("arxiv", null, Kind.TEXT), LANGUAGE("language", "language", Kind.TEXT), EVENT("event", "event-title", Kind.TEXT),
-    GENRE("genre", "genre", Kind.TEXT), ACCESSED("accessed", "accessed", Kind.DATE), CITATION_KEY("citationKey", "citation-key", Kind.TEXT);
+    GENRE("genre", "genre", Kind.TEXT), ACCESSED("accessed", "accessed", Kind.DATE), CITATION_KEY("citationKey", "citation-key", Kind.TEXT),
+    // more CSL 1.0.2 variables: what Zotero and BibTeX hold beside the above
+    TITLE_SHORT("shortTitle", "title-short", Kind.TEXT), CONTAINER_TITLE_SHORT("journalAbbreviation", "container-title-short", Kind.TEXT),
+    ARCHIVE("archive", "archive", Kind.TEXT), ARCHIVE_LOCATION("archiveLocation", "archive_location", Kind.TEXT),
+    CALL_NUMBER("callNumber", "call-number", Kind.TEXT), SOURCE("source", "source", Kind.TEXT), LICENSE("license", "license", Kind.TEXT),
+    DIMENSIONS("dimensions", "dimensions", Kind.TEXT), MEDIUM("medium", "medium", Kind.TEXT), VERSION("versionNumber", "version", Kind.TEXT),
+    NUMBER_OF_PAGES("numberOfPages", "number-of-pages", Kind.TEXT), NUMBER_OF_VOLUMES("numberOfVolumes", "number-of-volumes", Kind.TEXT),
+    EVENT_PLACE("eventPlace", "event-place", Kind.TEXT), AUTHORITY("authority", "authority", Kind.TEXT),
+    SECTION("section", "section", Kind.TEXT), STATUS("status", "status", Kind.TEXT), SCALE("scale", "scale", Kind.TEXT),
+    CHAPTER_NUMBER("chapterNumber", "chapter-number", Kind.TEXT), PART_NUMBER("partNumber", "part-number", Kind.TEXT),
+    PART_TITLE("partTitle", "part-title", Kind.TEXT), ORIGINAL_PUBLISHER("originalPublisher", "original-publisher", Kind.TEXT),
+    ORIGINAL_PUBLISHER_PLACE("originalPublisherPlace", "original-publisher-place", Kind.TEXT),
+    REFERENCES("references", "references", Kind.TEXT),
+    /** A Zotero item's fields no CSL variable holds, as Zotero holds them: they travel whole between Zotero libraries. */
+    ZOTERO_EXTRAS("zoteroExtras", null, Kind.EXTRAS),
+    /** A BibTeX entry's fields no CSL variable holds, as the file has them: they travel whole between .bib files. */
+    BIBTEX_EXTRAS("bibtexExtras", null, Kind.EXTRAS);
 
     /** What a field's values are, and so how they are checked and written. */
-    public enum Kind { TYPE, TEXT, LONG_TEXT, NAMES, YEAR, MONTH, DAY, DATE, TAGS }
+    public enum Kind { TYPE, TEXT, LONG_TEXT, NAMES, YEAR, MONTH, DAY, DATE, TAGS, EXTRAS }
+
+    /**
+     * The per-tool-kind parts of the record: one tool kind's own fields by their names in that tool
+     * (values as text, a list of creators as JSON), held for copies of the same kind only. Empty is absent (null).
+     */
+    public static final Set<Field> EXTRAS = java.util.EnumSet.of(Field.ZOTERO_EXTRAS, Field.BIBTEX_EXTRAS);
+    /** Most entries one extras part holds. */
+    public static final int MAX_EXTRAS = 200;
+    private static final Pattern EXTRA_NAME = Pattern.compile("[A-Za-z@][A-Za-z0-9_.:@+-]{0,63}");
 
     /**
      * The work types a DE can have: CSL 1.0.2's types, and {@code preprint} (CSL-JSON writes it as
@@ -106,6 +131,28 @@ public enum Field {
             return kind == Kind.TAGS ? new TreeSet<String>() : kind == Kind.NAMES ? List.of() : null;
         }
         return switch (kind) {
+            case EXTRAS -> {
+                java.util.SortedMap<String, String> extras = new java.util.TreeMap<>();
+                if (node.isArray()) { // the API's form: [{"name": …, "value": …}], a name given twice taking its last value
+                    for (JsonNode pair : node) {
+                        if (!pair.isObject() || !pair.path("name").isTextual() || !(pair.path("value").isTextual() || pair.path("value").isNumber())) {
+                            throw new InvalidValueException("each of " + jsonName + " must be {\"name\": \"…\", \"value\": \"…\"}, got " + pair);
+                        }
+                        extras.put(pair.path("name").asText(), pair.path("value").asText());
+                    }
+                } else if (node.isObject()) { // a form's text: {"name": "value", …}
+                    for (Map.Entry<String, JsonNode> e : node.properties()) {
+                        if (!e.getValue().isTextual() && !e.getValue().isNumber()) {
+                            throw new InvalidValueException("each value of " + jsonName + " must be a string, got " + e.getValue().getNodeType()
+                                    + " for '" + e.getKey() + "'");
+                        }
+                        extras.put(e.getKey(), e.getValue().asText());
+                    }
+                } else {
+                    throw new InvalidValueException(jsonName + " must be an array of {\"name\": \"…\", \"value\": \"…\"}");
+                }
+                yield extras(extras);
+            }
             case YEAR, MONTH, DAY -> {
                 if (!node.isIntegralNumber()) {
                     throw new InvalidValueException(jsonName + " must be a whole number, got " + node);
@@ -185,6 +232,16 @@ public enum Field {
                 }
                 return tags;
             }
+            case EXTRAS -> {
+                if (t.isEmpty()) {
+                    return null;
+                }
+                try {
+                    return fromJson(new com.fasterxml.jackson.databind.ObjectMapper().readTree(t));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    throw new InvalidValueException(jsonName + " must be JSON: {\"name\": \"value\", …}");
+                }
+            }
             case TYPE -> {
                 if (t.isEmpty()) {
                     return null;
@@ -258,6 +315,11 @@ public enum Field {
             return JSON.nullNode();
         }
         return switch (kind) {
+            case EXTRAS -> {
+                ArrayNode pairs = JSON.arrayNode();
+                ((Map<?, ?>) value).forEach((k, v) -> pairs.addObject().put("name", (String) k).put("value", (String) v));
+                yield pairs;
+            }
             case YEAR, MONTH, DAY -> JSON.numberNode((Integer) value);
             case NAMES -> {
                 ArrayNode arr = JSON.arrayNode();
@@ -286,6 +348,11 @@ public enum Field {
         return switch (kind) {
             case NAMES -> String.join("; ", ((List<?>) value).stream().map(Object::toString).toList());
             case TAGS -> String.join(", ", ((Set<?>) value).stream().map(Object::toString).toList());
+            case EXTRAS -> { // as a form shows it: {"name": "value", …}
+                ObjectNode o = JSON.objectNode();
+                ((Map<?, ?>) value).forEach((k, v) -> o.put((String) k, (String) v));
+                yield o.toPrettyString();
+            }
             default -> value.toString();
         };
     }
@@ -314,6 +381,29 @@ public enum Field {
             }
         }
         return t;
+    }
+
+    /**
+     * An extras part as the record holds it: names checked, values as text within their length, at
+     * most {@link #MAX_EXTRAS}; empty values left out, and an empty part is absent (null).
+     */
+    public static java.util.SortedMap<String, String> extras(Map<String, String> raw) {
+        if (raw == null) {
+            return null;
+        }
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        raw.forEach((k, v) -> {
+            if (k == null || !EXTRA_NAME.matcher(k).matches()) {
+                throw new InvalidValueException("an extras name must be a letter then up to 63 letters, digits or _.:@+-, got '" + k + "'");
+            }
+            if (v != null && !v.isBlank()) {
+                out.put(k, checkedText("extras value '" + k + "'", v, MAX_TEXT));
+            }
+        });
+        if (out.size() > MAX_EXTRAS) {
+            throw new InvalidValueException("an extras part holds at most " + MAX_EXTRAS + " entries, got " + out.size());
+        }
+        return out.isEmpty() ? null : java.util.Collections.unmodifiableSortedMap(out);
     }
 
     private Integer inRange(long n) {

@@ -7,6 +7,7 @@ import java.io.Serializable;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -21,7 +22,11 @@ import java.util.TreeSet;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type", "title", "authors", "year", "venue", "volume", "pages", "doi", "url", "abstract", "tags", "notes",
         "editors", "translators", "month", "day", "collectionTitle", "collectionNumber", "publisher", "publisherPlace", "issue", "number",
-        "edition", "isbn", "issn", "pmid", "pmcid", "arxiv", "language", "event", "genre", "accessed", "citationKey"})
+        "edition", "isbn", "issn", "pmid", "pmcid", "arxiv", "language", "event", "genre", "accessed", "citationKey",
+        "shortTitle", "journalAbbreviation", "archive", "archiveLocation", "callNumber", "source", "license", "dimensions", "medium",
+        "versionNumber", "numberOfPages", "numberOfVolumes", "eventPlace", "authority", "section", "status", "scale", "chapterNumber",
+        "partNumber", "partTitle", "originalPublisher", "originalPublisherPlace", "references",
+        "zoteroExtras", "bibtexExtras"})
 public record Metadata(
         String type,
         String title,
@@ -55,7 +60,32 @@ public record Metadata(
         String event,
         String genre,
         String accessed,
-        String citationKey) implements Serializable {
+        String citationKey,
+        String shortTitle,
+        String journalAbbreviation,
+        String archive,
+        String archiveLocation,
+        String callNumber,
+        String source,
+        String license,
+        String dimensions,
+        String medium,
+        String versionNumber,
+        String numberOfPages,
+        String numberOfVolumes,
+        String eventPlace,
+        String authority,
+        String section,
+        String status,
+        String scale,
+        String chapterNumber,
+        String partNumber,
+        String partTitle,
+        String originalPublisher,
+        String originalPublisherPlace,
+        String references,
+        SortedMap<String, String> zoteroExtras,
+        SortedMap<String, String> bibtexExtras) implements Serializable {
 
     public static final Metadata EMPTY = new Metadata(new Object[Field.values().length]);
 
@@ -65,6 +95,8 @@ public record Metadata(
         editors = editors == null ? List.of() : List.copyOf(editors);
         translators = translators == null ? List.of() : List.copyOf(translators);
         tags = Collections.unmodifiableSortedSet(tags == null ? new TreeSet<>() : new TreeSet<>(tags));
+        zoteroExtras = Field.extras(zoteroExtras);
+        bibtexExtras = Field.extras(bibtexExtras);
     }
 
     /** The record from one value per field, in {@link Field}'s order. */
@@ -78,7 +110,12 @@ public record Metadata(
                 (String) v[7], (String) v[8], (String) v[9], (SortedSet<String>) v[10], (String) v[11], (List<Author>) v[12],
                 (List<Author>) v[13], (Integer) v[14], (Integer) v[15], (String) v[16], (String) v[17], (String) v[18], (String) v[19],
                 (String) v[20], (String) v[21], (String) v[22], (String) v[23], (String) v[24], (String) v[25], (String) v[26],
-                (String) v[27], (String) v[28], (String) v[29], (String) v[30], (String) v[31], (String) v[32]);
+                (String) v[27], (String) v[28], (String) v[29], (String) v[30], (String) v[31], (String) v[32],
+                (String) v[33], (String) v[34], (String) v[35], (String) v[36], (String) v[37], (String) v[38], (String) v[39],
+                (String) v[40], (String) v[41], (String) v[42], (String) v[43], (String) v[44], (String) v[45], (String) v[46],
+                (String) v[47], (String) v[48], (String) v[49], (String) v[50], (String) v[51], (String) v[52], (String) v[53],
+                (String) v[54], (String) v[55],
+                (SortedMap<String, String>) v[56], (SortedMap<String, String>) v[57]);
     }
 
     /** The current value of {@code field}. */
@@ -117,6 +154,31 @@ public record Metadata(
             case GENRE -> genre;
             case ACCESSED -> accessed;
             case CITATION_KEY -> citationKey;
+            case TITLE_SHORT -> shortTitle;
+            case CONTAINER_TITLE_SHORT -> journalAbbreviation;
+            case ARCHIVE -> archive;
+            case ARCHIVE_LOCATION -> archiveLocation;
+            case CALL_NUMBER -> callNumber;
+            case SOURCE -> source;
+            case LICENSE -> license;
+            case DIMENSIONS -> dimensions;
+            case MEDIUM -> medium;
+            case VERSION -> versionNumber;
+            case NUMBER_OF_PAGES -> numberOfPages;
+            case NUMBER_OF_VOLUMES -> numberOfVolumes;
+            case EVENT_PLACE -> eventPlace;
+            case AUTHORITY -> authority;
+            case SECTION -> section;
+            case STATUS -> status;
+            case SCALE -> scale;
+            case CHAPTER_NUMBER -> chapterNumber;
+            case PART_NUMBER -> partNumber;
+            case PART_TITLE -> partTitle;
+            case ORIGINAL_PUBLISHER -> originalPublisher;
+            case ORIGINAL_PUBLISHER_PLACE -> originalPublisherPlace;
+            case REFERENCES -> references;
+            case ZOTERO_EXTRAS -> zoteroExtras;
+            case BIBTEX_EXTRAS -> bibtexExtras;
         };
     }
 
@@ -143,11 +205,22 @@ public record Metadata(
                 SortedSet<String> union = new TreeSet<>(tags);
                 union.addAll(other.tags());
                 m = m.with(f, union);
+            } else if (f.kind() == Field.Kind.EXTRAS && mine != null && theirs != null) { // entry by entry, this one's first
+                java.util.Map<String, String> both = new java.util.TreeMap<>(other.extras(f));
+                both.putAll(extras(f));
+                m = m.with(f, Field.extras(both));
             } else if (empty(mine) && !empty(theirs)) {
                 m = m.with(f, theirs);
             }
         }
         return m;
+    }
+
+    /** One extras part ({@link Field#EXTRAS}), empty when absent. */
+    @SuppressWarnings("unchecked")
+    public java.util.Map<String, String> extras(Field part) {
+        Object v = get(part);
+        return v == null ? java.util.Map.of() : (java.util.Map<String, String>) v;
     }
 
     private static boolean empty(Object v) {

@@ -54,6 +54,16 @@ final class MetadataJson {
                 gen.writeFieldName(f.jsonName());
                 switch (v) {
                     case String s -> gen.writeString(s);
+                    case Map<?, ?> extras -> { // as the API gives them: [{"name": …, "value": …}]
+                        gen.writeStartArray();
+                        for (Map.Entry<?, ?> e : extras.entrySet()) {
+                            gen.writeStartObject();
+                            gen.writeStringField("name", (String) e.getKey());
+                            gen.writeStringField("value", (String) e.getValue());
+                            gen.writeEndObject();
+                        }
+                        gen.writeEndArray();
+                    }
                     case Integer i -> gen.writeNumber(i);
                     case SortedSet<?> tags -> {
                         gen.writeStartArray();
@@ -89,6 +99,7 @@ final class MetadataJson {
         public void resolve(DeserializationContext ctxt) throws JsonMappingException {
             authors = ctxt.findRootValueDeserializer(AUTHORS);
             tags = ctxt.findRootValueDeserializer(TAGS);
+
         }
 
         @Override
@@ -107,6 +118,7 @@ final class MetadataJson {
                 values[f.ordinal()] = t == JsonToken.VALUE_NULL ? null : switch (f.kind()) {
                     case NAMES -> names(p, ctxt);
                     case TAGS -> tags.deserialize(p, ctxt);
+                    case EXTRAS -> extras(p, ctxt);
                     case YEAR, MONTH, DAY -> t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT ? p.getIntValue()
                             : ctxt.readValue(p, Integer.class);
                     default -> t == JsonToken.VALUE_STRING ? p.getText() : ctxt.readValue(p, String.class);
@@ -115,6 +127,15 @@ final class MetadataJson {
             try {
                 return Metadata.fromValues(values);
             } catch (RuntimeException refused) { // as Jackson reports a record constructor's refusal
+                throw ctxt.instantiationException(Metadata.class, refused);
+            }
+        }
+
+        /** An extras part: the array of {name, value} pairs it is written as (or an object of names and values). */
+        private Object extras(JsonParser p, DeserializationContext ctxt) throws IOException {
+            try {
+                return Field.ZOTERO_EXTRAS.fromJson(ctxt.readTree(p));
+            } catch (RuntimeException refused) {
                 throw ctxt.instantiationException(Metadata.class, refused);
             }
         }

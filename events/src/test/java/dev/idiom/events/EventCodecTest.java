@@ -101,4 +101,26 @@ class EventCodecTest {
                 () -> codec.metadata(codec.mapper().createObjectNode().set("authors", codec.mapper().createArrayNode().add(codec.mapper().createObjectNode().put("given", "G")))));
         assertTrue(refused.getMessage().startsWith("malformed metadata"), refused.getMessage());
     }
+
+    @Test
+    void eachToolKindsExtrasAreWrittenAsNameValuePairsOnlyWhenThereAreSomeAndReadBackInEitherForm() {
+        Metadata m = Metadata.EMPTY.with(Field.TITLE, "T")
+                .with(Field.ZOTERO_EXTRAS, Field.extras(java.util.Map.of("shortTitle", "Short", "callNumber", "QA 76")))
+                .with(Field.BIBTEX_EXTRAS, Field.extras(java.util.Map.of("@type", "conference", "addendum", "Reprinted in {CACM}")));
+        DigitalEntity de = new DigitalEntity(UUID.randomUUID(), 1, m, List.of(), Instant.EPOCH, Instant.EPOCH);
+        String stored = codec.entity(de);
+        assertTrue(stored.contains("\"zoteroExtras\":[{\"name\":\"callNumber\",\"value\":\"QA 76\"},{\"name\":\"shortTitle\",\"value\":\"Short\"}]"), stored);
+        assertEquals(de, codec.entity(stored));
+        assertEquals(m, codec.metadata(codec.mapper().createObjectNode().put("title", "T")
+                .<com.fasterxml.jackson.databind.node.ObjectNode>set("zoteroExtras", codec.mapper().createObjectNode().put("shortTitle", "Short").put("callNumber", "QA 76"))
+                .set("bibtexExtras", Field.BIBTEX_EXTRAS.toJson(m.bibtexExtras()))), "an object of names and values reads the same");
+        FieldChanged cleared = new FieldChanged(Field.ZOTERO_EXTRAS, null);
+        assertEquals(cleared, codec.event("FieldChanged", codec.payload(cleared)));
+        FieldChanged set = new FieldChanged(Field.BIBTEX_EXTRAS, m.bibtexExtras());
+        assertEquals(set, codec.event("FieldChanged", codec.payload(set)));
+        assertEquals(null, Field.extras(java.util.Map.of("shortTitle", " ")), "an empty part is absent");
+        assertThrows(InvalidValueException.class, () -> Field.extras(java.util.Map.of("short title", "x")), "a name a tool cannot hold");
+        assertTrue(!codec.entity(new DigitalEntity(de.id(), 1, Metadata.EMPTY.with(Field.TITLE, "T"), List.of(), Instant.EPOCH, Instant.EPOCH))
+                .contains("Extras"), "a record without extras is stored as before");
+    }
 }

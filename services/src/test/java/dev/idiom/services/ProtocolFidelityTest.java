@@ -47,6 +47,39 @@ class ProtocolFidelityTest {
     }
 
     @Test
+    void aToolKindsOwnFieldsAndTheFurtherCslVariablesTravelOverRestAndSoapAlike() {
+        HttpResponse<String> r = idiom.post("/api/entities", "application/json", """
+                {"metadata": {"title": "The Replication Hour", "type": "broadcast", "shortTitle": "Replication", "eventPlace": "Chicago",
+                 "zoteroExtras": [{"name": "itemType", "value": "tvBroadcast"}, {"name": "runningTime", "value": "58 min"}],
+                 "bibtexExtras": [{"name": "addendum", "value": "Reprinted in {CACM}"}]}}""");
+        assertEquals(201, r.statusCode(), r.body());
+        JsonNode de = RunningIdiom.json(r);
+        String id = de.get("id").asText();
+        assertEquals("[{\"name\":\"itemType\",\"value\":\"tvBroadcast\"},{\"name\":\"runningTime\",\"value\":\"58 min\"}]",
+                de.path("metadata").path("zoteroExtras").toString(), "as sent, by name");
+        assertEquals("Replication", de.path("metadata").path("shortTitle").asText());
+
+        Document soap = Xml.parse(idiom.soap("<de:moreInfo><de:id>" + id + "</de:id></de:moreInfo>").body());
+        assertEquals("Replication", Xml.text(soap, "entity/shortTitle"));
+        assertEquals("Chicago", Xml.text(soap, "entity/eventPlace"));
+        assertEquals("Reprinted in {CACM}", Xml.text(soap, "entity/bibtexExtras/field"));
+        HttpResponse<String> made = idiom.soap("""
+                <de:createDE><de:entity><de:title>Over SOAP</de:title>
+                <de:zoteroExtras><de:field name="callNumber">QA 76</de:field></de:zoteroExtras></de:entity></de:createDE>""");
+        assertEquals(200, made.statusCode(), made.body());
+        assertEquals("QA 76", Xml.text(Xml.parse(made.body()), "entity/zoteroExtras/field"));
+
+        HttpResponse<String> badName = idiom.patch("/api/entities/" + id, "{\"metadata\":{\"bibtexExtras\":[{\"name\":\"two words\",\"value\":\"x\"}]}}",
+                "If-Match", "\"1\"");
+        assertEquals(400, badName.statusCode(), badName.body());
+        assertTrue(badName.body().contains("two words"), badName.body());
+        HttpResponse<String> cleared = idiom.patch("/api/entities/" + id, "{\"metadata\":{\"zoteroExtras\":null}}", "If-Match", "\"1\"");
+        assertEquals(200, cleared.statusCode(), cleared.body());
+        assertTrue(RunningIdiom.json(cleared).path("metadata").path("zoteroExtras").isMissingNode(), cleared.body());
+        assertEquals("Reprinted in {CACM}", RunningIdiom.json(cleared).path("metadata").path("bibtexExtras").get(0).path("value").asText());
+    }
+
+    @Test
     void anEmptyValueOrXsiNilClearsAFieldOverSoapAsNullDoesOverRest() {
         JsonNode de = created();
         String id = de.get("id").asText();

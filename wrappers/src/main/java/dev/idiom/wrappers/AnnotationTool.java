@@ -22,10 +22,10 @@ public interface AnnotationTool {
     /**
      * The canonical fields this tool holds. A sync compares and merges only these: a field the tool
      * cannot store is neither taken as cleared by it nor pushed to it (it stays in Idiom and in the
-     * replica's shadow). Default: every field.
+     * replica's shadow). Default: every field but the tool kinds' extras (each kind keeps its own).
      */
     default java.util.Set<dev.idiom.events.Field> fieldsKept() {
-        return java.util.EnumSet.allOf(dev.idiom.events.Field.class);
+        return java.util.EnumSet.complementOf(java.util.EnumSet.copyOf(dev.idiom.events.Field.EXTRAS));
     }
 
     /**

@@ -101,10 +101,47 @@ public final class BibTeXMapping {
             Map.entry(Field.COLLECTION_TITLE, "series"), Map.entry(Field.PUBLISHER_PLACE, "address"), Map.entry(Field.EDITION, "edition"),
             Map.entry(Field.ISBN, "isbn"), Map.entry(Field.ISSN, "issn"), Map.entry(Field.PMID, "pmid"), Map.entry(Field.PMCID, "pmcid"),
             Map.entry(Field.LANGUAGE, "language"), Map.entry(Field.EVENT, "eventtitle"), Map.entry(Field.GENRE, "type"),
-            Map.entry(Field.ACCESSED, "urldate"));
+            Map.entry(Field.ACCESSED, "urldate"), Map.entry(Field.TITLE_SHORT, "shorttitle"), Map.entry(Field.CONTAINER_TITLE_SHORT, "shortjournal"),
+            Map.entry(Field.VERSION, "version"), Map.entry(Field.NUMBER_OF_PAGES, "pagetotal"), Map.entry(Field.NUMBER_OF_VOLUMES, "volumes"),
+            Map.entry(Field.EVENT_PLACE, "venue"), Map.entry(Field.STATUS, "pubstate"), Map.entry(Field.CHAPTER_NUMBER, "chapter"),
+            Map.entry(Field.ORIGINAL_PUBLISHER, "origpublisher"), Map.entry(Field.ORIGINAL_PUBLISHER_PLACE, "origlocation"));
+
+    /**
+     * CSL variables a BibTeX entry has no field for (BibLaTeX's data model and Better BibTeX's export
+     * leave them out): a file or a BibSonomy post does not hold them, so they are never owed to one.
+     */
+    public static final Set<Field> NO_FIELD = EnumSet.of(Field.ARCHIVE, Field.ARCHIVE_LOCATION, Field.CALL_NUMBER, Field.SOURCE, Field.LICENSE,
+            Field.DIMENSIONS, Field.MEDIUM, Field.SCALE, Field.AUTHORITY, Field.SECTION, Field.PART_NUMBER, Field.PART_TITLE, Field.REFERENCES);
 
     /** The fields this mapping reads and writes (notes, tags and the citation key are each adapter's). */
-    public static final Set<Field> MAPPED = EnumSet.complementOf(EnumSet.of(Field.NOTES, Field.TAGS, Field.CITATION_KEY));
+    public static final Set<Field> MAPPED = mapped();
+
+    private static Set<Field> mapped() {
+        Set<Field> out = EnumSet.complementOf(EnumSet.of(Field.NOTES, Field.TAGS, Field.CITATION_KEY, Field.ZOTERO_EXTRAS, Field.BIBTEX_EXTRAS));
+        out.removeAll(NO_FIELD);
+        return out;
+    }
+
+    /** The fields an entry holds, in a file or a BibSonomy post: all but the variables BibTeX has no field for and the tool kinds' extras. */
+    public static Set<Field> entryFields() {
+        Set<Field> out = EnumSet.complementOf(EnumSet.copyOf(Field.EXTRAS));
+        out.removeAll(NO_FIELD);
+        return out;
+    }
+
+    /** Every BibTeX field this mapping reads, whatever the entry type (the others are an entry's extras). */
+    public static final Set<String> READ = readFields();
+
+    private static Set<String> readFields() {
+        Set<String> out = new java.util.HashSet<>(PLAIN.values());
+        out.addAll(Set.of("journal", "journaltitle", "booktitle", "howpublished", "school", "institution", "publisher", "number", "issue",
+                "author", "editor", "translator", "date", "year", "month", "day", "eprint", "eprinttype", "archiveprefix", "langid",
+                "entrysubtype"));
+        return Set.copyOf(out);
+    }
+
+    /** The key of the BibTeX extras that holds an entry type other than the one the record's type is written as ({@code @conference}, {@code @online} of a BibTeX file). */
+    public static final String ENTRY_TYPE_EXTRA = "@type";
 
     /** BibTeX's name separator (compiled once; String.split compiled it per name list). */
     private static final Pattern AND = Pattern.compile("\\s+and\\s+");
@@ -132,6 +169,15 @@ public final class BibTeXMapping {
 
     /** The entry type a record is written as: by its CSL type, a thesis by its genre (a master's thesis is a {@code @mastersthesis}, as Better BibTeX writes one). */
     public static String entryType(Metadata m) {
+        String own = m.extras(Field.BIBTEX_EXTRAS).get(ENTRY_TYPE_EXTRA); // the entry type of the file it came from, while it is of the record's type
+        if (own != null && m.type() != null && m.type().equals(CSL_TYPE.get(lower(own)))) {
+            return own;
+        }
+        return defaultEntryType(m);
+    }
+
+    /** The entry type a record is written as when no entry type of its own travels with it. */
+    public static String defaultEntryType(Metadata m) {
         Object genre = m.get(Field.GENRE);
         if ("thesis".equals(m.type()) && genre != null && MASTERS.matcher(genre.toString()).find()) {
             return "mastersthesis";

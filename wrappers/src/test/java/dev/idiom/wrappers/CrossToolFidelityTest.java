@@ -152,11 +152,17 @@ class CrossToolFidelityTest {
 
     private List<Tool> tools() {
         Set<Field> bookmarkFields = EnumSet.of(Field.TITLE, Field.URL, Field.TAGS, Field.NOTES);
-        return List.of(new Tool("zotero", this::zotero, EnumSet.complementOf(EnumSet.of(Field.NOTES))),
-                new Tool("bibsonomy", this::bibsonomy, EnumSet.allOf(Field.class)),
-                new Tool("bibtex", () -> unchecked(() -> bibFile("library")), EnumSet.allOf(Field.class)),
+        return List.of(new Tool("zotero", this::zotero, EnumSet.complementOf(EnumSet.of(Field.NOTES, Field.BIBTEX_EXTRAS))),
+                new Tool("bibsonomy", this::bibsonomy, BibTeXMapping.entryFields()),
+                new Tool("bibtex", () -> unchecked(() -> bibFile("library")), withBibTeXExtras()),
                 new Tool("pinboard", this::pinboard, bookmarkFields),
                 new Tool("bookmarks", () -> unchecked(() -> bookmarks("export")), bookmarkFields));
+    }
+
+    private static Set<Field> withBibTeXExtras() {
+        Set<Field> kept = BibTeXMapping.entryFields();
+        kept.add(Field.BIBTEX_EXTRAS);
+        return kept;
     }
 
     private interface IoSupplier<T> {

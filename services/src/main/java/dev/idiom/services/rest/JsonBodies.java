@@ -198,6 +198,18 @@ final class JsonBodies {
         }
         switch (f.kind()) {
             case YEAR, MONTH, DAY, TAGS -> { } // Field checks these as strictly as the document
+            case EXTRAS -> {
+                if (!v.isArray()) {
+                    throw new InvalidValueException("\"" + f.jsonName() + "\" must be an array of {\"name\": \"…\", \"value\": \"…\"}, got "
+                            + v.getNodeType().name().toLowerCase(Locale.ROOT));
+                }
+                for (JsonNode pair : v) {
+                    if (!pair.isObject() || !pair.path("name").isTextual() || !pair.path("value").isTextual()) {
+                        throw new InvalidValueException("each of " + f.jsonName() + " is {\"name\": \"…\", \"value\": \"…\"}, got " + pair);
+                    }
+                    closed((ObjectNode) pair, "name", "value");
+                }
+            }
             case NAMES -> { // not an array: Field says so
                 for (JsonNode a : v.isArray() ? v : List.<JsonNode>of()) {
                     if (!a.isObject() || !a.path("family").isTextual() || (a.has("given") && !a.get("given").isTextual())) {

@@ -65,6 +65,12 @@ final class SoapXml {
                         m.tags().forEach(t -> child(tags, "tag", t));
                     }
                 }
+                case EXTRAS -> {
+                    if (value != null) {
+                        OMElement extras = child(e, f.jsonName(), null);
+                        m.extras(f).forEach((name, v) -> child(extras, "field", v).addAttribute("name", name, null));
+                    }
+                }
                 default -> text(e, f.jsonName(), value == null ? null : value.toString());
             }
         }
@@ -192,6 +198,18 @@ final class SoapXml {
                     }
                     limits.checkSent(field, tags.size());
                     yield Field.TAGS.fromJson(tags); // one <tag> is one tag, commas and all
+                }
+                case EXTRAS -> {
+                    var extras = JsonNodeFactory.instance.objectNode();
+                    for (Iterator<OMElement> x = f.getChildElements(); x.hasNext(); ) {
+                        OMElement one = x.next();
+                        String name = one.getAttributeValue(new QName("name"));
+                        if (!"field".equals(one.getLocalName()) || name == null) {
+                            throw new InvalidValueException("<" + field.jsonName() + "> holds <field name=\"…\">value</field> elements only");
+                        }
+                        extras.put(name, one.getText());
+                    }
+                    yield field.fromJson(extras);
                 }
                 default -> field.fromText(f.getText());
             };

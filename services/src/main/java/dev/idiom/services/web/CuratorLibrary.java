@@ -354,6 +354,8 @@ final class CuratorLibrary extends CuratorPages {
         return switch (f) {
             case DOI, URL, ISBN, ISSN, PMID, PMCID -> f.jsonName().toUpperCase(java.util.Locale.ROOT);
             case ARXIV -> "arXiv id";
+            case ZOTERO_EXTRAS -> "Zotero's own fields";
+            case BIBTEX_EXTRAS -> "BibTeX's own fields";
             case VENUE -> "Venue (journal, proceedings, book)";
             default -> {
                 String words = f.jsonName().replaceAll("([A-Z])", " $1").toLowerCase(java.util.Locale.ROOT);
@@ -391,8 +393,10 @@ final class CuratorLibrary extends CuratorPages {
                 continue;
             }
             boolean lines = f.names() || f == Field.TAGS;
-            FormField ff = new FormField(f.jsonName(), label(f), values.getOrDefault(f, ""), lines || f.kind() == Field.Kind.LONG_TEXT,
-                    f.names() ? "one name per line: Family, Given" : f == Field.TAGS ? "one tag per line" : f.kind() == Field.Kind.DATE ? "YYYY-MM-DD" : "");
+            boolean area = lines || f.kind() == Field.Kind.LONG_TEXT || f.kind() == Field.Kind.EXTRAS;
+            FormField ff = new FormField(f.jsonName(), label(f), values.getOrDefault(f, ""), area,
+                    f.names() ? "one name per line: Family, Given" : f == Field.TAGS ? "one tag per line" : f.kind() == Field.Kind.DATE ? "YYYY-MM-DD"
+                    : f.kind() == Field.Kind.EXTRAS ? "JSON: {\"name\": \"value\"}, as the tool names its fields" : "");
             (MAIN.contains(f) ? main : more).add(ff);
         }
         main.sort(java.util.Comparator.comparingInt(ff -> MAIN.indexOf(Field.named(ff.name()))));

@@ -87,6 +87,12 @@ public final class BibSonomyTool implements AnnotationTool {
         return AnnotationTool.isoTime(record.version());
     }
 
+    /** A post holds what a BibTeX entry holds (other fields in {@code misc}); not the tool kinds' extras. */
+    @Override
+    public java.util.Set<dev.idiom.events.Field> fieldsKept() {
+        return BibTeXMapping.entryFields();
+    }
+
     @Override
     public String kind() {
         return "bibsonomy";

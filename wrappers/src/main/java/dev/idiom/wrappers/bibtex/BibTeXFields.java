@@ -95,7 +95,36 @@ final class BibTeXFields {
             }
             m = m.with(Field.TAGS, tags);
         }
-        return m;
+        return m.with(Field.BIBTEX_EXTRAS, Field.extras(extras(e, m)));
+    }
+
+    /**
+     * Fields that are a library's own bookkeeping (JabRef's owner, dates, file links, groups and
+     * marks; BibTeX's cross-references, which name entries of this file) or that the file adapter
+     * reads itself: kept in their file, not carried to other files.
+     */
+    private static final java.util.Set<String> NOT_EXTRAS = java.util.Set.of("owner", "timestamp", "creationdate", "modificationdate", "file",
+            "groups", "ranking", "priority", "relevance", "readstatus", "printed", "qualityassured", "crossref", "xref", "note", "keywords");
+
+    /**
+     * What of the entry no canonical field holds, as the file has it (the BibTeX extras part): its
+     * entry type where the record's type is written otherwise ({@code @conference}, {@code @online}),
+     * and every field the mapping does not read ({@code langid}, {@code shorttitle}, {@code eventdate},
+     * {@code addendum}…), each as written (its LaTeX kept). Copies in other .bib files get it whole.
+     */
+    private static java.util.Map<String, String> extras(BibTeXEntry e, Metadata m) {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        String type = e.getType().getValue();
+        if (!type.equalsIgnoreCase(BibTeXMapping.defaultEntryType(m))) {
+            out.put(BibTeXMapping.ENTRY_TYPE_EXTRA, type.toLowerCase(java.util.Locale.ROOT));
+        }
+        e.getFields().forEach((k, v) -> {
+            String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
+            if (!BibTeXMapping.READ.contains(name) && !NOT_EXTRAS.contains(name) && !name.startsWith("comment-")) {
+                out.put(name, v.toUserString());
+            }
+        });
+        return out;
     }
 
     /**
@@ -244,6 +273,18 @@ final class BibTeXFields {
     static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after) {
         View target = new View(e);
         BibTeXMapping.applyChanges(target, before, after);
+        java.util.Map<String, String> extrasWere = before.extras(Field.BIBTEX_EXTRAS);
+        java.util.Map<String, String> now = after.extras(Field.BIBTEX_EXTRAS);
+        java.util.Set<String> names = new java.util.TreeSet<>(extrasWere.keySet());
+        names.addAll(now.keySet());
+        for (String name : names) { // the fields of another file's entry no canonical field holds, as it has them
+            if (!name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) && !java.util.Objects.equals(extrasWere.get(name), now.get(name))) {
+                target.e.removeField(new Key(name));
+                if (now.get(name) != null) {
+                    target.e.addField(new Key(name), new StringValue(now.get(name), StringValue.Style.BRACED));
+                }
+            }
+        }
         if (!java.util.Objects.equals(before.notes(), after.notes())) {
             target.set("note", after.notes());
         }

@@ -536,7 +536,25 @@ public final class BibTeXFile implements AnnotationTool {
     @Override
     public Metadata writable(Metadata wanted, Metadata known) {
         Metadata m = BibTeXMapping.holdable(wanted);
+        // the entry type a copy's BibTeX extras name is the one it has: an entry is not retyped while the record's type stays
+        String entryType = known != null && java.util.Objects.equals(known.type(), wanted.type())
+                ? known.extras(Field.BIBTEX_EXTRAS).get(BibTeXMapping.ENTRY_TYPE_EXTRA)
+                : BibTeXMapping.entryType(wanted).equalsIgnoreCase(BibTeXMapping.defaultEntryType(wanted)) ? null : BibTeXMapping.entryType(wanted);
+        Map<String, String> extras = new TreeMap<>(m.extras(Field.BIBTEX_EXTRAS));
+        extras.remove(BibTeXMapping.ENTRY_TYPE_EXTRA);
+        if (entryType != null) {
+            extras.put(BibTeXMapping.ENTRY_TYPE_EXTRA, entryType);
+        }
+        m = m.with(Field.BIBTEX_EXTRAS, Field.extras(extras));
         return known == null ? m : m.with(Field.CITATION_KEY, known.citationKey());
+    }
+
+    /** A file holds every field an entry has a place for, and its own kind's extras (not a Zotero item's). */
+    @Override
+    public java.util.Set<Field> fieldsKept() {
+        java.util.Set<Field> out = BibTeXMapping.entryFields();
+        out.add(Field.BIBTEX_EXTRAS);
+        return out;
     }
 
     @Override

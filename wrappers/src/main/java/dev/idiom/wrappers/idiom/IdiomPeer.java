@@ -32,6 +32,12 @@ import java.util.Set;
  * keeps every DE's history and so does not delete.
  */
 public final class IdiomPeer implements AnnotationTool {
+    /** A peer holds every field, each tool kind's extras too: another Idiom carries them on to its own tools. */
+    @Override
+    public java.util.Set<Field> fieldsKept() {
+        return java.util.EnumSet.allOf(Field.class);
+    }
+
     public static final ToolLimits LIMITS = new ToolLimits(200, Duration.ZERO, 4);
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -54,7 +54,10 @@ final class ZoteroCsl {
         if (f.cslName() == null) {
             return null;
         }
-        for (String base : baseFieldsOfVariable.getOrDefault(f.cslName(), List.of())) {
+        // Zotero's mapping names CSL 1.0.2's container-title-short by its former name
+        List<String> bases = baseFieldsOfVariable.getOrDefault(f.cslName(), f == Field.CONTAINER_TITLE_SHORT
+                ? baseFieldsOfVariable.getOrDefault("journalAbbreviation", List.of()) : List.of());
+        for (String base : bases) {
             String own = t.fieldFor(base);
             if (own != null) {
                 return own;

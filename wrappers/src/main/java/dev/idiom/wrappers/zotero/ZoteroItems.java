@@ -45,19 +45,19 @@ final class ZoteroItems {
 
     /** The fields read from and written to a plain field of the item (or its extra line): all but these. */
     private static final Set<Field> APART = EnumSet.of(Field.TYPE, Field.AUTHORS, Field.EDITORS, Field.TRANSLATORS, Field.YEAR, Field.MONTH,
-            Field.DAY, Field.ACCESSED, Field.ARXIV, Field.TAGS, Field.NOTES);
+            Field.DAY, Field.ACCESSED, Field.ARXIV, Field.TAGS, Field.NOTES, Field.ZOTERO_EXTRAS, Field.BIBTEX_EXTRAS);
     /** The creator type of each list of names but authors (whose creator type is the item type's primary one). */
     private static final Map<Field, String> ROLES = Map.of(Field.EDITORS, "editor", Field.TRANSLATORS, "translator");
 
-    /** The fields Zotero holds: all but notes. */
-    static final Set<Field> KEPT = EnumSet.complementOf(EnumSet.of(Field.NOTES));
+    /** The fields Zotero holds: all but notes and another kind's extras. */
+    static final Set<Field> KEPT = EnumSet.complementOf(EnumSet.of(Field.NOTES, Field.BIBTEX_EXTRAS));
 
     /**
      * A line of {@code extra} that Zotero and citation tools read as data: {@code Citation Key: demers87}
      * (Better BibTeX), {@code PMID: 123}, {@code arXiv: 1805.06358}, {@code tex.howpublished: …}, or
      * a CSL variable ({@code original-date: 1987}, {@code publisher-place: …}).
      */
-    private static final Pattern DATA_LINE = Pattern.compile("^\\s*(?<key>tex\\.[\\w-]+|[A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*(?<value>\\S.*)$");
+    private static final Pattern DATA_LINE = Pattern.compile("^\\s*(?<key>tex\\.[\\w-]+|[A-Za-z][A-Za-z_ -]{0,40}?)\\s*:\\s*(?<value>\\S.*)$");
 
     private ZoteroItems() {}
 
@@ -191,7 +191,182 @@ final class ZoteroItems {
                 tags.add(tag.path("tag").asText().strip());
             }
         }
-        return m.with(Field.TAGS, tags);
+        m = m.with(Field.TAGS, tags);
+        return m.with(Field.ZOTERO_EXTRAS, Field.extras(extras(schema, t, data, m)));
+    }
+
+    /** The keys of the Zotero extras part that are no item field: the item type, creators of other roles, the date and access date as typed, extra's other lines. */
+    static final String ITEM_TYPE = "itemType";
+    static final String CREATORS = "creators";
+    static final String DATE = "date";
+    static final String ACCESS_DATE = "accessDate";
+    static final String EXTRA = "extra";
+    /** The extra lines Idiom reads as canonical fields (by their keys as {@link #lineKey} gives them). */
+    private static final Set<String> READ_LINES = readLines();
+
+    private static Set<String> readLines() {
+        Set<String> keys = new java.util.HashSet<>(Set.of("issued", "arxiv", "type", "editor", "translator"));
+        for (Field f : Field.values()) {
+            if (!APART.contains(f) && f.cslName() != null) {
+                keys.add(f.cslName().toLowerCase(Locale.ROOT));
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * What of the item no canonical field holds, as Zotero holds it (the Zotero extras part): the
+     * item type where it is not the one Idiom's type is created as (a {@code tvBroadcast}, not a
+     * {@code podcast}), the type's fields no CSL variable has ({@code shortTitle}, {@code archive},
+     * {@code callNumber}, {@code rights}…), creators of roles Idiom has no list for, the date and
+     * access date as typed where they say more than the record ("Summer 1993", a time) and the
+     * lines of {@code extra} Idiom does not read. Copies in other Zotero libraries get it whole.
+     */
+    private static Map<String, String> extras(ZoteroSchema schema, ItemType t, JsonNode data, Metadata m) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        if (!t.name().equals(itemTypeIn(schema, m.type()).name())) {
+            out.put(ITEM_TYPE, t.name());
+        }
+        Set<String> read = readFields(t);
+        for (String f : t.fields().keySet()) {
+            String v = data.path(f).asText("");
+            if (!read.contains(f) && !v.isBlank()) {
+                out.put(f, v);
+            }
+        }
+        String date = t.fieldFor("date") == null ? "" : data.path(t.fieldFor("date")).asText("").strip();
+        if (!date.isEmpty() && !date.equals(isoDate(m))) {
+            out.put(DATE, date);
+        }
+        String accessed = t.fieldFor("accessDate") == null ? "" : data.path(t.fieldFor("accessDate")).asText("").strip();
+        if (!accessed.isEmpty() && !accessed.equals(m.accessed())) {
+            out.put(ACCESS_DATE, accessed);
+        }
+        ArrayNode others = JSON.arrayNode();
+        for (JsonNode c : data.path("creators")) {
+            if (!ownRole(t, c.path("creatorType").asText())) {
+                others.add(c);
+            }
+        }
+        if (!others.isEmpty()) {
+            out.put(CREATORS, others.toString());
+        }
+        String extra = t.fieldFor("extra") == null ? null : data.path(t.fieldFor("extra")).asText(null);
+        if (extra != null) {
+            String rest = String.join("\n", extra.lines().filter(l -> !READ_LINES.contains(lineKey(l))).toList()).strip();
+            if (!rest.isEmpty()) {
+                out.put(EXTRA, rest);
+            }
+        }
+        return out;
+    }
+
+    /** True for a creator type Idiom reads into a list of names in items of type {@code t}. */
+    private static boolean ownRole(ItemType t, String creatorType) {
+        return creatorType.equals(t.primaryCreatorType()) || ROLES.containsValue(creatorType);
+    }
+
+    /** The fields of {@code t} a canonical field is read from. */
+    private static Set<String> readFields(ItemType t) {
+        Set<String> out = new java.util.HashSet<>();
+        for (Field f : Field.values()) {
+            String own = APART.contains(f) ? null : CSL.fieldOf(t, f);
+            if (own != null) {
+                out.add(own);
+            }
+        }
+        for (String base : List.of("date", "accessDate", "extra", "archiveID")) {
+            if (t.fieldFor(base) != null) {
+                out.add(t.fieldFor(base));
+            }
+        }
+        return out;
+    }
+
+    /** The record's date as ISO writes it ({@code YYYY[-MM[-DD]]}), or null. */
+    private static String isoDate(Metadata m) {
+        return m.year() == null ? null : m.year() + (m.month() == null ? "" : String.format("-%02d", m.month())
+                + (m.day() == null ? "" : String.format("-%02d", m.day())));
+    }
+
+    /**
+     * {@code wanted} with its Zotero extras as an item of type {@code t} would hold them after a write:
+     * only the fields and creator roles the type has, the item type as the copy has it, the date and
+     * access date as typed only where they still read as the record's (a sync compares against this,
+     * so what a copy cannot take is not owed to it forever).
+     */
+    static Metadata holdable(ZoteroSchema schema, ItemType t, Metadata wanted) {
+        Map<String, String> extras = wanted.extras(Field.ZOTERO_EXTRAS);
+        if (extras.isEmpty()) {
+            return wanted;
+        }
+        Map<String, String> out = new java.util.TreeMap<>();
+        extras.forEach((k, v) -> {
+            switch (k) {
+                case ITEM_TYPE, CREATORS -> { } // below
+                case DATE -> {
+                    if (t.fieldFor("date") != null && datedAs(v, wanted)) {
+                        out.put(k, v);
+                    }
+                }
+                case ACCESS_DATE -> {
+                    if (t.fieldFor("accessDate") != null && accessedAs(v, wanted)) {
+                        out.put(k, v);
+                    }
+                }
+                case EXTRA -> {
+                    if (t.fieldFor("extra") != null) {
+                        out.put(k, v);
+                    }
+                }
+                default -> {
+                    if (t.has(k) && !readFields(t).contains(k)) {
+                        out.put(k, v);
+                    }
+                }
+            }
+        });
+        if (!t.name().equals(itemTypeIn(schema, wanted.type()).name())) {
+            out.put(ITEM_TYPE, t.name());
+        }
+        ArrayNode creators = JSON.arrayNode();
+        extraCreators(extras.get(CREATORS)).stream().filter(c -> t.creatorTypes().contains(c.path("creatorType").asText())
+                && !ownRole(t, c.path("creatorType").asText())).forEach(creators::add);
+        if (!creators.isEmpty()) {
+            out.put(CREATORS, creators.toString());
+        }
+        return wanted.with(Field.ZOTERO_EXTRAS, Field.extras(out));
+    }
+
+    /** The item type a new copy of {@code m} is made as: the one its Zotero extras name where that is of the record's type, else the type's own. */
+    static ItemType newItemType(ZoteroSchema schema, Metadata m) {
+        ItemType named = schema.type(m.extras(Field.ZOTERO_EXTRAS).getOrDefault(ITEM_TYPE, ""));
+        return named != null && Objects.equals(cslType(schema, named, Map.of()), m.type() == null ? "document" : m.type()) ? named
+                : itemTypeIn(schema, m.type());
+    }
+
+    /** True if a date as typed reads as the record's year, month and day. */
+    private static boolean datedAs(String typed, Metadata m) {
+        Metadata reads = date(Metadata.EMPTY, typed);
+        return Objects.equals(reads.year(), m.year()) && Objects.equals(reads.month(), m.month()) && Objects.equals(reads.day(), m.day());
+    }
+
+    /** True if an access date as typed (with its time) is of the record's access day. */
+    private static boolean accessedAs(String typed, Metadata m) {
+        return m.accessed() != null && typed.strip().split("[ T]")[0].equals(m.accessed());
+    }
+
+    private static List<JsonNode> extraCreators(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        try {
+            List<JsonNode> out = new ArrayList<>();
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).forEach(out::add);
+            return out;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+            return List.of(); // a value typed by hand that is no list of creators holds none
+        }
     }
 
     /** The creators of one creator type, in order. */
@@ -276,7 +451,7 @@ final class ZoteroItems {
 
     /** As above, holding only the fields {@code schema} (the service's) gives its type; every other value in an extra line. */
     static ObjectNode newItem(ZoteroSchema schema, Metadata m) {
-        ItemType t = itemTypeIn(schema, m.type());
+        ItemType t = newItemType(schema, m);
         ObjectNode base = JSON.objectNode().put("itemType", t.name());
         base.putArray("creators");
         base.putArray("tags");
@@ -323,13 +498,21 @@ final class ZoteroItems {
                 out = extra(out, t, f.cslName(), after.get(f) == null ? List.of() : List.of(text(after.get(f))));
             }
         }
+        Map<String, String> was = before.extras(Field.ZOTERO_EXTRAS);
+        Map<String, String> now = after.extras(Field.ZOTERO_EXTRAS);
         String date = t.fieldFor("date");
-        if (date != null && (changed(before, after, Field.YEAR) || changed(before, after, Field.MONTH) || changed(before, after, Field.DAY))) {
-            out.put(date, date(out.path(date).asText(""), before, after));
+        if (date != null && (changed(before, after, Field.YEAR) || changed(before, after, Field.MONTH) || changed(before, after, Field.DAY)
+                || !Objects.equals(was.get(DATE), now.get(DATE)))) {
+            String typed = now.get(DATE); // "Summer 1993", "June 18–23, 2017": kept as typed while it reads as the record's date
+            out.put(date, typed != null && datedAs(typed, after) ? typed : date(out.path(date).asText(""), before, after));
         }
         String accessed = t.fieldFor("accessDate");
-        if (accessed != null && changed(before, after, Field.ACCESSED)) {
-            out.put(accessed, text(after.accessed()));
+        if (accessed != null && (changed(before, after, Field.ACCESSED) || !Objects.equals(was.get(ACCESS_DATE), now.get(ACCESS_DATE)))) {
+            String typed = now.get(ACCESS_DATE); // with its time
+            out.put(accessed, typed != null && accessedAs(typed, after) ? typed : text(after.accessed()));
+        }
+        if (!was.equals(now)) {
+            out = withExtras(out, t, was, now);
         }
         if (changed(before, after, Field.ARXIV)) {
             String archiveId = t.fieldFor("archiveID");
@@ -356,6 +539,53 @@ final class ZoteroItems {
         }
         if (changed(before, after, Field.TAGS)) {
             out.set("tags", tags(out.path("tags"), after.tags()));
+        }
+        return out;
+    }
+
+    /**
+     * {@code out} with the Zotero extras that changed from {@code was} to {@code now} written: the
+     * type's own fields, creators of other roles (those {@code was} had taken out, {@code now}'s
+     * added after the others), extra's other lines (those {@code was} had replaced by {@code now}'s).
+     */
+    private static ObjectNode withExtras(ObjectNode out, ItemType t, Map<String, String> was, Map<String, String> now) {
+        Set<String> keys = new TreeSet<>(was.keySet());
+        keys.addAll(now.keySet());
+        Set<String> read = readFields(t);
+        for (String k : keys) {
+            if (Objects.equals(was.get(k), now.get(k))) {
+                continue;
+            }
+            switch (k) {
+                case ITEM_TYPE, DATE, ACCESS_DATE -> { } // at creation and above
+                case CREATORS -> {
+                    List<JsonNode> gone = new ArrayList<>(extraCreators(was.get(k)));
+                    ArrayNode creators = JSON.arrayNode();
+                    for (JsonNode c : out.path("creators")) {
+                        if (!gone.remove(c)) {
+                            creators.add(c);
+                        }
+                    }
+                    extraCreators(now.get(k)).stream().filter(c -> t.creatorTypes().contains(c.path("creatorType").asText())).forEach(creators::add);
+                    out.set("creators", creators);
+                }
+                case EXTRA -> {
+                    String extraField = t.fieldFor("extra");
+                    if (extraField != null) {
+                        List<String> lines = new ArrayList<>(out.path(extraField).asText("").lines().toList());
+                        (was.get(k) == null ? List.<String>of() : was.get(k).lines().toList()).forEach(lines::remove);
+                        if (now.get(k) != null) {
+                            lines.addAll(now.get(k).lines().toList());
+                        }
+                        out.put(extraField, String.join("\n", lines).strip());
+                    }
+                }
+                default -> {
+                    if (t.has(k) && !read.contains(k)) {
+                        out.put(k, now.getOrDefault(k, ""));
+                    }
+                }
+            }
         }
         return out;
     }

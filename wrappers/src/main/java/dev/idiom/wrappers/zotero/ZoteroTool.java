@@ -84,6 +84,19 @@ public final class ZoteroTool implements AnnotationTool {
         return ZoteroItems.KEPT;
     }
 
+    /**
+     * The Zotero extras part as the copy's item type holds it after a write ({@link ZoteroItems#holdable}):
+     * a copy's type is the one it has (its extras' item type) while Idiom's type stays, else the one a new copy gets.
+     * Read by the schema last served, never asking the service (a sync's comparisons call this often).
+     */
+    @Override
+    public dev.idiom.events.Metadata writable(dev.idiom.events.Metadata wanted, dev.idiom.events.Metadata known) {
+        ZoteroSchema s = schema != null ? schema : ZoteroSchema.published();
+        ZoteroSchema.ItemType t = known == null || !java.util.Objects.equals(known.type(), wanted.type()) ? ZoteroItems.newItemType(s, wanted)
+                : ZoteroItems.newItemType(s, known);
+        return ZoteroItems.holdable(s, t, wanted);
+    }
+
     @Override
     public String kind() {
         return "zotero";

@@ -45,7 +45,7 @@ class BibSonomyToolTest extends AnnotationToolContract {
 
     @Override
     protected Set<Field> fieldsKept() {
-        return EnumSet.allOf(Field.class);
+        return dev.idiom.wrappers.BibTeXMapping.entryFields(); // what an entry holds; a post's other misc fields stay BibSonomy's
     }
 
     @Override

@@ -36,7 +36,9 @@ class BibTeXFileTest extends AnnotationToolContract {
 
     @Override
     protected Set<Field> fieldsKept() {
-        return EnumSet.allOf(Field.class);
+        Set<Field> kept = dev.idiom.wrappers.BibTeXMapping.entryFields();
+        kept.add(Field.BIBTEX_EXTRAS);
+        return kept;
     }
 
     @Override
@@ -50,6 +52,54 @@ class BibTeXFileTest extends AnnotationToolContract {
             Files.copy(in, file);
         }
         return file;
+    }
+
+    @Test
+    void anEntrysFieldsNoCanonicalFieldHoldsReachANewEntryInAnotherFileWholeButTheFilesBookkeepingStays() throws IOException {
+        Path a = dir.resolve("a.bib");
+        Files.writeString(a, """
+                @Conference{lamport78,
+                  author = {Lamport, Leslie},
+                  title = {Time, Clocks, and the Ordering of Events},
+                  booktitle = {Proceedings of the Symposium},
+                  year = {1978},
+                  shorttitle = {Time, Clocks},
+                  eventdate = {1978-06-18/1978-06-23},
+                  venue = {Chicago},
+                  addendum = {Reprinted in {CACM}},
+                  langid = {english},
+                  owner = {ada},
+                  timestamp = {2024-01-01},
+                }
+                """);
+        Metadata read = new BibTeXFile(a).changedSince(null).records().getFirst().metadata();
+        assertEquals("english", read.language());
+        assertEquals("Time, Clocks", read.get(Field.TITLE_SHORT));
+        assertEquals("Chicago", read.get(Field.EVENT_PLACE), "BibLaTeX's venue is the event's place, not the publisher's");
+        assertEquals(Map.of("@type", "conference", "eventdate", "1978-06-18/1978-06-23", "addendum", "Reprinted in {CACM}"), read.bibtexExtras(),
+                "JabRef's owner and timestamp are the file's bookkeeping");
+
+        Path b = dir.resolve("b.bib");
+        Files.writeString(b, "");
+        BibTeXFile other = new BibTeXFile(b);
+        RemoteRecord copy = other.create(read);
+        String text = Files.readString(b);
+        assertTrue(text.startsWith("@conference{"), "the entry type of the file it came from: " + text);
+        for (String kept : List.of("Time, Clocks}", "1978-06-18/1978-06-23}", "{Chicago}", "{Reprinted in {CACM}}")) {
+            assertTrue(text.contains(kept), kept + " in " + text);
+        }
+        assertTrue(!text.contains("owner") && !text.contains("timestamp"), text);
+        Metadata back = other.fetch(copy.remoteId()).orElseThrow().metadata();
+        assertEquals(read.bibtexExtras(), back.bibtexExtras(), "read back as it was sent: nothing owed either way");
+        assertEquals(back.bibtexExtras(), other.writable(read, back).bibtexExtras());
+
+        Path c = dir.resolve("c.bib");
+        Files.writeString(c, "@inproceedings{lamport78,\n  author = {Lamport, Leslie},\n  title = {Time, Clocks, and the Ordering of Events},\n"
+                + "  booktitle = {Proceedings of the Symposium},\n  year = {1978},\n}\n");
+        BibTeXFile third = new BibTeXFile(c);
+        Metadata held = third.changedSince(null).records().getFirst().metadata();
+        assertEquals(null, third.writable(read, held).extras(Field.BIBTEX_EXTRAS).get("@type"),
+                "an entry in a file is not retyped to another file's entry type while the record's type stays");
     }
 
     @Test

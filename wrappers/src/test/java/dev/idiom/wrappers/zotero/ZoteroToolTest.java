@@ -49,7 +49,7 @@ class ZoteroToolTest extends AnnotationToolContract {
 
     @Override
     protected Set<Field> fieldsKept() {
-        return EnumSet.complementOf(EnumSet.of(Field.NOTES)); // Zotero's notes are child items; extra is data
+        return EnumSet.complementOf(EnumSet.of(Field.NOTES, Field.BIBTEX_EXTRAS)); // Zotero's notes are child items; extra is data
     }
 
     @Test
@@ -210,6 +210,60 @@ class ZoteroToolTest extends AnnotationToolContract {
         assertEquals(1, stub.schemaRequests(), "and kept for the hour the Zotero API asks clients to keep it");
         assertEquals("'citationKey' is not a valid field for type 'journalArticle'", ZoteroStub.invalid(z.schema(), json("""
                 {"itemType": "journalArticle", "title": "Schema drift", "citationKey": "drift2024"}""")), "the schema Idiom wrote by is the server's own");
+    }
+
+    /** A TV broadcast with a field of every kind no CSL variable holds, shapes met in Zotero's own test items. */
+    private static final String BROADCAST = """
+            {"itemType": "tvBroadcast", "title": "The Replication Hour", "abstractNote": "Why copies disagree.",
+             "creators": [{"creatorType": "director", "firstName": "Ada", "lastName": "Byron"},
+                          {"creatorType": "castMember", "firstName": "Alan", "lastName": "Turing"},
+                          {"creatorType": "producer", "name": "BBC Studios"},
+                          {"creatorType": "guest", "firstName": "Grace", "lastName": "Hopper"}],
+             "programTitle": "Systems Tonight", "episodeNumber": "12", "videoRecordingFormat": "VHS", "network": "BBC Two",
+             "place": "London", "date": "Summer 1993", "runningTime": "58 min", "url": "https://example.org/e12",
+             "accessDate": "2024-03-05T10:22:33Z", "archive": "BBC Archive", "archiveLocation": "Box 4", "shortTitle": "Replication",
+             "language": "en", "libraryCatalog": "WorldCat", "callNumber": "TV 12", "rights": "CC BY",
+             "extra": "Shown on a Tuesday.\\ntex.howpublished: broadcast",
+             "tags": [{"tag": "tv"}], "collections": ["BCDE2345"], "relations": {}}
+            """;
+
+    @Test
+    void anItemReachesACopyInAnotherZoteroLibraryWithEveryFieldItsTypeHas() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String key = stub.addRemotely(BROADCAST);
+        Metadata read = z.fetch(key).orElseThrow().metadata();
+        assertEquals("broadcast", read.type());
+        assertEquals("Summer 1993", read.extras(Field.ZOTERO_EXTRAS).get("date"), "the date as typed: " + read.zoteroExtras());
+        assertEquals(1993, read.year());
+
+        RemoteRecord copy = z.create(read); // what a mirror into another Zotero library sends: the DE's record
+        var source = stub.data(key);
+        var made = stub.data(copy.remoteId());
+        for (var f : (Iterable<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>>) source.properties()::iterator) {
+            if (!Set.of("key", "version", "collections", "relations", "dateAdded", "dateModified").contains(f.getKey())) {
+                assertEquals(f.getValue(), made.get(f.getKey()), f.getKey() + " of the copy: " + made);
+            }
+        }
+        assertEquals(read, z.fetch(copy.remoteId()).orElseThrow().metadata(),
+                "the copy reads as the source: nothing owed either way");
+        assertEquals(read, z.writable(read, read), "an idle sync owes the source nothing");
+    }
+
+    @Test
+    void whatACopysItemTypeCannotHoldIsNotOwedToIt() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        Metadata read = z.fetch(stub.addRemotely(BROADCAST)).orElseThrow().metadata();
+        Metadata asPodcast = read.with(Field.ZOTERO_EXTRAS, Field.extras(java.util.Map.of("itemType", "podcast", "network", "BBC Two",
+                "date", "Summer 1993")));
+        RemoteRecord copy = z.create(asPodcast);
+        assertEquals("podcast", stub.data(copy.remoteId()).path("itemType").asText());
+        Metadata held = z.fetch(copy.remoteId()).orElseThrow().metadata();
+        assertEquals(held.zoteroExtras(), z.writable(asPodcast, held).zoteroExtras(), "a podcast has no network field: not owed to it");
+        Metadata redated = read.with(Field.YEAR, 1994);
+        assertEquals(null, z.writable(redated, read).extras(Field.ZOTERO_EXTRAS).get("date"),
+                "a date as typed that no longer reads as the record's is not written");
+        RemoteRecord updated = z.update(z.fetch(copy.remoteId()).orElseThrow(), asPodcast.with(Field.YEAR, 1994));
+        assertEquals("Summer 1994", stub.data(updated.remoteId()).path("date").asText(), "the year changed in the date as typed");
     }
 
     @Test

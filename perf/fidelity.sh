@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# How much of a record arrives between tools, on public test material (see FidelityMeasure's javadoc):
+# Zotero -> BibTeX against Better BibTeX's expected output, Zotero -> Zotero, BibTeX -> Zotero, through
+# the adapters Idiom runs and the strict Zotero stand-in. FOLDER: any folder holding Better BibTeX's
+# test/fixtures (export/*.json with their .bibtex/.biblatex, import/*.bib) and other .bib files (JabRef's
+# test files); nothing of it is kept.
+#   perf/fidelity.sh FOLDER
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+  echo "usage: perf/fidelity.sh FOLDER   (Better BibTeX's test/fixtures, JabRef's .bib test files, …)" >&2
+  exit 2
+fi
+folder="$(cd "$1" && pwd)"
+cd "$root"
+. "$root/.mvn/find-jdk.sh"
+idiom_find_jdk || exit 1
+if [ ! -f perf/target/idiom-perf-0.1.0-SNAPSHOT.jar ] || [ ! -d perf/target/lib ] \
+   || [ -n "$(find perf/src events/src wrappers/src -newer perf/target/idiom-perf-0.1.0-SNAPSHOT.jar -print -quit)" ]; then
+  echo "fidelity: building…" >&2
+  ./mvnw -q -B -ntp -DskipTests package -pl perf -am
+fi
+exec "$JAVA_HOME/bin/java" -cp "perf/target/idiom-perf-0.1.0-SNAPSHOT.jar:perf/target/lib/*" dev.idiom.perf.FidelityMeasure "$folder"

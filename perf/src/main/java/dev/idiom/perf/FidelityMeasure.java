@@ -1,0 +1,366 @@
+package dev.idiom.perf;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.Metadata;
+import dev.idiom.wrappers.ChangePage;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.bibtex.BibTeXFile;
+import dev.idiom.wrappers.http.ToolHttp;
+import dev.idiom.wrappers.zotero.ZoteroSchema;
+import dev.idiom.wrappers.zotero.ZoteroStub;
+import dev.idiom.wrappers.zotero.ZoteroTool;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * How much of a record arrives when Idiom carries it from one tool to another, measured on public
+ * test material nobody here wrote, through the adapters Idiom runs and the strict Zotero stand-in
+ * (the wrappers' {@link ZoteroStub}, which refuses what the Zotero API refuses):
+ * <ol>
+ * <li><b>Zotero → BibTeX</b>: each item of Better BibTeX's export fixtures ({@code *.json}, the
+ *     items a test exports, beside the {@code .bibtex}/{@code .biblatex} it must give) is put into a
+ *     Zotero library, read by {@code ZoteroTool} and written as a new entry by {@code BibTeXFile};
+ *     of the fields Better BibTeX writes for the same item, the share the entry has (by name, or by its
+ *     other dialect's name: {@code date}/{@code year}, {@code location}/{@code address},
+ *     {@code journaltitle}/{@code journal}, {@code institution}/{@code school}, {@code langid}/{@code language}).</li>
+ * <li><b>Zotero → Zotero</b>: each item read as above is created as a new item (a mirror into
+ *     another library); of the source item's non-empty fields its copy's item type has, each creator and
+ *     each tag, the share the copy holds with the same value.</li>
+ * <li><b>BibTeX → Zotero</b>: each entry of every other {@code .bib} file (Better BibTeX's import
+ *     fixtures, JabRef's test files) is read by {@code BibTeXFile} and created as a Zotero item; of the
+ *     entry's fields that have a place in a Zotero item ({@link #ZOTERO_HOLDS}: Better BibTeX's import
+ *     table), the share whose value arrived (the item's field, creators, tags).</li>
+ * </ol>
+ * Prints the three shares, then the fields lost most. Run with {@code perf/fidelity.sh FOLDER}.
+ */
+public final class FidelityMeasure {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ZoteroSchema SCHEMA = ZoteroSchema.published();
+    /** Fields of an item that are the library's, not the work's. */
+    private static final Set<String> LIBRARY_OWN = Set.of("key", "version", "collections", "relations", "dateAdded", "dateModified", "itemType");
+    /** A field of one BibTeX dialect and its name in the other. */
+    private static final Map<String, String> DIALECT = Map.ofEntries(Map.entry("date", "year"), Map.entry("location", "address"),
+            Map.entry("journaltitle", "journal"), Map.entry("institution", "school"), Map.entry("langid", "language"),
+            Map.entry("year", "date"), Map.entry("address", "location"), Map.entry("journal", "journaltitle"), Map.entry("school", "institution"),
+            Map.entry("language", "langid"));
+    /** BibTeX fields a Zotero item has a place for (Better BibTeX's import): field → where it lands ("creators", "tags" or Zotero base fields). */
+    static final Map<String, List<String>> ZOTERO_HOLDS = Map.ofEntries(Map.entry("title", List.of("title")),
+            Map.entry("author", List.of("creators")), Map.entry("editor", List.of("creators")), Map.entry("translator", List.of("creators")),
+            Map.entry("journal", List.of("publicationTitle")), Map.entry("journaltitle", List.of("publicationTitle")),
+            Map.entry("booktitle", List.of("publicationTitle")), Map.entry("year", List.of("date")), Map.entry("date", List.of("date")),
+            Map.entry("volume", List.of("volume")), Map.entry("pages", List.of("pages")), Map.entry("publisher", List.of("publisher")),
+            Map.entry("school", List.of("publisher")), Map.entry("institution", List.of("publisher")), Map.entry("address", List.of("place")),
+            Map.entry("location", List.of("place")), Map.entry("doi", List.of("DOI")), Map.entry("url", List.of("url")),
+            Map.entry("abstract", List.of("abstractNote")), Map.entry("isbn", List.of("ISBN")), Map.entry("issn", List.of("ISSN")),
+            Map.entry("edition", List.of("edition")), Map.entry("series", List.of("series")), Map.entry("keywords", List.of("tags")),
+            Map.entry("language", List.of("language")), Map.entry("langid", List.of("language")), Map.entry("urldate", List.of("accessDate")),
+            Map.entry("type", List.of("type")), Map.entry("shorttitle", List.of("shortTitle")), Map.entry("eventtitle", List.of("conferenceName")),
+            Map.entry("issue", List.of("issue")), Map.entry("month", List.of("date")), Map.entry("number", List.of("number", "issue")),
+            Map.entry("venue", List.of("place")), Map.entry("rights", List.of("rights")), Map.entry("eprint", List.of("archiveID")));
+
+    /** Kept and total counts by field, for one direction. */
+    private static final class Tally {
+        final Map<String, int[]> byField = new TreeMap<>();
+        int kept;
+        int total;
+        int records;
+        int refused;
+
+        void count(String field, boolean ok) {
+            int[] c = byField.computeIfAbsent(field, f -> new int[2]);
+            c[1]++;
+            total++;
+            if (ok) {
+                c[0]++;
+                kept++;
+            }
+        }
+
+        String share() {
+            return total == 0 ? "no fields" : String.format(Locale.ROOT, "%.1f%% (%d of %d fields, %d records, %d refused by the stand-in)",
+                    100.0 * kept / total, kept, total, records, refused);
+        }
+
+        String losses(int n) {
+            StringBuilder b = new StringBuilder();
+            byField.entrySet().stream().filter(e -> e.getValue()[0] < e.getValue()[1])
+                    .sorted((x, y) -> Integer.compare(y.getValue()[1] - y.getValue()[0], x.getValue()[1] - x.getValue()[0])).limit(n)
+                    .forEach(e -> b.append(String.format(Locale.ROOT, "    %-22s %5d of %5d lost%n", e.getKey(), e.getValue()[1] - e.getValue()[0],
+                            e.getValue()[1])));
+            return b.toString();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1 || !Files.isDirectory(Path.of(args[0]))) {
+            System.err.println("usage: perf/fidelity.sh FOLDER   (a folder holding Better BibTeX's test/fixtures, JabRef's .bib test files, …)");
+            System.exit(2);
+        }
+        Path root = Path.of(args[0]);
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(Files::isRegularFile).sorted().toList();
+        }
+        Tally toBibtex = new Tally();
+        Tally toZotero = new Tally();
+        Tally bibToZotero = new Tally();
+        Path scratch = Files.createTempDirectory("idiom-fidelity");
+        try (ZoteroStub stub = new ZoteroStub()) {
+            ZoteroTool zotero = new ZoteroTool(stub.uri(), ZoteroStub.LIBRARY, ZoteroStub.KEY,
+                    new ToolHttp("Zotero", ZoteroTool.LIMITS, Clock.systemUTC(), wait -> { }, 4));
+            int done = 0;
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                if (name.endsWith(".json")) {
+                    zoteroItems(f, stub, zotero, toBibtex, toZotero);
+                } else if (name.endsWith(".bib")) {
+                    bibEntries(f, scratch, stub, zotero, bibToZotero);
+                }
+                if (++done % 100 == 0) {
+                    System.err.println("fidelity: " + done + " of " + files.size() + " files");
+                }
+            }
+        } finally {
+            try (Stream<Path> walk = Files.walk(scratch)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        System.out.println("Zotero -> BibTeX (fields Better BibTeX writes): " + toBibtex.share());
+        System.out.println("Zotero -> Zotero (fields the copy's item type has): " + toZotero.share());
+        System.out.println("BibTeX -> Zotero (fields a Zotero item has a place for): " + bibToZotero.share());
+        System.out.println("\nLost most, Zotero -> BibTeX:\n" + toBibtex.losses(15));
+        System.out.println("Lost most, Zotero -> Zotero:\n" + toZotero.losses(15));
+        System.out.println("Lost most, BibTeX -> Zotero:\n" + bibToZotero.losses(15));
+    }
+
+    /** A Better BibTeX export fixture: its items through Zotero to a .bib entry and to a second Zotero item. */
+    private static void zoteroItems(Path f, ZoteroStub stub, ZoteroTool zotero, Tally toBibtex, Tally toZotero) throws IOException {
+        JsonNode doc;
+        try {
+            doc = JSON.readTree(f.toFile());
+        } catch (IOException notJson) {
+            return;
+        }
+        if (!doc.path("items").isArray()) {
+            return;
+        }
+        String base = f.toString().substring(0, f.toString().length() - ".json".length());
+        Map<String, Map<String, String>> expected = new LinkedHashMap<>();
+        for (String ext : List.of(".biblatex", ".bibtex")) {
+            Path out = Path.of(base + ext);
+            if (Files.exists(out)) {
+                expected.putAll(BibFields.entries(Files.readString(out, StandardCharsets.UTF_8)));
+            }
+        }
+        for (JsonNode item : doc.path("items")) {
+            ObjectNode data = asItemData(item);
+            if (data == null) {
+                continue;
+            }
+            String key;
+            try {
+                key = stub.addRemotely(data.toString());
+            } catch (IllegalArgumentException refused) {
+                toZotero.refused++;
+                continue;
+            }
+            Metadata m;
+            try {
+                m = zotero.fetch(key).orElseThrow().metadata();
+            } catch (RuntimeException unreadable) { // a value Idiom cannot hold (a control character XML cannot carry): a sync reports it skipped
+                toZotero.refused++;
+                continue;
+            }
+            toZotero.records++;
+            ObjectNode source = stub.data(key);
+            RemoteRecord copy;
+            try {
+                copy = zotero.create(m);
+            } catch (RuntimeException refused) {
+                toZotero.refused++;
+                continue;
+            }
+            compareItems(source, stub.data(copy.remoteId()), toZotero);
+            Map<String, String> theirs = expected.get(item.path("citationKey").asText(""));
+            if (theirs != null) {
+                toBibtex.records++;
+                Map<String, String> ours = BibFields.entries(BibTeXFile.entry(m)).values().iterator().next();
+                for (Map.Entry<String, String> field : theirs.entrySet()) {
+                    String n = field.getKey();
+                    if (n.equals("@type") || n.equals("file")) { // attachments are not items' data; the entry type is not a field
+                        continue;
+                    }
+                    boolean kept = ours.containsKey(n) || DIALECT.containsKey(n) && ours.containsKey(DIALECT.get(n))
+                            // BibLaTeX's @thesis with type = {phdthesis} is BibTeX's @phdthesis
+                            || n.equals("type") && Set.of("phdthesis", "mathesis").contains(field.getValue().strip().toLowerCase(Locale.ROOT))
+                            && Set.of("phdthesis", "mastersthesis").contains(ours.get("@type"));
+                    if (!kept && n.equals(System.getenv("FIDELITY_SHOW"))) {
+                        System.err.println("lost " + n + " of @" + theirs.get("@type") + " (" + data.path("itemType").asText() + "): " + field.getValue()
+                                + "\n   ours: " + ours);
+                    }
+                    toBibtex.count(n, kept);
+                }
+            }
+        }
+    }
+
+    /** Of the source item's fields its copy's type has, each creator and each tag: kept with the same value. */
+    private static void compareItems(ObjectNode source, ObjectNode copy, Tally t) {
+        var type = SCHEMA.type(copy.path("itemType").asText());
+        source.properties().forEach(p -> {
+            String n = p.getKey();
+            if (LIBRARY_OWN.contains(n) || n.equals("creators") || n.equals("tags") || p.getValue().asText("").isEmpty() || !type.has(n)) {
+                return;
+            }
+            if (n.equals("extra")) { // line by line: a line Zotero reads as a field may sit in that field in the copy ("DOI: …" of an older item type)
+                Set<String> values = new java.util.HashSet<>();
+                copy.properties().forEach(c -> values.add(BibFields.plain(c.getValue().asText(""))));
+                List<String> copyLines = copy.path("extra").asText("").lines().map(FidelityMeasure::line).toList();
+                for (String l : p.getValue().asText().lines().filter(l -> !l.isBlank()).toList()) {
+                    int colon = l.indexOf(':');
+                    boolean kept = copyLines.contains(line(l)) || colon > 0 && values.contains(BibFields.plain(l.substring(colon + 1)));
+                    if (!kept && System.getenv("FIDELITY_SHOW") != null && System.getenv("FIDELITY_SHOW").equals("extra")) {
+                        System.err.println("lost extra line: " + l + " -> " + copy.path("extra").asText());
+                    }
+                    t.count("extra line", kept);
+                }
+                return;
+            }
+            boolean same = p.getValue().equals(copy.get(n));
+            if (!same && System.getenv("FIDELITY_SHOW") != null && System.getenv("FIDELITY_SHOW").equals(n)) {
+                System.err.println("lost " + n + ": " + p.getValue() + " -> " + copy.get(n));
+            }
+            t.count(n, same);
+        });
+        List<JsonNode> creators = new ArrayList<>();
+        copy.path("creators").forEach(creators::add);
+        for (JsonNode c : source.path("creators")) {
+            if (type.creatorTypes().contains(c.path("creatorType").asText())) {
+                t.count("creator:" + c.path("creatorType").asText(), creators.remove(c));
+            }
+        }
+        Set<String> tags = new java.util.HashSet<>();
+        copy.path("tags").forEach(tag -> tags.add(tag.path("tag").asText()));
+        source.path("tags").forEach(tag -> t.count("tags", tags.contains(tag.path("tag").asText())));
+    }
+
+    /** An extra line as compared: "arXiv:2005.14017" and "arXiv: 2005.14017" are one line. */
+    private static String line(String l) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^([^:]{1,40}):\\s*(.*)$").matcher(l.strip());
+        return m.matches() ? m.group(1).toLowerCase(Locale.ROOT).replace(' ', '-') + ": " + m.group(2) : l.strip(); // keys as Zotero compares them
+    }
+
+    /** A fixture's item as the Zotero API holds one: the fields its type has, creators and tags in the API's form; null for notes and attachments. */
+    private static ObjectNode asItemData(JsonNode item) {
+        var type = SCHEMA.type(item.path("itemType").asText());
+        if (type == null || Set.of("note", "attachment", "annotation").contains(type.name())) {
+            return null;
+        }
+        ObjectNode data = JSON.createObjectNode().put("itemType", type.name());
+        item.properties().forEach(p -> {
+            // a fixture from an older Zotero may name a field by its base field (publicationTitle of a conference paper)
+            String own = type.has(p.getKey()) ? p.getKey() : type.fieldFor(p.getKey());
+            if (own != null && !LIBRARY_OWN.contains(own) && p.getValue().isValueNode() && !p.getValue().asText().isEmpty() && !data.has(own)) {
+                data.put(own, p.getValue().asText());
+            }
+        });
+        if (item.path("extra").isArray() && !item.path("extra").isEmpty()) {
+            List<String> lines = new ArrayList<>();
+            item.path("extra").forEach(l -> lines.add(l.asText()));
+            data.put("extra", String.join("\n", lines));
+        }
+        ArrayNode creators = data.putArray("creators");
+        for (JsonNode c : item.path("creators")) {
+            String role = c.path("creatorType").asText(type.primaryCreatorType()); // Zotero's default when a fixture names none
+            if (!type.creatorTypes().contains(role)) {
+                continue;
+            }
+            ObjectNode one = creators.addObject().put("creatorType", role);
+            if (c.has("name") || c.path("fieldMode").asInt(0) == 1) {
+                one.put("name", c.has("name") ? c.path("name").asText() : c.path("lastName").asText());
+            } else {
+                one.put("firstName", c.path("firstName").asText("")).put("lastName", c.path("lastName").asText(""));
+            }
+        }
+        ArrayNode tags = data.putArray("tags");
+        for (JsonNode tag : item.path("tags")) {
+            String t = tag.isTextual() ? tag.asText() : tag.path("tag").asText("");
+            if (!t.isBlank()) {
+                tags.addObject().put("tag", t);
+            }
+        }
+        data.putArray("collections");
+        data.putObject("relations");
+        return data;
+    }
+
+    /** A .bib file's entries through BibTeXFile into new Zotero items. */
+    private static void bibEntries(Path f, Path scratch, ZoteroStub stub, ZoteroTool zotero, Tally t) throws IOException {
+        Path copy = scratch.resolve("in-" + t.records + ".bib");
+        Files.copy(f, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        String text = Files.readString(f, StandardCharsets.ISO_8859_1);
+        Map<String, Map<String, String>> raw = BibFields.entries(text);
+        ChangePage page;
+        try {
+            page = new BibTeXFile(copy).changedSince(null);
+        } catch (RuntimeException unreadable) {
+            return;
+        }
+        for (RemoteRecord r : page.records()) {
+            Map<String, String> fields = raw.get(r.remoteId());
+            if (fields == null) {
+                continue; // an entry without a key: not matched to its text here
+            }
+            RemoteRecord made;
+            try {
+                made = zotero.create(r.metadata());
+            } catch (RuntimeException refused) {
+                t.refused++;
+                continue;
+            }
+            t.records++;
+            ObjectNode item = stub.data(made.remoteId());
+            var type = SCHEMA.type(item.path("itemType").asText());
+            for (Map.Entry<String, String> field : fields.entrySet()) {
+                List<String> places = ZOTERO_HOLDS.get(field.getKey());
+                if (places == null || field.getValue().isBlank()) {
+                    continue;
+                }
+                boolean room = false;
+                boolean arrived = false;
+                for (String place : places) {
+                    if (place.equals("creators") || place.equals("tags")) {
+                        room = true;
+                        arrived |= !item.path(place).isEmpty();
+                    } else {
+                        List<String> own = place.equals("type") ? Stream.of("thesisType", "reportType", "genre", "websiteType", "manuscriptType",
+                                "letterType", "presentationType", "mapType", "postType").filter(type::has).toList()
+                                : type.fieldFor(place) == null ? List.of() : List.of(type.fieldFor(place));
+                        room |= !own.isEmpty();
+                        arrived |= own.stream().anyMatch(n -> !item.path(n).asText("").isEmpty());
+                    }
+                }
+                // a value Zotero keeps as an extra line it reads (publisher-place: …) has arrived too
+                arrived |= BibFields.plain(item.path("extra").asText("")).contains(BibFields.plain(field.getValue()));
+                if (!room && !arrived) {
+                    continue; // no place in this item type: not a field Zotero can hold here
+                }
+                t.count(field.getKey(), arrived);
+            }
+        }
+    }
+}
