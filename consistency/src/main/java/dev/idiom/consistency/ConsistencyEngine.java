@@ -41,6 +41,7 @@ public final class ConsistencyEngine implements AutoCloseable {
     private final ToolDirectory tools;
     private final PullSchedule schedule;
     private final Mirrors mirrors;
+    private final Fidelity fidelity;
     private final DryRun dryRun;
     private final DeLifecycle lifecycle;
     private final Conflicts conflicts;
@@ -62,6 +63,7 @@ public final class ConsistencyEngine implements AutoCloseable {
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, mirrors, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
+        this.fidelity = new Fidelity(tools, replicas);
         this.lifecycle = new DeLifecycle(store, outbox, ids, clock, settings.retry(), tools);
         this.conflicts = new Conflicts(store, settings.retry());
         this.report = new ConsistencyReport(store, tools, states, outbox, replicas, lag, pushes);
@@ -81,6 +83,11 @@ public final class ConsistencyEngine implements AutoCloseable {
     /** A curator's sync planned, not run. */
     public DryRun dryRun() {
         return dryRun;
+    }
+
+    /** What of one account's records a copy in another would hold. */
+    public Fidelity fidelity() {
+        return fidelity;
     }
 
     /** The conflicts a curator can settle. */

@@ -142,7 +142,7 @@ public final class FidelityMeasure {
         System.out.println("Zotero -> BibTeX (fields Better BibTeX writes): " + toBibtex.share());
         System.out.println("Zotero -> Zotero (fields the copy's item type has): " + toZotero.share());
         System.out.println("BibTeX -> Zotero (fields a Zotero item has a place for): " + bibToZotero.share());
-        System.out.println("\nLost most, Zotero -> BibTeX:\n" + toBibtex.losses(15));
+        System.out.println("\nLost most, Zotero -> BibTeX:\n" + toBibtex.losses(Integer.getInteger("fidelity.losses", 15)));
         System.out.println("Lost most, Zotero -> Zotero:\n" + toZotero.losses(15));
         System.out.println("Lost most, BibTeX -> Zotero:\n" + bibToZotero.losses(15));
     }

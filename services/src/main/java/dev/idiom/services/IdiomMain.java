@@ -47,6 +47,7 @@ public final class IdiomMain {
                 case "keys" -> List.of("name", "role");
                 case "mirror" -> List.of("account", "rule", "direction", "deletions", "server");
                 case "repair" -> List.of("split-same-account", "dry-run");
+                case "fidelity" -> List.of("from", "to");
                 default -> List.of();
             };
             for (String k : own) {
@@ -69,6 +70,7 @@ public final class IdiomMain {
                 case "seed" -> new SeedCommand(out, err).run(config, commandFlags);
                 case "sync" -> new SyncCommand(out, err).run(config, commandFlags);
                 case "mirror" -> new MirrorCommand(out, err).run(config, commandFlags);
+                case "fidelity" -> new FidelityCommand(out).run(config, commandFlags);
                 case "keys" -> new KeysCommand(out).run(config, sub, commandFlags);
                 case "rotate-secret-key" -> rotateSecretKey(config, System.getenv(SecretBox.ENV_NEW), out);
                 case "help", "--help", "-h" -> {
@@ -222,6 +224,7 @@ public final class IdiomMain {
                        ./idiom sync    --account NAME [--allow-deletions true] [--check true] [--dry-run true] [--server http://HOST:PORT [--json]] [--data …]
                        ./idiom mirror  --account NAME [--rule none|all|'{"tags":[…],"types":[…],"query":"…","from":[…]}'] [--direction both|receive-only|send-only]
                                        [--deletions keep|propagate] [--server http://HOST:PORT] [--data …]
+                       ./idiom fidelity --from NAME --to NAME [--data …] [--db-url …]
                        ./idiom seed    --entities N [--events-per-entity 1] [--data …] [--db-url …]
                        ./idiom rotate-secret-key [--data …] [--db-url …]   (stop the server first)
                        ./idiom keys    create --name NAME --role reader|curator|admin | list | revoke --name NAME [--data …] [--db-url …]
@@ -233,6 +236,8 @@ public final class IdiomMain {
                          of its own, its fields as that copy held them; --dry-run lists them, changing nothing
                 import   imports the records of a file, or of a configured tool account (PUT /api/tools/NAME), with a
                          progress bar and a summary (created / merged / updated / unchanged / skipped with reasons)
+                fidelity what of one tool account's records a copy in another would hold, per type and field: arrives,
+                         travels as the target kind's extras (Zotero to Zotero, .bib to .bib), cannot be held there
                 sync     a curator's sync of one tool account: pulls its changes (merged with its conflict policy), unlinks
                          copies deleted there (a deletion of more than mass-delete-percent is held: exit 3), pushes what
                          is owed; prints pulled / pushed / merged / conflicts / unlinked / parked. --check also runs

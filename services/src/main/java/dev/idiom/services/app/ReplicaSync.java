@@ -28,12 +28,17 @@ public final class ReplicaSync {
         return engine.sync().sync(name, allowDeletions, progress);
     }
 
-    /** What a sync of the account called {@code name} would do, changing nothing. */
     /** What a replication rule would write to the account once saved (copies, changes, removals, a hold), before it is saved. */
     public dev.idiom.consistency.report.SyncPlan previewRule(String name, dev.idiom.consistency.MirrorRule candidate) {
         return engine.dryRun().rule(name, candidate);
     }
 
+    /** What of the records in account {@code from} a copy in account {@code to} would hold, per type and field. */
+    public dev.idiom.consistency.report.FidelityTable fidelity(String from, String to) {
+        return engine.fidelity().between(from, to);
+    }
+
+    /** What a sync of the account called {@code name} would do, changing nothing. */
     public dev.idiom.consistency.report.SyncPlan plan(String name) {
         return engine.dryRun().plan(name);
     }

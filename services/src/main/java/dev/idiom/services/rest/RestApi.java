@@ -19,6 +19,7 @@ public final class RestApi {
                 .register(new PingResource(app.reads()))
                 .register(new ToolsResource(app.tools(), app.sync(), json, publicUrl))
                 .register(new ConsistencyResource(app.sync(), json))
+                .register(new FidelityResource(app.sync(), json))
                 .register(new SearchIndexResource(app.administration(), json))
                 .register(new ImportsResource(app.imports(), json))
                 .register(new ReplicasResource(app.replicas(), app.reads(), json))

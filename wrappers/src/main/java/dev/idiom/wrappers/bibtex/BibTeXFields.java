@@ -106,6 +106,47 @@ final class BibTeXFields {
     private static final java.util.Set<String> NOT_EXTRAS = java.util.Set.of("owner", "timestamp", "creationdate", "modificationdate", "file",
             "groups", "ranking", "priority", "relevance", "readstatus", "printed", "qualityassured", "crossref", "xref", "note", "keywords");
 
+    /** A Zotero extra line Better BibTeX writes as a BibTeX field: {@code tex.name: text} (escaped for LaTeX) or {@code tex.name= LaTeX}. */
+    private static final java.util.regex.Pattern TEX_LINE = java.util.regex.Pattern.compile("^\\s*tex\\.([A-Za-z][A-Za-z0-9_.:+-]{0,60})\\s*([:=])\\s*(\\S.*)$");
+
+    /**
+     * The fields beyond the mapping an entry written from {@code m} holds: the record's BibTeX extras,
+     * and, where those do not name them, the fields Better BibTeX's convention keeps in a Zotero item's
+     * {@code extra} as {@code tex.name: value} lines (an item mirrored into a file gets them as
+     * Better BibTeX would write them). A name the mapping or the file adapter reads, a file's
+     * bookkeeping and a value whose braces do not balance (it would break the file) are left out.
+     * Writes and {@link BibTeXFile#writable} both use this, so what a copy holds is what it is owed.
+     */
+    static java.util.Map<String, String> extrasFor(Metadata m) {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        m.extras(Field.BIBTEX_EXTRAS).forEach((name, value) -> {
+            if (name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) || extraName(name) && balanced(value)) {
+                out.put(name, value);
+            }
+        });
+        String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
+        for (String line : extra == null ? java.util.List.<String>of() : extra.lines().toList()) {
+            java.util.regex.Matcher t = TEX_LINE.matcher(line);
+            if (t.matches()) {
+                String name = t.group(1).toLowerCase(java.util.Locale.ROOT);
+                String value = t.group(2).equals("=") ? t.group(3).strip() : latex(t.group(3).strip());
+                if (extraName(name) && balanced(value)) {
+                    out.putIfAbsent(name, value);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The field names an extras part can hold (others, rare in files, stay in the file alone). */
+    private static final java.util.regex.Pattern EXTRA_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9_.:@+-]{0,63}");
+
+    /** A field name an entry's extras may hold: none the mapping or the file adapter reads, no bookkeeping. */
+    private static boolean extraName(String name) {
+        return EXTRA_NAME.matcher(name).matches() && !BibTeXMapping.READ.contains(name) && !NOT_EXTRAS.contains(name) && !name.startsWith("comment-")
+                && !name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA);
+    }
+
     /**
      * What of the entry no canonical field holds, as the file has it (the BibTeX extras part): its
      * entry type where the record's type is written otherwise ({@code @conference}, {@code @online}),
@@ -120,7 +161,7 @@ final class BibTeXFields {
         }
         e.getFields().forEach((k, v) -> {
             String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
-            if (!BibTeXMapping.READ.contains(name) && !NOT_EXTRAS.contains(name) && !name.startsWith("comment-")) {
+            if (extraName(name)) {
                 out.put(name, v.toUserString());
             }
         });
@@ -273,8 +314,8 @@ final class BibTeXFields {
     static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after) {
         View target = new View(e);
         BibTeXMapping.applyChanges(target, before, after);
-        java.util.Map<String, String> extrasWere = before.extras(Field.BIBTEX_EXTRAS);
-        java.util.Map<String, String> now = after.extras(Field.BIBTEX_EXTRAS);
+        java.util.Map<String, String> extrasWere = extrasFor(before);
+        java.util.Map<String, String> now = extrasFor(after);
         java.util.Set<String> names = new java.util.TreeSet<>(extrasWere.keySet());
         names.addAll(now.keySet());
         for (String name : names) { // the fields of another file's entry no canonical field holds, as it has them

@@ -540,7 +540,7 @@ public final class BibTeXFile implements AnnotationTool {
         String entryType = known != null && java.util.Objects.equals(known.type(), wanted.type())
                 ? known.extras(Field.BIBTEX_EXTRAS).get(BibTeXMapping.ENTRY_TYPE_EXTRA)
                 : BibTeXMapping.entryType(wanted).equalsIgnoreCase(BibTeXMapping.defaultEntryType(wanted)) ? null : BibTeXMapping.entryType(wanted);
-        Map<String, String> extras = new TreeMap<>(m.extras(Field.BIBTEX_EXTRAS));
+        Map<String, String> extras = new TreeMap<>(BibTeXFields.extrasFor(m));
         extras.remove(BibTeXMapping.ENTRY_TYPE_EXTRA);
         if (entryType != null) {
             extras.put(BibTeXMapping.ENTRY_TYPE_EXTRA, entryType);

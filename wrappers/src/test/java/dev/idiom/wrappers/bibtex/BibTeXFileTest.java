@@ -55,6 +55,24 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aZoteroItemsTexLinesBecomeTheFieldsBetterBibTeXWritesAndAreNotOwedAgain() throws IOException {
+        Metadata item = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Funded work").with(Field.YEAR, 2020)
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "Read twice.\ntex.affiliation: Dept. of R&D\ntex.shorthand= {GW}20\n"
+                        + "tex.owner: ada\ntex.title: not this one\ntex.broken: {unbalanced")));
+        Path file = dir.resolve("tex.bib");
+        Files.writeString(file, "");
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord made = bib.create(item);
+        String text = Files.readString(file);
+        assertTrue(text.contains("{Dept. of R\\&D}") && text.contains("{{GW}20}"), "escaped after ':', as written after '=': " + text);
+        assertTrue(!text.contains("owner") && !text.contains("not this one") && !text.contains("unbalanced"),
+                "no bookkeeping, nothing the mapping reads, nothing that would break the file: " + text);
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals(Map.of("affiliation", "Dept. of R\\&D", "shorthand", "{GW}20"), back.bibtexExtras());
+        assertEquals(back.bibtexExtras(), bib.writable(item, back).bibtexExtras(), "what the copy holds is what it is owed");
+    }
+
+    @Test
     void anEntrysFieldsNoCanonicalFieldHoldsReachANewEntryInAnotherFileWholeButTheFilesBookkeepingStays() throws IOException {
         Path a = dir.resolve("a.bib");
         Files.writeString(a, """
