@@ -118,6 +118,7 @@ public final class FidelityMeasure {
         Tally toBibtex = new Tally();
         Tally toZotero = new Tally();
         Tally bibToZotero = new Tally();
+        Tally csl = new Tally();
         Path scratch = Files.createTempDirectory("idiom-fidelity");
         try (ZoteroStub stub = new ZoteroStub()) {
             ZoteroTool zotero = new ZoteroTool(stub.uri(), ZoteroStub.LIBRARY, ZoteroStub.KEY,
@@ -126,7 +127,7 @@ public final class FidelityMeasure {
             for (Path f : files) {
                 String name = f.getFileName().toString();
                 if (name.endsWith(".json")) {
-                    zoteroItems(f, stub, zotero, toBibtex, toZotero);
+                    zoteroItems(f, stub, zotero, toBibtex, toZotero, csl);
                 } else if (name.endsWith(".bib")) {
                     bibEntries(f, scratch, stub, zotero, bibToZotero);
                 }
@@ -142,13 +143,15 @@ public final class FidelityMeasure {
         System.out.println("Zotero -> BibTeX (fields Better BibTeX writes): " + toBibtex.share());
         System.out.println("Zotero -> Zotero (fields the copy's item type has): " + toZotero.share());
         System.out.println("BibTeX -> Zotero (fields a Zotero item has a place for): " + bibToZotero.share());
+        System.out.println("CSL-JSON answer = Better BibTeX's CSL JSON, on the variables both hold: " + csl.share());
         System.out.println("\nLost most, Zotero -> BibTeX:\n" + toBibtex.losses(Integer.getInteger("fidelity.losses", 15)));
         System.out.println("Lost most, Zotero -> Zotero:\n" + toZotero.losses(15));
         System.out.println("Lost most, BibTeX -> Zotero:\n" + bibToZotero.losses(15));
+        System.out.println("Differing most, CSL-JSON:\n" + csl.losses(15));
     }
 
     /** A Better BibTeX export fixture: its items through Zotero to a .bib entry and to a second Zotero item. */
-    private static void zoteroItems(Path f, ZoteroStub stub, ZoteroTool zotero, Tally toBibtex, Tally toZotero) throws IOException {
+    private static void zoteroItems(Path f, ZoteroStub stub, ZoteroTool zotero, Tally toBibtex, Tally toZotero, Tally csl) throws IOException {
         JsonNode doc;
         try {
             doc = JSON.readTree(f.toFile());
@@ -164,6 +167,15 @@ public final class FidelityMeasure {
             Path out = Path.of(base + ext);
             if (Files.exists(out)) {
                 expected.putAll(BibFields.entries(Files.readString(out, StandardCharsets.UTF_8)));
+            }
+        }
+        Map<String, JsonNode> cslItems = new LinkedHashMap<>();
+        Path cslFile = Path.of(base + ".csl.json");
+        if (Files.exists(cslFile)) {
+            try {
+                JSON.readTree(cslFile.toFile()).forEach(i -> cslItems.put(i.path("citation-key").asText(i.path("id").asText()), i));
+            } catch (IOException notJson) {
+                // a fixture that is no CSL JSON: nothing to compare
             }
         }
         for (JsonNode item : doc.path("items")) {
@@ -195,6 +207,20 @@ public final class FidelityMeasure {
                 continue;
             }
             compareItems(source, stub.data(copy.remoteId()), toZotero);
+            JsonNode theirCsl = cslItems.get(item.path("citationKey").asText(""));
+            if (theirCsl != null) {
+                csl.records++;
+                JsonNode ours = dev.idiom.events.CslJson.item(java.util.UUID.randomUUID(), m);
+                theirCsl.properties().forEach(v -> {
+                    if (!Set.of("id", "citation-key").contains(v.getKey()) && ours.has(v.getKey())) {
+                        boolean same = cslValue(v.getValue()).equals(cslValue(ours.get(v.getKey())));
+                        if (!same && ("csl:" + v.getKey()).equals(System.getenv("FIDELITY_SHOW"))) {
+                            System.err.println("differs " + v.getKey() + ": " + v.getValue() + " / ours " + ours.get(v.getKey()));
+                        }
+                        csl.count(v.getKey(), same);
+                    }
+                });
+            }
             Map<String, String> theirs = expected.get(item.path("citationKey").asText(""));
             if (theirs != null) {
                 toBibtex.records++;
@@ -256,6 +282,19 @@ public final class FidelityMeasure {
         Set<String> tags = new java.util.HashSet<>();
         copy.path("tags").forEach(tag -> tags.add(tag.path("tag").asText()));
         source.path("tags").forEach(tag -> t.count("tags", tags.contains(tag.path("tag").asText())));
+    }
+
+    /** A CSL-JSON value as compared: date parts as numbers, names and text as they are. */
+    private static String cslValue(JsonNode v) {
+        if (v.has("date-parts")) {
+            StringBuilder b = new StringBuilder();
+            v.path("date-parts").forEach(part -> {
+                part.forEach(n -> b.append(n.asInt()).append('-'));
+                b.append('/');
+            });
+            return b.toString();
+        }
+        return v.toString();
     }
 
     /** An extra line as compared: "arXiv:2005.14017" and "arXiv: 2005.14017" are one line. */

@@ -275,16 +275,20 @@ public final class BibTeXMapping {
 
     /** Year, month and day from BibLaTeX's {@code date} (an ISO date), or from {@code year}, {@code month} and {@code day}. */
     private static Metadata date(Metadata m, Entry e) {
-        Matcher iso = e.get("date") == null ? null : ISO_DATE.matcher(e.get("date"));
+        String date = e.get("date");
+        if (e.get("year") == null && date != null && date.strip().matches("-\\d.*")) {
+            return m; // a year before the common era (BibLaTeX's -0333): no year of the record's, which start at 1; the entry keeps it
+        }
+        Matcher iso = date == null ? null : ISO_DATE.matcher(date);
         if (e.get("year") == null && iso != null && iso.find()) {
-            m = m.with(Field.YEAR, Integer.parseInt(iso.group(1)));
+            m = setNumber(m, Field.YEAR, iso.group(1));
             m = iso.group(2) == null ? m : setNumber(m, Field.MONTH, iso.group(2));
             return iso.group(3) == null ? m : setNumber(m, Field.DAY, iso.group(3));
         }
         String year = e.get("year") != null ? e.get("year") : e.get("date");
         Matcher y = year == null ? null : YEAR.matcher(year);
         if (y != null && y.find()) {
-            m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
+            m = setNumber(m, Field.YEAR, y.group(1));
         }
         String month = e.get("month");
         if (month != null) {

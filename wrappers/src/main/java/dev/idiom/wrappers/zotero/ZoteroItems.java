@@ -404,9 +404,17 @@ final class ZoteroItems {
         if (text == null || text.isBlank()) {
             return m;
         }
-        Matcher iso = ISO_DATE.matcher(text);
+        String t = text.strip();
+        if (t.length() > 1 && t.charAt(0) == '-' && Character.isDigit(t.charAt(1))) {
+            return m; // a year before the common era (EDTF's -0333): no year of the record's, which start at 1; the date stays as typed in the Zotero extras
+        }
+        int slash = t.indexOf('/');
+        if (slash > 0 && ISO_DATE.matcher(t.substring(0, slash)).matches()) {
+            t = t.substring(0, slash); // an EDTF interval (2014-12-31/2015-01-01): the record's date is its start, the whole stays as typed
+        }
+        Matcher iso = ISO_DATE.matcher(t);
         if (iso.matches()) {
-            m = m.with(Field.YEAR, Field.YEAR.fromText(iso.group(1)));
+            m = number(m, Field.YEAR, iso.group(1));
             m = iso.group(2) == null ? m : number(m, Field.MONTH, iso.group(2));
             return iso.group(3) == null ? m : number(m, Field.DAY, iso.group(3));
         }
@@ -414,7 +422,7 @@ final class ZoteroItems {
         if (!y.find()) {
             return m;
         }
-        m = m.with(Field.YEAR, Integer.parseInt(y.group(1)));
+        m = number(m, Field.YEAR, y.group(1));
         Matcher month = MONTH_NAME.matcher(text);
         if (month.find()) {
             m = m.with(Field.MONTH, MONTHS.indexOf(month.group(1).toLowerCase(Locale.ROOT)) + 1);

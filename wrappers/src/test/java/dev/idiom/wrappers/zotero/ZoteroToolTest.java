@@ -250,6 +250,21 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void aYearBeforeTheCommonEraIsNoYearAndAnIntervalIsItsStartAndBothReachACopyAsTyped() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        for (String[] c : new String[][] {{"-0333", null}, {"-0099-07-12/-0043-03-15", null}, {"2014-12-31/2015-01-01", "2014-12-31"},
+                {"0000", null}}) {
+            String key = stub.addRemotely("{\"itemType\": \"book\", \"title\": \"Dated " + c[0] + "\", \"date\": \"" + c[0]
+                    + "\", \"creators\": [], \"tags\": [], \"collections\": [], \"relations\": {}}");
+            Metadata read = z.fetch(key).orElseThrow().metadata();
+            String iso = read.year() == null ? null : read.year() + (read.month() == null ? "" : String.format("-%02d-%02d", read.month(), read.day()));
+            assertEquals(c[1], iso, c[0] + " read as the record's date (333 BCE is not the year 333)");
+            RemoteRecord copy = z.create(read);
+            assertEquals(c[0], stub.data(copy.remoteId()).path("date").asText(), "the copy's date as typed");
+        }
+    }
+
+    @Test
     void whatACopysItemTypeCannotHoldIsNotOwedToIt() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         Metadata read = z.fetch(stub.addRemotely(BROADCAST)).orElseThrow().metadata();
