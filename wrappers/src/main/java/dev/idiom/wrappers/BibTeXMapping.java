@@ -50,6 +50,11 @@ public final class BibTeXMapping {
         /** Sets the field; null or empty removes it. */
         void set(String field, String value);
 
+        /** True if the entry is in a file of BibTeX's own dialect ({@link #bibtexDialect}): entries are typed as BibTeX's styles know them. */
+        default boolean bibtexDialect() {
+            return false;
+        }
+
         /** Moves a field's value, as written, to another field (a venue when the entry type changes). */
         default void move(String from, String to) {
             String v = get(from);
@@ -174,6 +179,33 @@ public final class BibTeXMapping {
             return own;
         }
         return defaultEntryType(m);
+    }
+
+    /** The entry types BibTeX's own styles know; a file with no other, and without BibLaTeX's {@code date}, {@code journaltitle} or {@code location}, is in BibTeX's dialect. */
+    public static final Set<String> BIBTEX_TYPES = Set.of("article", "book", "booklet", "conference", "inbook", "incollection", "inproceedings",
+            "manual", "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished");
+    private static final Set<String> BIBLATEX_FIELDS = Set.of("date", "journaltitle", "location");
+
+    /**
+     * True if a file with entries of these types and fields is in BibTeX's own dialect: it has
+     * entries, each of a type BibTeX's styles know, none with a field only BibLaTeX reads. A new entry
+     * there is written so ({@link #entryType(Metadata, boolean)}): a file keeps its dialect.
+     */
+    public static boolean bibtexDialect(java.util.Collection<String> entryTypes, java.util.Collection<String> fieldNames) {
+        return !entryTypes.isEmpty() && entryTypes.stream().allMatch(t -> BIBTEX_TYPES.contains(lower(t)))
+                && fieldNames.stream().noneMatch(f -> BIBLATEX_FIELDS.contains(lower(f)));
+    }
+
+    /** The entry type a record is written as in a file of BibTeX's own dialect ({@code bibtexDialect}): BibLaTeX's own types ({@code @online}, {@code @software}…) as {@code @misc} with the CSL type as {@code entrysubtype}. */
+    public static String entryType(Metadata m, boolean bibtexDialect) {
+        String t = entryType(m);
+        return bibtexDialect && !BIBTEX_TYPES.contains(lower(t)) ? "misc" : t;
+    }
+
+    /** As {@link #defaultEntryType(Metadata)}, in a file of BibTeX's own dialect when {@code bibtexDialect}. */
+    public static String defaultEntryType(Metadata m, boolean bibtexDialect) {
+        String t = defaultEntryType(m);
+        return bibtexDialect && !BIBTEX_TYPES.contains(lower(t)) ? "misc" : t;
     }
 
     /** The entry type a record is written as when no entry type of its own travels with it. */
@@ -317,7 +349,12 @@ public final class BibTeXMapping {
      * owe the entry a field it cannot take.
      */
     public static Metadata holdable(Metadata m) {
-        String entryType = entryType(m);
+        return holdable(m, false);
+    }
+
+    /** As above, in a file of BibTeX's own dialect when {@code bibtexDialect}. */
+    public static Metadata holdable(Metadata m, boolean bibtexDialect) {
+        String entryType = entryType(m, bibtexDialect);
         for (Field f : List.of(Field.VENUE, Field.COLLECTION_NUMBER, Field.NUMBER)) {
             if (fieldName(entryType, f) == null && m.get(f) != null) {
                 m = m.with(f, null);
@@ -341,8 +378,8 @@ public final class BibTeXMapping {
     public static void applyChanges(Entry e, Metadata before, Metadata after) {
         String oldType = e.type();
         if (!Objects.equals(before.type(), after.type()) && after.type() != null && !cslType(e).equals(after.type())) {
-            e.type(entryType(after));
-            String subtype = entrySubtype(after.type());
+            e.type(entryType(after, e.bibtexDialect()));
+            String subtype = "misc".equalsIgnoreCase(e.type()) && !"document".equals(after.type()) ? after.type() : entrySubtype(after.type());
             if (subtype != null || e.get("entrysubtype") != null) {
                 e.set("entrysubtype", subtype);
             }

@@ -87,16 +87,22 @@ public final class EntitiesResource {
                              @Context HttpHeaders headers, @Context HttpServletRequest request) {
         UUID entityId = entityId(id);
         Integer version = versionParam == null ? null : (int) QueryParams.whole("version", versionParam, 0, 1, Integer.MAX_VALUE);
+        // every parameter is checked, also those a version makes moot: a malformed request is refused, never half read
+        java.time.Instant at = asOf == null ? null : instant(asOf);
+        if (path != null && path.isBlank()) {
+            throw new InvalidValueException("source must be 'cache' or 'db', got ''");
+        }
+        ReadPath readPath = ReadPath.parse(path);
         Caller caller = RoleCheck.caller(request);
         var citation = CitationNegotiation.chosen(headers);
         if (version != null || asOf != null) {
-            DigitalEntity past = reads.asOf(entityId, version, version != null ? null : instant(asOf), caller);
+            DigitalEntity past = reads.asOf(entityId, version, version != null ? null : at, caller);
             if (citation.isPresent()) {
                 return citation.get().answer(reads, List.of(past), true, caller);
             }
             return Response.ok(json.entity(past)).tag(etag(past.version())).header("Vary", "Accept").build();
         }
-        EntitySnapshot snapshot = reads.describe(entityId, ReadPath.parse(path), caller);
+        EntitySnapshot snapshot = reads.describe(entityId, readPath, caller);
         if (citation.isPresent()) {
             return citation.get().answer(reads, List.of(snapshot.entity()), true, caller);
         }

@@ -25,8 +25,20 @@ final class BibTeXFields {
     private static final class View implements BibTeXMapping.Entry {
         private BibTeXEntry e;
 
+        private final boolean bibtexDialect;
+
         View(BibTeXEntry e) {
+            this(e, false);
+        }
+
+        View(BibTeXEntry e, boolean bibtexDialect) {
             this.e = e;
+            this.bibtexDialect = bibtexDialect;
+        }
+
+        @Override
+        public boolean bibtexDialect() {
+            return bibtexDialect;
         }
 
         @Override
@@ -79,6 +91,11 @@ final class BibTeXFields {
     }
 
     static Metadata metadata(BibTeXEntry e) {
+        return metadata(e, false);
+    }
+
+    /** As above, for an entry of a file in BibTeX's own dialect when {@code bibtexDialect} (its {@code @misc} for a web page is no entry type of its own). */
+    static Metadata metadata(BibTeXEntry e, boolean bibtexDialect) {
         Metadata m = BibTeXMapping.metadata(new View(e));
         if (m.title() == null) { // a collection or proceedings named by its booktitle alone, as JabRef's own files have them
             m = set(m, Field.TITLE, text(e, "booktitle"));
@@ -95,7 +112,7 @@ final class BibTeXFields {
             }
             m = m.with(Field.TAGS, tags);
         }
-        return m.with(Field.BIBTEX_EXTRAS, Field.extras(extras(e, m)));
+        return m.with(Field.BIBTEX_EXTRAS, Field.extras(extras(e, m, bibtexDialect)));
     }
 
     /**
@@ -153,10 +170,10 @@ final class BibTeXFields {
      * and every field the mapping does not read ({@code langid}, {@code shorttitle}, {@code eventdate},
      * {@code addendum}…), each as written (its LaTeX kept). Copies in other .bib files get it whole.
      */
-    private static java.util.Map<String, String> extras(BibTeXEntry e, Metadata m) {
+    private static java.util.Map<String, String> extras(BibTeXEntry e, Metadata m, boolean bibtexDialect) {
         java.util.Map<String, String> out = new java.util.TreeMap<>();
         String type = e.getType().getValue();
-        if (!type.equalsIgnoreCase(BibTeXMapping.defaultEntryType(m))) {
+        if (!type.equalsIgnoreCase(BibTeXMapping.defaultEntryType(m, bibtexDialect))) {
             out.put(BibTeXMapping.ENTRY_TYPE_EXTRA, type.toLowerCase(java.util.Locale.ROOT));
         }
         e.getFields().forEach((k, v) -> {
@@ -312,7 +329,12 @@ final class BibTeXFields {
      * {@code before} and {@code after} written and every other field left alone.
      */
     static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after) {
-        View target = new View(e);
+        return withChanges(e, before, after, false);
+    }
+
+    /** As above, in a file of BibTeX's own dialect when {@code bibtexDialect} (a changed type is written as BibTeX's styles know it). */
+    static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after, boolean bibtexDialect) {
+        View target = new View(e, bibtexDialect);
         BibTeXMapping.applyChanges(target, before, after);
         java.util.Map<String, String> extrasWere = extrasFor(before);
         java.util.Map<String, String> now = extrasFor(after);

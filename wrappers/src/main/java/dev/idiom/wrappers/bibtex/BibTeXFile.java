@@ -186,10 +186,45 @@ public final class BibTeXFile implements AnnotationTool {
         ChunkParser parser = ChunkParser.create();
         java.util.Set<String> ids = new java.util.HashSet<>();
         EntryChunks chunks = new EntryChunks(new StringReader(text));
+        Dialect dialect = new Dialect();
         for (EntryChunks.Chunk c = nextOf(chunks); c != null; c = nextOf(chunks)) {
+            if (c.entry()) {
+                dialect.see(c.text());
+            }
             segments.add(new Segment(c.text(), c.entry() ? parser.read(c, ids, unused, entries::put) : null));
         }
+        bibtexDialect = dialect.bibtex();
         return new Parsed(segments, entries, encoding);
+    }
+
+    /** The file's dialect as last read: BibTeX's own (no {@code @online}, no {@code date}), else BibLaTeX's (an empty file too). */
+    private volatile boolean bibtexDialect;
+
+    /**
+     * The dialect of a file, from its entries' text as it is read: the entry types, and whether a
+     * field only BibLaTeX reads ({@code date}, {@code journaltitle}, {@code location}) appears
+     * ({@link BibTeXMapping#bibtexDialect}). A listing and a whole read see the same text, so they agree.
+     */
+    private static final class Dialect {
+        private static final Pattern TYPE = Pattern.compile("^\\s*@\\s*([A-Za-z]+)");
+        private static final Pattern BIBLATEX_FIELD = Pattern.compile("(?i)[,\\s](date|journaltitle|location)\\s*=");
+        private final java.util.Set<String> types = new java.util.HashSet<>();
+        private final java.util.Set<String> fields = new java.util.HashSet<>();
+
+        void see(String entryText) {
+            Matcher t = TYPE.matcher(entryText);
+            if (t.find() && !java.util.Set.of("string", "comment", "preamble").contains(t.group(1).toLowerCase(Locale.ROOT))) {
+                types.add(t.group(1));
+                Matcher f = BIBLATEX_FIELD.matcher(entryText);
+                if (f.find()) {
+                    fields.add(f.group(1));
+                }
+            }
+        }
+
+        boolean bibtex() {
+            return BibTeXMapping.bibtexDialect(types, fields);
+        }
     }
 
     private EntryChunks.Chunk nextOf(EntryChunks chunks) {
@@ -395,6 +430,7 @@ public final class BibTeXFile implements AnnotationTool {
         private final java.util.Set<String> ids = new java.util.HashSet<>();
         private final EntryChunks chunks;
         private int listed;
+        private boolean dialect;
         String cursor;
 
         Listing() {
@@ -406,11 +442,13 @@ public final class BibTeXFile implements AnnotationTool {
                 Fingerprint.Running digest = new Fingerprint.Running();
                 ChunkParser scan = ChunkParser.create();
                 EntryChunks first = chunks();
+                Dialect seen = new Dialect();
                 for (EntryChunks.Chunk c = nextOf(first); c != null; c = nextOf(first)) {
                     digest.add(c.text());
                     if (!c.entry()) {
                         continue;
                     }
+                    seen.see(c.text());
                     Matcher key = HEADER_KEY.matcher(c.text());
                     if (key.lookingAt() && parentKeys.contains(key.group(1))) {
                         laterParents.putIfAbsent(key.group(1), c);
@@ -425,6 +463,8 @@ public final class BibTeXFile implements AnnotationTool {
                     }
                 }
                 hash = digest.finish();
+                dialect = seen.bibtex();
+                bibtexDialect = dialect;
                 chunks = chunks();
             } catch (IOException e) {
                 close();
@@ -455,7 +495,7 @@ public final class BibTeXFile implements AnnotationTool {
                         if (parentKeys.contains(id)) {
                             parents.put(id, e);
                         }
-                        listedRecord(id, e, this::parent, records, unread);
+                        listedRecord(id, e, this::parent, records, unread, dialect);
                     });
                 }
             }
@@ -496,9 +536,9 @@ public final class BibTeXFile implements AnnotationTool {
 
     /** One listed entry as a record, or skipped with why (no title, a value Idiom cannot read). */
     private static void listedRecord(String id, BibTeXEntry e, java.util.function.Function<String, BibTeXEntry> parents, List<RemoteRecord> records,
-                                     List<Skipped> skipped) {
+                                     List<Skipped> skipped, boolean bibtexDialect) {
         try {
-            RemoteRecord r = record(parents, id, e);
+            RemoteRecord r = record(parents, id, e, bibtexDialect);
             if (r.metadata().title() == null) {
                 skipped.add(new Skipped(r.remoteId(), "entry has no title"));
             } else {
@@ -509,13 +549,13 @@ public final class BibTeXFile implements AnnotationTool {
         }
     }
 
-    private static RemoteRecord record(Parsed p, String remoteId, BibTeXEntry e) {
-        return record(p.entries()::get, remoteId, e);
+    private RemoteRecord record(Parsed p, String remoteId, BibTeXEntry e) {
+        return record(p.entries()::get, remoteId, e, bibtexDialect);
     }
 
     /** The entry as a record; what it does not say itself it takes from the entry its {@code crossref} names, as BibTeX does. */
-    private static RemoteRecord record(java.util.function.Function<String, BibTeXEntry> entries, String remoteId, BibTeXEntry e) {
-        Metadata m = BibTeXFields.metadata(BibTeXFields.inheriting(e, entries));
+    private static RemoteRecord record(java.util.function.Function<String, BibTeXEntry> entries, String remoteId, BibTeXEntry e, boolean bibtexDialect) {
+        Metadata m = BibTeXFields.metadata(BibTeXFields.inheriting(e, entries), bibtexDialect);
         return new RemoteRecord(remoteId, version(e), remoteId.startsWith(KEYLESS_PREFIX) ? m : m.with(Field.CITATION_KEY, remoteId));
     }
 
@@ -535,11 +575,13 @@ public final class BibTeXFile implements AnnotationTool {
      */
     @Override
     public Metadata writable(Metadata wanted, Metadata known) {
-        Metadata m = BibTeXMapping.holdable(wanted);
+        boolean dialect = bibtexDialect;
+        Metadata m = BibTeXMapping.holdable(wanted, dialect);
         // the entry type a copy's BibTeX extras name is the one it has: an entry is not retyped while the record's type stays
+        String written = BibTeXMapping.entryType(wanted, dialect);
         String entryType = known != null && java.util.Objects.equals(known.type(), wanted.type())
                 ? known.extras(Field.BIBTEX_EXTRAS).get(BibTeXMapping.ENTRY_TYPE_EXTRA)
-                : BibTeXMapping.entryType(wanted).equalsIgnoreCase(BibTeXMapping.defaultEntryType(wanted)) ? null : BibTeXMapping.entryType(wanted);
+                : written.equalsIgnoreCase(BibTeXMapping.defaultEntryType(wanted, dialect)) ? null : written;
         Map<String, String> extras = new TreeMap<>(BibTeXFields.extrasFor(m));
         extras.remove(BibTeXMapping.ENTRY_TYPE_EXTRA);
         if (entryType != null) {
@@ -583,8 +625,8 @@ public final class BibTeXFile implements AnnotationTool {
             String key = newKey(p, c.metadata(), taken);
             taken.add(key);
             keys.add(key);
-            added.add(BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(c.metadata())), new Key(key)), Metadata.EMPTY,
-                    c.metadata()));
+            added.add(BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(c.metadata(), bibtexDialect)), new Key(key)),
+                    Metadata.EMPTY, c.metadata(), bibtexDialect));
         }
         added.forEach(entry -> p.segments().add(new Segment(null, new ArrayList<>(List.of(entry)))));
         write(p);
@@ -612,7 +654,7 @@ public final class BibTeXFile implements AnnotationTool {
         }
         String before = version(entry);
         Map<Key, Value> fieldsBefore = new java.util.LinkedHashMap<>(entry.getFields()); // withChanges writes into the entry itself
-        BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted);
+        BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted, bibtexDialect);
         if (changed == entry && version(changed).equals(before)) {
             return record(p, remoteId, changed); // nothing to write: the file is left as it is, not even touched
         }

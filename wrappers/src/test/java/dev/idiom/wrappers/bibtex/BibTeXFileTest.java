@@ -55,6 +55,32 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aFileKeepsItsDialectABibTeXFileGetsNoOnlineEntryAndABibLaTeXFileDoes() throws IOException {
+        Metadata page = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.TITLE, "Replication notes").with(Field.URL, "https://example.org/r")
+                .with(Field.YEAR, 2024).with(Field.MONTH, 3);
+        Path classic = dir.resolve("classic.bib");
+        Files.writeString(classic, "@article{saito2005, title = {Optimistic Replication}, journal = {CSUR}, year = {2005}}\n");
+        BibTeXFile bibtex = new BibTeXFile(classic);
+        RemoteRecord made = bibtex.create(page);
+        String text = Files.readString(classic);
+        assertTrue(text.contains("@misc{") && text.contains("entrysubtype = {webpage}") && !text.contains("@online") && !text.contains("date ="),
+                "BibTeX's own types and year/month: " + text);
+        Metadata back = bibtex.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals("webpage", back.type());
+        assertEquals(null, back.bibtexExtras(), "a @misc for a web page is the dialect's, not an entry type of its own");
+        assertEquals(back.bibtexExtras(), bibtex.writable(page, back).bibtexExtras(), "nothing owed again");
+        assertEquals(back.bibtexExtras(), bibtex.changedSince(null).records().stream().filter(r -> r.remoteId().equals(made.remoteId()))
+                .findFirst().orElseThrow().metadata().bibtexExtras(), "a listing reads it as a fetch does");
+
+        Path modern = dir.resolve("modern.bib");
+        Files.writeString(modern, "@online{notes, title = {Notes}, url = {https://example.org/n}, date = {2020}}\n");
+        BibTeXFile biblatex = new BibTeXFile(modern);
+        biblatex.changedSince(null);
+        biblatex.create(page);
+        assertTrue(Files.readString(modern).contains("@online{"), Files.readString(modern));
+    }
+
+    @Test
     void aZoteroItemsTexLinesBecomeTheFieldsBetterBibTeXWritesAndAreNotOwedAgain() throws IOException {
         Metadata item = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Funded work").with(Field.YEAR, 2020)
                 .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "Read twice.\ntex.affiliation: Dept. of R&D\ntex.shorthand= {GW}20\n"
