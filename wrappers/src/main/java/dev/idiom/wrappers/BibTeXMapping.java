@@ -109,13 +109,17 @@ public final class BibTeXMapping {
             Map.entry(Field.ACCESSED, "urldate"), Map.entry(Field.TITLE_SHORT, "shorttitle"), Map.entry(Field.CONTAINER_TITLE_SHORT, "shortjournal"),
             Map.entry(Field.VERSION, "version"), Map.entry(Field.NUMBER_OF_PAGES, "pagetotal"), Map.entry(Field.NUMBER_OF_VOLUMES, "volumes"),
             Map.entry(Field.EVENT_PLACE, "venue"), Map.entry(Field.STATUS, "pubstate"), Map.entry(Field.CHAPTER_NUMBER, "chapter"),
-            Map.entry(Field.ORIGINAL_PUBLISHER, "origpublisher"), Map.entry(Field.ORIGINAL_PUBLISHER_PLACE, "origlocation"));
+            Map.entry(Field.ORIGINAL_PUBLISHER, "origpublisher"), Map.entry(Field.ORIGINAL_PUBLISHER_PLACE, "origlocation"),
+            Map.entry(Field.LICENSE, "rights"));
+
+    /** BibLaTeX's names for fields read where the entry has not the name this mapping writes: the place as {@code location}, an article's issue as {@code issue}. */
+    private static final Map<Field, String> OTHER_NAMES = Map.of(Field.PUBLISHER_PLACE, "location", Field.ISSUE, "issue");
 
     /**
      * CSL variables a BibTeX entry has no field for (BibLaTeX's data model and Better BibTeX's export
      * leave them out): a file or a BibSonomy post does not hold them, so they are never owed to one.
      */
-    public static final Set<Field> NO_FIELD = EnumSet.of(Field.ARCHIVE, Field.ARCHIVE_LOCATION, Field.CALL_NUMBER, Field.SOURCE, Field.LICENSE,
+    public static final Set<Field> NO_FIELD = EnumSet.of(Field.ARCHIVE, Field.ARCHIVE_LOCATION, Field.CALL_NUMBER, Field.SOURCE,
             Field.DIMENSIONS, Field.MEDIUM, Field.SCALE, Field.AUTHORITY, Field.SECTION, Field.PART_NUMBER, Field.PART_TITLE, Field.REFERENCES);
 
     /** The fields this mapping reads and writes (notes, tags and the citation key are each adapter's). */
@@ -139,7 +143,7 @@ public final class BibTeXMapping {
 
     private static Set<String> readFields() {
         Set<String> out = new java.util.HashSet<>(PLAIN.values());
-        out.addAll(Set.of("journal", "journaltitle", "booktitle", "howpublished", "school", "institution", "publisher", "number", "issue",
+        out.addAll(Set.of("journal", "journaltitle", "booktitle", "howpublished", "school", "institution", "publisher", "number", "issue", "location",
                 "author", "editor", "translator", "date", "year", "month", "day", "eprint", "eprinttype", "archiveprefix", "langid",
                 "entrysubtype"));
         return Set.copyOf(out);
@@ -278,6 +282,12 @@ public final class BibTeXMapping {
         if (m.get(Field.LANGUAGE) == null && e.get("langid") != null) { // BibLaTeX's language of the entry (babel's name: english, ngerman)
             m = set(m, Field.LANGUAGE, e.get("langid"));
         }
+        for (Map.Entry<Field, String> other : OTHER_NAMES.entrySet()) { // BibLaTeX's name for a field, where the entry has no BibTeX one
+            String name = fieldName(e.type(), other.getKey());
+            if (m.get(other.getKey()) == null && name != null && e.get(name) == null && e.get(other.getValue()) != null) {
+                m = set(m, other.getKey(), e.get(other.getValue()));
+            }
+        }
         if (m.get(Field.GENRE) == null && impliedGenre(e.type()) != null) { // a @mastersthesis is a master's thesis, though no field says so
             m = m.with(Field.GENRE, impliedGenre(e.type()));
         }
@@ -288,6 +298,9 @@ public final class BibTeXMapping {
         String eprintType = firstOf(e, "eprinttype", "archiveprefix");
         if (eprintType != null && lower(eprintType).equals("arxiv")) {
             m = set(m, Field.ARXIV, e.get("eprint"));
+        }
+        if (m.pmid() == null && eprintType != null && lower(eprintType).equals("pubmed")) {
+            m = set(m, Field.PMID, e.get("eprint")); // BibLaTeX's (and Better BibTeX's) way of giving a PubMed id
         }
         return m;
     }
@@ -399,6 +412,9 @@ public final class BibTeXMapping {
             String name = fieldName(e.type(), f); // null for the type, names, dates and the arXiv id: below
             if (f == Field.LANGUAGE && e.get("language") == null && e.get("langid") != null) {
                 name = "langid"; // an entry that says its language as BibLaTeX's langid keeps saying it there
+            }
+            if (name != null && OTHER_NAMES.containsKey(f) && e.get(name) == null && e.get(OTHER_NAMES.get(f)) != null) {
+                name = OTHER_NAMES.get(f); // likewise its place as location, an article's issue as issue
             }
             if (name != null && changed(before, after, f)) {
                 String value = text(after.get(f));

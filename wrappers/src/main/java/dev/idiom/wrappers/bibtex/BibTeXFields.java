@@ -123,6 +123,11 @@ final class BibTeXFields {
     private static final java.util.Set<String> NOT_EXTRAS = java.util.Set.of("owner", "timestamp", "creationdate", "modificationdate", "file",
             "groups", "ranking", "priority", "relevance", "readstatus", "printed", "qualityassured", "crossref", "xref", "note", "keywords");
 
+    /** Zotero extra lines Zotero and Better BibTeX read as data that no canonical field holds, and the BibTeX field Better BibTeX writes each as. */
+    private static final java.util.Map<String, String> KNOWN_LINES = java.util.Map.of("lccn", "lccn", "mr", "mrnumber", "zbl", "zmnumber",
+            "original-date", "origdate", "original-title", "origtitle");
+    private static final java.util.regex.Pattern KNOWN_LINE = java.util.regex.Pattern.compile("(?i)^\\s*(LCCN|MR|Zbl|Original[ -]Date|Original[ -]Title)\\s*:\\s*(\\S.*)$");
+
     /** A Zotero extra line Better BibTeX writes as a BibTeX field: {@code tex.name: text} (escaped for LaTeX) or {@code tex.name= LaTeX}. */
     private static final java.util.regex.Pattern TEX_LINE = java.util.regex.Pattern.compile("^\\s*tex\\.([A-Za-z][A-Za-z0-9_.:+-]{0,60})\\s*([:=])\\s*(\\S.*)$");
 
@@ -144,7 +149,14 @@ final class BibTeXFields {
         String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
         for (String line : extra == null ? java.util.List.<String>of() : extra.lines().toList()) {
             java.util.regex.Matcher t = TEX_LINE.matcher(line);
-            if (t.matches()) {
+            java.util.regex.Matcher known = KNOWN_LINE.matcher(line);
+            if (known.matches()) { // LCCN: …, Original Date: …: the fields Better BibTeX writes them as
+                String name = KNOWN_LINES.get(known.group(1).strip().toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
+                String value = latex(known.group(2).strip());
+                if (name != null && extraName(name) && balanced(value)) {
+                    out.putIfAbsent(name, value);
+                }
+            } else if (t.matches()) {
                 String name = t.group(1).toLowerCase(java.util.Locale.ROOT);
                 String value = t.group(2).equals("=") ? t.group(3).strip() : latex(t.group(3).strip());
                 if (extraName(name) && balanced(value)) {

@@ -84,7 +84,7 @@ class BibTeXFileTest extends AnnotationToolContract {
     void aZoteroItemsTexLinesBecomeTheFieldsBetterBibTeXWritesAndAreNotOwedAgain() throws IOException {
         Metadata item = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Funded work").with(Field.YEAR, 2020)
                 .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "Read twice.\ntex.affiliation: Dept. of R&D\ntex.shorthand= {GW}20\n"
-                        + "tex.owner: ada\ntex.title: not this one\ntex.broken: {unbalanced")));
+                        + "tex.owner: ada\ntex.title: not this one\ntex.broken: {unbalanced\nLCCN: 2004012345\nOriginal Date: 1971")));
         Path file = dir.resolve("tex.bib");
         Files.writeString(file, "");
         BibTeXFile bib = new BibTeXFile(file);
@@ -94,7 +94,8 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertTrue(!text.contains("owner") && !text.contains("not this one") && !text.contains("unbalanced"),
                 "no bookkeeping, nothing the mapping reads, nothing that would break the file: " + text);
         Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
-        assertEquals(Map.of("affiliation", "Dept. of R\\&D", "shorthand", "{GW}20"), back.bibtexExtras());
+        assertEquals(Map.of("affiliation", "Dept. of R\\&D", "shorthand", "{GW}20", "lccn", "2004012345", "origdate", "1971"), back.bibtexExtras(),
+                "and the lines Zotero reads as data no canonical field holds, as Better BibTeX names them");
         assertEquals(back.bibtexExtras(), bib.writable(item, back).bibtexExtras(), "what the copy holds is what it is owed");
     }
 
