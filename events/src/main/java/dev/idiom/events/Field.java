@@ -36,6 +36,7 @@ public enum Field {
     ARXIV("arxiv", null, Kind.TEXT), LANGUAGE("language", "language", Kind.TEXT), EVENT("event", "event-title", Kind.TEXT),
     GENRE("genre", "genre", Kind.TEXT), ACCESSED("accessed", "accessed", Kind.DATE), CITATION_KEY("citationKey", "citation-key", Kind.TEXT),
     // more CSL 1.0.2 variables: what Zotero and BibTeX hold beside the above
+    // (from here on, fields that copies synced before they were added hold unread: wrappers' UnreadValues)
     TITLE_SHORT("shortTitle", "title-short", Kind.TEXT), CONTAINER_TITLE_SHORT("journalAbbreviation", "container-title-short", Kind.TEXT),
     ARCHIVE("archive", "archive", Kind.TEXT), ARCHIVE_LOCATION("archiveLocation", "archive_location", Kind.TEXT),
     CALL_NUMBER("callNumber", "call-number", Kind.TEXT), SOURCE("source", "source", Kind.TEXT), LICENSE("license", "license", Kind.TEXT),

@@ -652,6 +652,8 @@ public final class BibTeXFile implements AnnotationTool {
         if (knownVersion != null && !version(entry).equals(knownVersion)) {
             throw new RemoteChangedException("entry " + remoteId + " in " + file.getFileName() + " was edited since version " + knownVersion);
         }
+        dev.idiom.wrappers.UnreadValues.refuseToReplace(known.metadata(), record(p, remoteId, entry).metadata(), writable(wanted, known.metadata()),
+                fieldsKept(), "entry " + remoteId + " in " + file.getFileName());
         String before = version(entry);
         Map<Key, Value> fieldsBefore = new java.util.LinkedHashMap<>(entry.getFields()); // withChanges writes into the entry itself
         BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted, bibtexDialect);

@@ -359,6 +359,7 @@ public final class ZoteroTool implements AnnotationTool {
     public RemoteRecord update(RemoteRecord known, Metadata wanted) {
         String key = known.remoteId();
         ObjectNode data = shadow(known);
+        dev.idiom.wrappers.UnreadValues.refuseToReplace(known.metadata(), ZoteroItems.metadata(schema(), data), wanted, fieldsKept(), "Zotero item " + key);
         ObjectNode updated = ZoteroItems.withChanges(schema(), data, known.metadata(), wanted);
         ObjectNode patch = ZoteroItems.patch(data, updated);
         if (patch != null && patch.isEmpty()) {

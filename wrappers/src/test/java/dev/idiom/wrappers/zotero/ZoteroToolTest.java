@@ -265,6 +265,23 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void aValueTheItemHeldBeforeIdiomReadItsFieldIsNeverOverwrittenUnseen() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String key = stub.addRemotely("""
+                {"itemType": "book", "title": "Replicated Data", "callNumber": "QA76.9 .D3", "creators": [], "tags": [],
+                 "collections": [], "relations": {}}""");
+        RemoteRecord read = z.fetch(key).orElseThrow();
+        // as a replica synced before Idiom modelled call numbers knows it: the item had one, Idiom had not read it
+        RemoteRecord known = new RemoteRecord(read.remoteId(), read.version(), read.metadata().with(Field.CALL_NUMBER, null), null, read.shadow());
+        assertThrows(dev.idiom.wrappers.RemoteChangedException.class, () -> z.update(known, read.metadata().with(Field.CALL_NUMBER, "QA76.9 .R4")),
+                "read and merged first (a conflict where the DE holds another), never replaced unseen");
+        assertEquals("QA76.9 .D3", stub.data(key).path("callNumber").asText());
+        z.update(known, read.metadata().with(Field.TITLE, "Replicated Data, 2nd ed."));
+        assertEquals("QA76.9 .D3", stub.data(key).path("callNumber").asText(), "a write that leaves it as held goes through");
+        assertEquals("Replicated Data, 2nd ed.", stub.data(key).path("title").asText());
+    }
+
+    @Test
     void whatACopysItemTypeCannotHoldIsNotOwedToIt() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         Metadata read = z.fetch(stub.addRemotely(BROADCAST)).orElseThrow().metadata();
