@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 
 /**
  * {@link Metadata} to and from JSON field by field, in {@link Field}'s order, for the event store's
- * codec: Jackson's record support calls each of the 33 accessors by reflection and, reading,
+ * codec: Jackson's record support calls each of the accessors by reflection and, reading,
  * looks for every absent creator argument, which made (de)coding a DE the larger part of a read
  * from the database. The output is the bytes the annotations on {@link Metadata} give (property
  * order, nulls and empty name lists left out); each value is read as Jackson reads that
@@ -118,7 +118,7 @@ final class MetadataJson {
                 values[f.ordinal()] = t == JsonToken.VALUE_NULL ? null : switch (f.kind()) {
                     case NAMES -> names(p, ctxt);
                     case TAGS -> tags.deserialize(p, ctxt);
-                    case EXTRAS -> extras(p, ctxt);
+                    case EXTRAS -> extras(f, p, ctxt);
                     case YEAR, MONTH, DAY -> t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT ? p.getIntValue()
                             : ctxt.readValue(p, Integer.class);
                     default -> t == JsonToken.VALUE_STRING ? p.getText() : ctxt.readValue(p, String.class);
@@ -132,9 +132,9 @@ final class MetadataJson {
         }
 
         /** An extras part: the array of {name, value} pairs it is written as (or an object of names and values). */
-        private Object extras(JsonParser p, DeserializationContext ctxt) throws IOException {
+        private Object extras(Field part, JsonParser p, DeserializationContext ctxt) throws IOException {
             try {
-                return Field.ZOTERO_EXTRAS.fromJson(ctxt.readTree(p));
+                return part.fromJson(ctxt.readTree(p));
             } catch (RuntimeException refused) {
                 throw ctxt.instantiationException(Metadata.class, refused);
             }
