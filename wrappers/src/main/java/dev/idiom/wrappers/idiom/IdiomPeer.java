@@ -32,10 +32,62 @@ import java.util.Set;
  * keeps every DE's history and so does not delete.
  */
 public final class IdiomPeer implements AnnotationTool {
-    /** A peer holds every field, each tool kind's extras too: another Idiom carries them on to its own tools. */
+    /**
+     * A peer holds every field its API takes, each tool kind's extras too (another Idiom carries them
+     * on to its own tools): all of Idiom's until its OpenAPI document has been read ({@link #served}),
+     * then those it names, so a peer running an older Idiom is never sent a field it would refuse.
+     */
     @Override
     public java.util.Set<Field> fieldsKept() {
-        return java.util.EnumSet.allOf(Field.class);
+        java.util.Set<Field> s = served;
+        return s == null ? java.util.EnumSet.allOf(Field.class) : s;
+    }
+
+    /** How long the peer's list of fields is used before its API document is read again. */
+    static final Duration SERVED_KEPT = Duration.ofHours(1);
+    private volatile java.util.Set<Field> served;
+    private volatile java.time.Instant servedAt;
+
+    /**
+     * The fields the peer's REST API takes, from its own OpenAPI document ({@code /api/openapi.json},
+     * read anonymously, asked again hourly): a peer from before a field was added to the record lists
+     * no such property. Until it answers with one, every field.
+     */
+    java.util.Set<Field> served() {
+        java.time.Instant now = http.clock().instant();
+        if (servedAt != null && now.isBefore(servedAt.plus(SERVED_KEPT))) {
+            return fieldsKept();
+        }
+        servedAt = now;
+        try {
+            HttpResponse<String> r = http.send(at("/api/openapi.json").timeout(Duration.ofSeconds(60)).GET().build());
+            JsonNode props = r.statusCode() == 200 ? JSON.readTree(r.body()).path("components").path("schemas").path("MetadataPatch").path("properties")
+                    : null;
+            if (props != null && props.isObject() && props.has("title")) {
+                java.util.Set<Field> s = java.util.EnumSet.noneOf(Field.class);
+                for (Field f : Field.values()) {
+                    if (props.has(f.jsonName())) {
+                        s.add(f);
+                    }
+                }
+                served = s;
+            }
+        } catch (IOException | RuntimeException unread) {
+            // an answer that is no API document: what was known stays, asked again in an hour
+        }
+        return fieldsKept();
+    }
+
+    /** {@code m} with only the fields the peer takes. */
+    private Metadata servable(Metadata m) {
+        java.util.Set<Field> kept = served();
+        Metadata out = m;
+        for (Field f : Field.values()) {
+            if (!kept.contains(f)) {
+                out = out.with(f, null);
+            }
+        }
+        return out;
     }
 
     public static final ToolLimits LIMITS = new ToolLimits(200, Duration.ZERO, 4);
@@ -90,6 +142,7 @@ public final class IdiomPeer implements AnnotationTool {
     @Override
     public ChangePage changedSince(String cursor) {
         long after = cursor == null ? 0 : Long.parseLong(cursor);
+        served(); // what the peer holds is compared on the fields it takes
         HttpResponse<String> r = send(at("/api/changes?after=" + after + "&limit=" + LIMITS.maxBatch()).GET());
         JsonNode changes = json(r, 200, "read the change feed");
         if (changes.has("head") && changes.path("head").asLong() < after) {
@@ -139,7 +192,7 @@ public final class IdiomPeer implements AnnotationTool {
     @Override
     public RemoteRecord create(Metadata m, boolean keepPrivate) {
         ObjectNode body = JSON.createObjectNode();
-        body.set("metadata", codec.metadataTree(m));
+        body.set("metadata", codec.metadataTree(servable(m)));
         if (keepPrivate) {
             body.put("private", true);
         }
@@ -152,8 +205,9 @@ public final class IdiomPeer implements AnnotationTool {
         String id = known.remoteId();
         String knownVersion = known.version();
         ObjectNode metadata = JSON.createObjectNode();
+        java.util.Set<Field> kept = served();
         for (Field f : Field.values()) {
-            if (!java.util.Objects.equals(known.metadata().get(f), m.get(f))) {
+            if (kept.contains(f) && !java.util.Objects.equals(known.metadata().get(f), m.get(f))) {
                 metadata.set(f.jsonName(), f.toJson(m.get(f))); // a merge patch of the changed fields; null clears
             }
         }
