@@ -179,8 +179,8 @@ final class BibTeXFields {
     /**
      * What of the entry no canonical field holds, as the file has it (the BibTeX extras part): its
      * entry type where the record's type is written otherwise ({@code @conference}, {@code @online}),
-     * and every field the mapping does not read ({@code langid}, {@code shorttitle}, {@code eventdate},
-     * {@code addendum}…), each as written (its LaTeX kept). Copies in other .bib files get it whole.
+     * and every field the mapping does not read ({@code eventdate}, {@code addendum}, {@code titleaddon},
+     * {@code adsurl}…), each as written (its LaTeX kept). Copies in other .bib files get it whole.
      */
     private static java.util.Map<String, String> extras(BibTeXEntry e, Metadata m, boolean bibtexDialect) {
         java.util.Map<String, String> out = new java.util.TreeMap<>();

@@ -217,8 +217,8 @@ final class ZoteroItems {
     /**
      * What of the item no canonical field holds, as Zotero holds it (the Zotero extras part): the
      * item type where it is not the one Idiom's type is created as (a {@code tvBroadcast}, not a
-     * {@code podcast}), the type's fields no CSL variable has ({@code shortTitle}, {@code archive},
-     * {@code callNumber}, {@code rights}…), creators of roles Idiom has no list for, the date and
+     * {@code podcast}), the type's fields no canonical field reads (a patent's {@code country},
+     * {@code assignee} and {@code filingDate}, fields a newer schema adds…), creators of roles Idiom has no list for, the date and
      * access date as typed where they say more than the record ("Summer 1993", a time) and the
      * lines of {@code extra} Idiom does not read. Copies in other Zotero libraries get it whole.
      */
