@@ -49,6 +49,9 @@ import java.util.stream.Stream;
  */
 public final class FidelityMeasure {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Writes an idle sync of each fixture item sent, and items it changed: both must stay 0. */
+    private static int idleWrites;
+    private static int idleChanged;
     private static final ZoteroSchema SCHEMA = ZoteroSchema.published();
     /** Fields of an item that are the library's, not the work's. */
     private static final Set<String> LIBRARY_OWN = Set.of("key", "version", "collections", "relations", "dateAdded", "dateModified", "itemType");
@@ -143,6 +146,7 @@ public final class FidelityMeasure {
         System.out.println("Zotero -> BibTeX (fields Better BibTeX writes): " + toBibtex.share());
         System.out.println("Zotero -> Zotero (fields the copy's item type has): " + toZotero.share());
         System.out.println("BibTeX -> Zotero (fields a Zotero item has a place for): " + bibToZotero.share());
+        System.out.println("Idle sync of every Zotero item read: " + idleWrites + " writes sent, " + idleChanged + " items changed");
         System.out.println("CSL-JSON answer = Better BibTeX's CSL JSON, on the variables both hold: " + csl.share());
         System.out.println("\nLost most, Zotero -> BibTeX:\n" + toBibtex.losses(Integer.getInteger("fidelity.losses", 15)));
         System.out.println("Lost most, Zotero -> Zotero:\n" + toZotero.losses(15));
@@ -199,6 +203,12 @@ public final class FidelityMeasure {
             }
             toZotero.records++;
             ObjectNode source = stub.data(key);
+            int writes = stub.writeRequests();
+            zotero.update(zotero.fetch(key).orElseThrow(), zotero.writable(m, m)); // an idle sync of the item: nothing is owed, nothing sent
+            idleWrites += stub.writeRequests() - writes;
+            if (!stub.data(key).equals(source)) {
+                idleChanged++;
+            }
             RemoteRecord copy;
             try {
                 copy = zotero.create(m);
