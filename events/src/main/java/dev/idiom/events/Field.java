@@ -83,6 +83,8 @@ public enum Field {
     private static final int MAX_SHORT = 1_000;
     private static final Pattern ISO_DATE = Pattern.compile("\\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\\d|3[01]))?)?");
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    /** Reads an extras part typed as a form's JSON. */
+    private static final com.fasterxml.jackson.databind.ObjectMapper FORM_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final String jsonName;
     private final String cslName;
@@ -238,7 +240,7 @@ public enum Field {
                     return null;
                 }
                 try {
-                    return fromJson(new com.fasterxml.jackson.databind.ObjectMapper().readTree(t));
+                    return fromJson(FORM_JSON.readTree(t));
                 } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                     throw new InvalidValueException(jsonName + " must be JSON: {\"name\": \"value\", …}");
                 }

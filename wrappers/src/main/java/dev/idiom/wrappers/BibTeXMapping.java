@@ -112,8 +112,12 @@ public final class BibTeXMapping {
             Map.entry(Field.ORIGINAL_PUBLISHER, "origpublisher"), Map.entry(Field.ORIGINAL_PUBLISHER_PLACE, "origlocation"),
             Map.entry(Field.LICENSE, "rights"));
 
-    /** BibLaTeX's names for fields read where the entry has not the name this mapping writes: the place as {@code location}, an article's issue as {@code issue}. */
-    private static final Map<Field, String> OTHER_NAMES = Map.of(Field.PUBLISHER_PLACE, "location", Field.ISSUE, "issue");
+    /**
+     * BibLaTeX's names for fields, read where the entry has not the name this mapping writes and
+     * written back there: the language as {@code langid} (babel's name: english, ngerman), the place
+     * as {@code location}, an article's issue as {@code issue}.
+     */
+    private static final Map<Field, String> OTHER_NAMES = Map.of(Field.LANGUAGE, "langid", Field.PUBLISHER_PLACE, "location", Field.ISSUE, "issue");
 
     /**
      * CSL variables a BibTeX entry has no field for (BibLaTeX's data model and Better BibTeX's export
@@ -202,14 +206,17 @@ public final class BibTeXMapping {
 
     /** The entry type a record is written as in a file of BibTeX's own dialect ({@code bibtexDialect}): BibLaTeX's own types ({@code @online}, {@code @software}…) as {@code @misc} with the CSL type as {@code entrysubtype}. */
     public static String entryType(Metadata m, boolean bibtexDialect) {
-        String t = entryType(m);
-        return bibtexDialect && !BIBTEX_TYPES.contains(lower(t)) ? "misc" : t;
+        return inDialect(entryType(m), bibtexDialect);
     }
 
     /** As {@link #defaultEntryType(Metadata)}, in a file of BibTeX's own dialect when {@code bibtexDialect}. */
     public static String defaultEntryType(Metadata m, boolean bibtexDialect) {
-        String t = defaultEntryType(m);
-        return bibtexDialect && !BIBTEX_TYPES.contains(lower(t)) ? "misc" : t;
+        return inDialect(defaultEntryType(m), bibtexDialect);
+    }
+
+    /** An entry type as a file of BibTeX's own dialect writes it: one BibTeX's styles do not know is a {@code @misc}. */
+    private static String inDialect(String entryType, boolean bibtexDialect) {
+        return bibtexDialect && !BIBTEX_TYPES.contains(lower(entryType)) ? "misc" : entryType;
     }
 
     /** The entry type a record is written as when no entry type of its own travels with it. */
@@ -278,9 +285,6 @@ public final class BibTeXMapping {
         }
         if (m.venue() == null && fieldName(e.type(), Field.VENUE) != null) {
             m = set(m, Field.VENUE, firstOf(e, "journal", "journaltitle", "booktitle", "howpublished"));
-        }
-        if (m.get(Field.LANGUAGE) == null && e.get("langid") != null) { // BibLaTeX's language of the entry (babel's name: english, ngerman)
-            m = set(m, Field.LANGUAGE, e.get("langid"));
         }
         for (Map.Entry<Field, String> other : OTHER_NAMES.entrySet()) { // BibLaTeX's name for a field, where the entry has no BibTeX one
             String name = fieldName(e.type(), other.getKey());
@@ -410,11 +414,8 @@ public final class BibTeXMapping {
         }
         for (Field f : MAPPED) {
             String name = fieldName(e.type(), f); // null for the type, names, dates and the arXiv id: below
-            if (f == Field.LANGUAGE && e.get("language") == null && e.get("langid") != null) {
-                name = "langid"; // an entry that says its language as BibLaTeX's langid keeps saying it there
-            }
             if (name != null && OTHER_NAMES.containsKey(f) && e.get(name) == null && e.get(OTHER_NAMES.get(f)) != null) {
-                name = OTHER_NAMES.get(f); // likewise its place as location, an article's issue as issue
+                name = OTHER_NAMES.get(f); // an entry that says it by BibLaTeX's name keeps saying it there
             }
             if (name != null && changed(before, after, f)) {
                 String value = text(after.get(f));

@@ -126,7 +126,8 @@ final class BibTeXFields {
     /** Zotero extra lines Zotero and Better BibTeX read as data that no canonical field holds, and the BibTeX field Better BibTeX writes each as. */
     private static final java.util.Map<String, String> KNOWN_LINES = java.util.Map.of("lccn", "lccn", "mr", "mrnumber", "zbl", "zmnumber",
             "original-date", "origdate", "original-title", "origtitle");
-    private static final java.util.regex.Pattern KNOWN_LINE = java.util.regex.Pattern.compile("(?i)^\\s*(LCCN|MR|Zbl|Original[ -]Date|Original[ -]Title)\\s*:\\s*(\\S.*)$");
+    /** A data line of {@code extra}: a key, a colon, a value. */
+    private static final java.util.regex.Pattern KNOWN_LINE = java.util.regex.Pattern.compile("^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*(\\S.*)$");
 
     /** A Zotero extra line Better BibTeX writes as a BibTeX field: {@code tex.name: text} (escaped for LaTeX) or {@code tex.name= LaTeX}. */
     private static final java.util.regex.Pattern TEX_LINE = java.util.regex.Pattern.compile("^\\s*tex\\.([A-Za-z][A-Za-z0-9_.:+-]{0,60})\\s*([:=])\\s*(\\S.*)$");

@@ -37,6 +37,7 @@ final class ZoteroItems {
     private static final ZoteroSchema SCHEMA = ZoteroSchema.published();
     private static final ZoteroCsl CSL = ZoteroCsl.published();
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final Pattern YEAR = Pattern.compile("(?<!\\d)(\\d{4})(?!\\d)");
     private static final Pattern ISO_DATE = Pattern.compile("^\\s*(\\d{4})(?:-(\\d{1,2})(?:-(\\d{1,2}))?)?(?:[ T].*)?$");
     private static final List<String> MONTHS = List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
@@ -266,8 +267,15 @@ final class ZoteroItems {
         return creatorType.equals(t.primaryCreatorType()) || ROLES.containsValue(creatorType);
     }
 
+    /** The fields of each item type a canonical field is read from (worked out once per type: a sync's comparisons ask often). */
+    private static final Map<ItemType, Set<String>> READ_FIELDS = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** The fields of {@code t} a canonical field is read from. */
     private static Set<String> readFields(ItemType t) {
+        return READ_FIELDS.computeIfAbsent(t, ZoteroItems::fieldsRead);
+    }
+
+    private static Set<String> fieldsRead(ItemType t) {
         Set<String> out = new java.util.HashSet<>();
         for (Field f : Field.values()) {
             String own = APART.contains(f) ? null : CSL.fieldOf(t, f);
@@ -280,7 +288,7 @@ final class ZoteroItems {
                 out.add(t.fieldFor(base));
             }
         }
-        return out;
+        return Set.copyOf(out);
     }
 
     /** The record's date as ISO writes it ({@code YYYY[-MM[-DD]]}), or null. */
@@ -301,6 +309,7 @@ final class ZoteroItems {
             return wanted;
         }
         Map<String, String> out = new java.util.TreeMap<>();
+        Set<String> read = readFields(t);
         extras.forEach((k, v) -> {
             switch (k) {
                 case ITEM_TYPE, CREATORS -> { } // below
@@ -320,7 +329,7 @@ final class ZoteroItems {
                     }
                 }
                 default -> {
-                    if (t.has(k) && !readFields(t).contains(k)) {
+                    if (t.has(k) && !read.contains(k)) {
                         out.put(k, v);
                     }
                 }
@@ -362,7 +371,7 @@ final class ZoteroItems {
         }
         try {
             List<JsonNode> out = new ArrayList<>();
-            new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).forEach(out::add);
+            MAPPER.readTree(json).forEach(out::add);
             return out;
         } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
             return List.of(); // a value typed by hand that is no list of creators holds none
