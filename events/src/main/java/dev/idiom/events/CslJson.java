@@ -9,7 +9,8 @@ import java.util.UUID;
 /**
  * A DE's record as one CSL-JSON item (the citation style language's input, as DOI content
  * negotiation and Zotero give it): each field under the CSL variable {@link Field} names, names as
- * {@code {family, given}}, dates as {@code date-parts}, tags as {@code keyword}. Idiom's
+ * {@code {family, given}} (a name with no given part, an institution's, as {@code {literal}}: Zotero's
+ * single-field creator, a braced BibTeX name), dates as {@code date-parts}, tags as {@code keyword}. Idiom's
  * {@code preprint} is CSL's {@code article}; an arXiv id with no other number is the
  * {@code number} {@code arXiv:…}, as Zotero writes a preprint's.
  */
@@ -33,9 +34,10 @@ public final class CslJson {
                         ArrayNode names = item.putArray(f.cslName());
                         for (Object o : (List<?>) v) {
                             Author a = (Author) o;
-                            ObjectNode n = names.addObject().put("family", a.family());
-                            if (!a.given().isEmpty()) {
-                                n.put("given", a.given());
+                            if (a.given().isEmpty()) {
+                                names.addObject().put("literal", a.family());
+                            } else {
+                                names.addObject().put("family", a.family()).put("given", a.given());
                             }
                         }
                     }

@@ -52,6 +52,8 @@ public final class FidelityMeasure {
     /** Writes an idle sync of each fixture item sent, and items it changed: both must stay 0. */
     private static int idleWrites;
     private static int idleChanged;
+    /** Variables Zotero's CSL JSON of its own items has and Idiom's answer for the same item lacks, with how often. */
+    private static final Map<String, Integer> CSL_ABSENT = new TreeMap<>();
     private static final ZoteroSchema SCHEMA = ZoteroSchema.published();
     /** Fields of an item that are the library's, not the work's. */
     private static final Set<String> LIBRARY_OWN = Set.of("key", "version", "collections", "relations", "dateAdded", "dateModified", "itemType");
@@ -122,6 +124,7 @@ public final class FidelityMeasure {
         Tally toZotero = new Tally();
         Tally bibToZotero = new Tally();
         Tally csl = new Tally();
+        Tally zoteroCsl = new Tally();
         Path scratch = Files.createTempDirectory("idiom-fidelity");
         try (ZoteroStub stub = new ZoteroStub()) {
             ZoteroTool zotero = new ZoteroTool(stub.uri(), ZoteroStub.LIBRARY, ZoteroStub.KEY,
@@ -129,7 +132,9 @@ public final class FidelityMeasure {
             int done = 0;
             for (Path f : files) {
                 String name = f.getFileName().toString();
-                if (name.endsWith(".json")) {
+                if (name.equals("allTypesAndFields.js")) {
+                    zoteroItems(f, stub, zotero, toBibtex, toZotero, zoteroCsl);
+                } else if (name.endsWith(".json")) {
                     zoteroItems(f, stub, zotero, toBibtex, toZotero, csl);
                 } else if (name.endsWith(".bib")) {
                     bibEntries(f, scratch, stub, zotero, bibToZotero);
@@ -147,11 +152,14 @@ public final class FidelityMeasure {
         System.out.println("Zotero -> Zotero (fields the copy's item type has): " + toZotero.share());
         System.out.println("BibTeX -> Zotero (fields a Zotero item has a place for): " + bibToZotero.share());
         System.out.println("Idle sync of every Zotero item read: " + idleWrites + " writes sent, " + idleChanged + " items changed");
+        System.out.println("CSL-JSON answer = Zotero's own CSL JSON of its items of every type, on the variables both hold: " + zoteroCsl.share());
+        System.out.println("  variables it has that Idiom's answer lacks: " + (CSL_ABSENT.isEmpty() ? "none" : CSL_ABSENT));
         System.out.println("CSL-JSON answer = Better BibTeX's CSL JSON, on the variables both hold: " + csl.share());
         System.out.println("\nLost most, Zotero -> BibTeX:\n" + toBibtex.losses(Integer.getInteger("fidelity.losses", 15)));
         System.out.println("Lost most, Zotero -> Zotero:\n" + toZotero.losses(15));
         System.out.println("Lost most, BibTeX -> Zotero:\n" + bibToZotero.losses(15));
-        System.out.println("Differing most, CSL-JSON:\n" + csl.losses(15));
+        System.out.println("Differing most, CSL-JSON against Zotero's:\n" + zoteroCsl.losses(15));
+        System.out.println("Differing most, CSL-JSON against Better BibTeX's:\n" + csl.losses(15));
     }
 
     /** A Better BibTeX export fixture: its items through Zotero to a .bib entry and to a second Zotero item. */
@@ -162,7 +170,15 @@ public final class FidelityMeasure {
         } catch (IOException notJson) {
             return;
         }
-        if (!doc.path("items").isArray()) {
+        // Better BibTeX's fixture: {"items": [...]}, matched by citation key; Zotero's allTypesAndFields.js: an item of
+        // each type by its name, beside (anywhere in the folder) citeProcJSExport.json, Zotero's CSL JSON of them
+        boolean zoterosOwn = f.getFileName().toString().equals("allTypesAndFields.js");
+        List<Map.Entry<String, JsonNode>> items = new ArrayList<>(); // several items may share a key: a list, not a map
+        if (zoterosOwn) {
+            doc.properties().forEach(e -> items.add(Map.entry(e.getKey(), e.getValue())));
+        } else if (doc.path("items").isArray()) {
+            doc.path("items").forEach(i -> items.add(Map.entry(i.path("citationKey").asText(""), i)));
+        } else {
             return;
         }
         String base = f.toString().substring(0, f.toString().length() - ".json".length());
@@ -174,15 +190,21 @@ public final class FidelityMeasure {
             }
         }
         Map<String, JsonNode> cslItems = new LinkedHashMap<>();
-        Path cslFile = Path.of(base + ".csl.json");
-        if (Files.exists(cslFile)) {
+        Path cslFile = zoterosOwn ? citeProcExport(f) : Path.of(base + ".csl.json");
+        if (cslFile != null && Files.exists(cslFile)) {
             try {
-                JSON.readTree(cslFile.toFile()).forEach(i -> cslItems.put(i.path("citation-key").asText(i.path("id").asText()), i));
+                JsonNode cslDoc = JSON.readTree(cslFile.toFile());
+                if (zoterosOwn) {
+                    cslDoc.properties().forEach(e -> cslItems.put(e.getKey(), e.getValue()));
+                } else {
+                    cslDoc.forEach(i -> cslItems.put(i.path("citation-key").asText(i.path("id").asText()), i));
+                }
             } catch (IOException notJson) {
                 // a fixture that is no CSL JSON: nothing to compare
             }
         }
-        for (JsonNode item : doc.path("items")) {
+        for (Map.Entry<String, JsonNode> keyed : items) {
+            JsonNode item = keyed.getValue();
             ObjectNode data = asItemData(item);
             if (data == null) {
                 continue;
@@ -217,21 +239,24 @@ public final class FidelityMeasure {
                 continue;
             }
             compareItems(source, stub.data(copy.remoteId()), toZotero);
-            JsonNode theirCsl = cslItems.get(item.path("citationKey").asText(""));
+            JsonNode theirCsl = cslItems.get(keyed.getKey());
             if (theirCsl != null) {
                 csl.records++;
                 JsonNode ours = dev.idiom.events.CslJson.item(java.util.UUID.randomUUID(), m);
                 theirCsl.properties().forEach(v -> {
+                    if (zoterosOwn && !ours.has(v.getKey()) && !Set.of("id", "citation-key").contains(v.getKey())) {
+                        CSL_ABSENT.merge(v.getKey(), 1, Integer::sum);
+                    }
                     if (!Set.of("id", "citation-key").contains(v.getKey()) && ours.has(v.getKey())) {
                         boolean same = cslValue(v.getValue()).equals(cslValue(ours.get(v.getKey())));
-                        if (!same && ("csl:" + v.getKey()).equals(System.getenv("FIDELITY_SHOW"))) {
-                            System.err.println("differs " + v.getKey() + ": " + v.getValue() + " / ours " + ours.get(v.getKey()));
+                        if (!same && (("csl:" + v.getKey()).equals(System.getenv("FIDELITY_SHOW")) || "csl:*".equals(System.getenv("FIDELITY_SHOW")))) {
+                            System.err.println((zoterosOwn ? "zotero" : "bbt") + " differs " + v.getKey() + ": " + v.getValue() + " / ours " + ours.get(v.getKey()));
                         }
                         csl.count(v.getKey(), same);
                     }
                 });
             }
-            Map<String, String> theirs = expected.get(item.path("citationKey").asText(""));
+            Map<String, String> theirs = expected.get(keyed.getKey());
             if (theirs != null) {
                 toBibtex.records++;
                 Map<String, String> ours = BibFields.entries(BibTeXFile.entry(m)).values().iterator().next();
@@ -252,6 +277,20 @@ public final class FidelityMeasure {
                 }
             }
         }
+    }
+
+    /** Zotero's CSL JSON of its allTypesAndFields items: citeProcJSExport.json beside it, or anywhere under the folder above. */
+    private static Path citeProcExport(Path allTypes) throws IOException {
+        Path dir = allTypes.getParent();
+        for (int up = 0; up < 3 && dir != null; up++, dir = dir.getParent()) {
+            try (Stream<Path> walk = Files.walk(dir, 4)) {
+                var found = walk.filter(p -> p.getFileName().toString().equals("citeProcJSExport.json")).findFirst();
+                if (found.isPresent()) {
+                    return found.get();
+                }
+            }
+        }
+        return null;
     }
 
     /** Of the source item's fields its copy's type has, each creator and each tag: kept with the same value. */

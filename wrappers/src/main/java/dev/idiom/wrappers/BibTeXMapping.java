@@ -189,10 +189,10 @@ public final class BibTeXMapping {
         return defaultEntryType(m);
     }
 
-    /** The entry types BibTeX's own styles know; a file with no other, and without BibLaTeX's {@code date}, {@code journaltitle} or {@code location}, is in BibTeX's dialect. */
+    /** The entry types BibTeX's own styles know; a file with no other, and without BibLaTeX's {@code date}, {@code journaltitle}, {@code location} or {@code options}, is in BibTeX's dialect. */
     public static final Set<String> BIBTEX_TYPES = Set.of("article", "book", "booklet", "conference", "inbook", "incollection", "inproceedings",
             "manual", "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished");
-    private static final Set<String> BIBLATEX_FIELDS = Set.of("date", "journaltitle", "location");
+    public static final Set<String> BIBLATEX_FIELDS = Set.of("date", "journaltitle", "location", "options");
 
     /**
      * True if a file with entries of these types and fields is in BibTeX's own dialect: it has
@@ -475,16 +475,31 @@ public final class BibTeXMapping {
      * as the family name ({@code JTC 1/SC 22/WG 14} → "14").
      */
     public static String authorList(List<Author> authors) {
-        return String.join(" and ", authors.stream().map(a -> !a.given().isEmpty() ? a.family() + ", " + a.given()
-                : LITERAL_NEEDS_BRACES.matcher(a.family()).find() ? "{" + a.family() + "}" : a.family()).toList());
+        return String.join(" and ", authors.stream().map(BibTeXMapping::bibtexName).toList());
+    }
+
+    /**
+     * One name as BibTeX writes it. A suffix is in the given part after a comma, as Zotero and
+     * citeproc-js keep it ("Martin Luther, Jr."); BibTeX's form for it is "Family, Jr., Given" (written
+     * "Family, Given, Jr." BibTeX reads "Given" as the suffix and "Jr." as the given name).
+     */
+    private static String bibtexName(Author a) {
+        if (a.given().isEmpty()) {
+            return LITERAL_NEEDS_BRACES.matcher(a.family()).find() ? "{" + a.family() + "}" : a.family();
+        }
+        String family = a.family().indexOf(',') >= 0 ? "{" + a.family() + "}" : a.family();
+        int comma = a.given().indexOf(',');
+        return comma < 0 ? family + ", " + a.given()
+                : family + ", " + a.given().substring(comma + 1).strip() + ", " + a.given().substring(0, comma).strip();
     }
 
     /** What makes a lone family name more than one BibTeX name part: a space, a comma, or a tilde. */
     private static final Pattern LITERAL_NEEDS_BRACES = Pattern.compile("[\\s,~]");
 
     /**
-     * A BibTeX name list: "Family, Given" or "Given Family", joined by "and" outside braces; a name
-     * wholly in braces is one literal name (family only); "others" dropped.
+     * A BibTeX name list: "Family, Given", "Family, Jr., Given" (given "Given, Jr.", as Zotero keeps a
+     * suffix) or "Given Family", joined by "and" outside braces; a name wholly in braces is one literal
+     * name (family only); "others" dropped.
      */
     public static List<Author> authors(String bibtex) {
         List<Author> authors = new ArrayList<>();
@@ -500,9 +515,15 @@ public final class BibTeXMapping {
                 }
                 continue;
             }
-            int comma = n.indexOf(',');
-            if (comma >= 0) {
-                authors.add(new Author(n.substring(0, comma), n.substring(comma + 1)));
+            List<String> parts = topLevelParts(n);
+            if (parts.size() >= 3) { // "Family, Jr., Given": the suffix after the given names and a comma, as Zotero keeps it
+                String family = parts.get(0).strip();
+                authors.add(new Author(wholeBraced(family) ? family.substring(1, family.length() - 1) : family,
+                        String.join(", ", parts.subList(2, parts.size())).strip() + ", " + parts.get(1).strip()));
+            } else if (parts.size() == 2) {
+                String family = parts.get(0).strip();
+                authors.add(new Author(wholeBraced(family) && family.indexOf(',') >= 0 ? family.substring(1, family.length() - 1) : family,
+                        parts.get(1)));
             } else {
                 int space = n.lastIndexOf(' ');
                 authors.add(space < 0 ? new Author(n, "") : new Author(n.substring(space + 1), n.substring(0, space)));
@@ -511,27 +532,39 @@ public final class BibTeXMapping {
         return authors;
     }
 
+    /** A name's parts, split at each comma that stands outside braces. */
+    public static List<String> topLevelParts(String name) {
+        return outsideBraces(name, ',', COMMA);
+    }
+
     /** The names of a list, split at each "and" that stands outside braces. */
     public static List<String> topLevelNames(String bibtex) {
+        return outsideBraces(bibtex, ' ', AND);
+    }
+
+    private static final Pattern COMMA = Pattern.compile(",");
+
+    /** {@code text} split where {@code separator} begins outside braces, at a {@code start} character (any white space for ' '). */
+    private static List<String> outsideBraces(String text, char start, Pattern separator) {
         List<String> out = new ArrayList<>();
         int depth = 0;
         int from = 0;
-        for (int i = 0; i < bibtex.length(); i++) {
-            char c = bibtex.charAt(i);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
             if (c == '{') {
                 depth++;
             } else if (c == '}') {
                 depth = Math.max(0, depth - 1);
-            } else if (depth == 0 && Character.isWhitespace(c)) {
-                Matcher and = AND.matcher(bibtex).region(i, bibtex.length());
-                if (and.lookingAt()) {
-                    out.add(bibtex.substring(from, i));
-                    from = and.end();
-                    i = and.end() - 1;
+            } else if (depth == 0 && (c == start || start == ' ' && Character.isWhitespace(c))) {
+                Matcher m = separator.matcher(text).region(i, text.length());
+                if (m.lookingAt()) {
+                    out.add(text.substring(from, i));
+                    from = m.end();
+                    i = m.end() - 1;
                 }
             }
         }
-        out.add(bibtex.substring(from));
+        out.add(text.substring(from));
         return out;
     }
 

@@ -75,9 +75,22 @@ final class BibTeXFields {
             List<String> names = new java.util.ArrayList<>();
             for (String name : BibTeXMapping.topLevelNames(v.toUserString())) {
                 String n = name.strip();
-                String text = BibTeXMapping.wholeBraced(n) ? plain(n.substring(1, n.length() - 1)) : plain(n);
-                if (text != null) {
-                    names.add(BibTeXMapping.wholeBraced(n) ? "{" + text + "}" : text);
+                if (BibTeXMapping.wholeBraced(n)) {
+                    String text = plain(n.substring(1, n.length() - 1));
+                    if (text != null) {
+                        names.add("{" + text + "}");
+                    }
+                    continue;
+                }
+                // part by part, so that a braced comma ("{Barnes, Noble}, Inc") stays inside its part
+                List<String> parts = new java.util.ArrayList<>();
+                for (String part : BibTeXMapping.topLevelParts(n)) {
+                    String text = plain(part);
+                    parts.add(text == null ? "" : text.indexOf(',') >= 0 ? "{" + text + "}" : text);
+                }
+                String text = String.join(", ", parts).strip();
+                if (!text.isEmpty() && !text.equals(",")) {
+                    names.add(text);
                 }
             }
             return names.isEmpty() ? null : String.join(" and ", names);
@@ -191,8 +204,8 @@ final class BibTeXFields {
         }
         e.getFields().forEach((k, v) -> {
             String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
-            if (extraName(name)) {
-                out.put(name, v.toUserString());
+            if (extraName(name) && !(name.equals("options") && !bibtexDialect && v.toUserString().strip().equals(USEPREFIX) && useprefix(m))) {
+                out.put(name, v.toUserString()); // the useprefix Idiom writes for a name with a particle is the names' own
             }
         });
         return out;
@@ -361,6 +374,10 @@ final class BibTeXFields {
                 }
             }
         }
+        if (!bibtexDialect && target.e.getField(new Key("options")) == null && useprefix(after)
+                && (!before.authors().equals(after.authors()) || !before.editors().equals(after.editors()))) {
+            target.set("options", USEPREFIX); // BibLaTeX then sorts "van der Meer" under v, as Zotero and CSL do
+        }
         if (!java.util.Objects.equals(before.notes(), after.notes())) {
             target.set("note", after.notes());
         }
@@ -374,6 +391,21 @@ final class BibTeXFields {
             }
         }
         return target.e;
+    }
+
+    /** BibLaTeX's option that makes a name's particle part of the name it is sorted and cited by. */
+    private static final String USEPREFIX = "useprefix=true";
+    /** A family name that opens with a particle: a lower-case word before a space, an apostrophe or a hyphen ("van der Meer", "d'Arcy", "al-One"). */
+    private static final java.util.regex.Pattern PARTICLE = java.util.regex.Pattern.compile("^\\p{Ll}[\\p{L}.]*(?:\\s+|['’-]\\s*)\\S.*");
+
+    /**
+     * Whether a BibLaTeX entry of these names says {@code useprefix=true}, as Better BibTeX writes it:
+     * Zotero keeps a family name's particle in the family name ("van der Meer"), where BibLaTeX would
+     * by default sort and cite it without.
+     */
+    private static boolean useprefix(Metadata m) {
+        return java.util.stream.Stream.concat(m.authors().stream(), m.editors().stream())
+                .anyMatch(a -> !a.given().isEmpty() && PARTICLE.matcher(a.family()).matches());
     }
 
     /** Fields an entry never takes from the one its {@code crossref} names. */

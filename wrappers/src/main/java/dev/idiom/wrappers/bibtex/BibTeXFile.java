@@ -202,12 +202,12 @@ public final class BibTeXFile implements AnnotationTool {
 
     /**
      * The dialect of a file, from its entries' text as it is read: the entry types, and whether a
-     * field only BibLaTeX reads ({@code date}, {@code journaltitle}, {@code location}) appears
+     * field only BibLaTeX reads ({@link BibTeXMapping#BIBLATEX_FIELDS}) appears
      * ({@link BibTeXMapping#bibtexDialect}). A listing and a whole read see the same text, so they agree.
      */
     private static final class Dialect {
         private static final Pattern TYPE = Pattern.compile("^\\s*@\\s*([A-Za-z]+)");
-        private static final Pattern BIBLATEX_FIELD = Pattern.compile("(?i)[,\\s](date|journaltitle|location)\\s*=");
+        private static final Pattern BIBLATEX_FIELD = Pattern.compile("(?i)[,\\s](" + String.join("|", BibTeXMapping.BIBLATEX_FIELDS) + ")\\s*=");
         private final java.util.Set<String> types = new java.util.HashSet<>();
         private final java.util.Set<String> fields = new java.util.HashSet<>();
 

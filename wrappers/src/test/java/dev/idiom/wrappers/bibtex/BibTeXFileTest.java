@@ -1,6 +1,7 @@
 package dev.idiom.wrappers.bibtex;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idiom.events.Author;
@@ -612,6 +613,28 @@ class BibTeXFileTest extends AnnotationToolContract {
         String text = Files.readString(file);
         assertTrue(text.contains("{JTC 1/SC 22/WG 14} and {Barnes and Noble} and Knuth, Donald E. and Plato"), text);
         assertEquals(names, bib.fetch(r.remoteId()).orElseThrow().metadata().authors(), "each name comes back as it went");
+    }
+
+    @Test
+    void aSuffixIsWrittenInBibTeXsJuniorPlaceAndParticlesStayWhereZoteroHasThem() throws IOException {
+        Path file = Files.writeString(dir.resolve("names.bib"), """
+                @article{read, title = {Read}, author = {King, Jr., Martin Luther and de la Martinière, III, Gérard and {Barnes, Noble}, Inc}}
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        assertEquals(List.of(new Author("King", "Martin Luther, Jr."), new Author("de la Martinière", "Gérard, III"), new Author("Barnes, Noble", "Inc")),
+                bib.fetch("read").orElseThrow().metadata().authors(), "the suffix after the given names, as Zotero keeps it; a braced family whole");
+
+        // Zotero's creators as Better BibTeX's test items have them: a suffix after a comma, a dropping particle after the given names
+        List<Author> names = List.of(new Author("Gooding", "Cuba, Jr."), new Author("La Fontaine", "Jean de"), new Author("van der Meer", "Gerard"));
+        file = Files.writeString(dir.resolve("biblatex.bib"), "");
+        bib = new BibTeXFile(file);
+        RemoteRecord r = bib.create(Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Names").with(Field.AUTHORS, names));
+        String text = Files.readString(file);
+        assertTrue(text.contains("author = {Gooding, Jr., Cuba and La Fontaine, Jean de and van der Meer, Gerard}"), text);
+        assertTrue(text.contains("options = {useprefix=true}"), "BibLaTeX sorts van der Meer under v, as Zotero does: " + text);
+        Metadata back = bib.fetch(r.remoteId()).orElseThrow().metadata();
+        assertEquals(names, back.authors(), "each name comes back as it went");
+        assertNull(back.get(Field.BIBTEX_EXTRAS), "the option the names make is no field of the entry's own");
     }
 
     @Test
