@@ -182,11 +182,12 @@ public final class FidelityMeasure {
             return;
         }
         String base = f.toString().substring(0, f.toString().length() - ".json".length());
-        Map<String, Map<String, String>> expected = new LinkedHashMap<>();
+        // what Better BibTeX writes, by dialect: a .bibtex fixture is compared with the entry Idiom writes to a file in BibTeX's dialect
+        Map<Boolean, Map<String, Map<String, String>>> expected = new LinkedHashMap<>();
         for (String ext : List.of(".biblatex", ".bibtex")) {
             Path out = Path.of(base + ext);
             if (Files.exists(out)) {
-                expected.putAll(BibFields.entries(Files.readString(out, StandardCharsets.UTF_8)));
+                expected.put(ext.equals(".bibtex"), BibFields.entries(Files.readString(out, StandardCharsets.UTF_8)));
             }
         }
         Map<String, JsonNode> cslItems = new LinkedHashMap<>();
@@ -256,24 +257,26 @@ public final class FidelityMeasure {
                     }
                 });
             }
-            Map<String, String> theirs = expected.get(keyed.getKey());
-            if (theirs != null) {
-                toBibtex.records++;
-                Map<String, String> ours = BibFields.entries(BibTeXFile.entry(m)).values().iterator().next();
-                for (Map.Entry<String, String> field : theirs.entrySet()) {
-                    String n = field.getKey();
-                    if (n.equals("@type") || n.equals("file")) { // attachments are not items' data; the entry type is not a field
-                        continue;
+            for (Map.Entry<Boolean, Map<String, Map<String, String>>> dialect : expected.entrySet()) {
+                Map<String, String> theirs = dialect.getValue().get(keyed.getKey());
+                if (theirs != null) {
+                    toBibtex.records++;
+                    Map<String, String> ours = BibFields.entries(BibTeXFile.entry(m, dialect.getKey())).values().iterator().next();
+                    for (Map.Entry<String, String> field : theirs.entrySet()) {
+                        String n = field.getKey();
+                        if (n.equals("@type") || n.equals("file")) { // attachments are not items' data; the entry type is not a field
+                            continue;
+                        }
+                        boolean kept = ours.containsKey(n) || DIALECT.containsKey(n) && ours.containsKey(DIALECT.get(n))
+                                // BibLaTeX's @thesis with type = {phdthesis} is BibTeX's @phdthesis
+                                || n.equals("type") && Set.of("phdthesis", "mathesis").contains(field.getValue().strip().toLowerCase(Locale.ROOT))
+                                && Set.of("phdthesis", "mastersthesis").contains(ours.get("@type"));
+                        if (!kept && n.equals(System.getenv("FIDELITY_SHOW"))) {
+                            System.err.println("lost " + n + " of @" + theirs.get("@type") + " (" + data.path("itemType").asText() + "): " + field.getValue()
+                                    + "\n   ours: " + ours);
+                        }
+                        toBibtex.count(n, kept);
                     }
-                    boolean kept = ours.containsKey(n) || DIALECT.containsKey(n) && ours.containsKey(DIALECT.get(n))
-                            // BibLaTeX's @thesis with type = {phdthesis} is BibTeX's @phdthesis
-                            || n.equals("type") && Set.of("phdthesis", "mathesis").contains(field.getValue().strip().toLowerCase(Locale.ROOT))
-                            && Set.of("phdthesis", "mastersthesis").contains(ours.get("@type"));
-                    if (!kept && n.equals(System.getenv("FIDELITY_SHOW"))) {
-                        System.err.println("lost " + n + " of @" + theirs.get("@type") + " (" + data.path("itemType").asText() + "): " + field.getValue()
-                                + "\n   ours: " + ours);
-                    }
-                    toBibtex.count(n, kept);
                 }
             }
         }

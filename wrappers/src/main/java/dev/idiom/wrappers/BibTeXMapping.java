@@ -261,6 +261,7 @@ public final class BibTeXMapping {
         String t = lower(entryType);
         return switch (f) {
             case VENUE -> t.equals("article") || t.equals("periodical") ? "journal" : IN_BOOK.contains(t) ? "booktitle"
+                    : t.equals("online") ? "organization" // a web page's site, as Better BibTeX writes it
                     : NO_CONTAINER.contains(t) ? null : "howpublished";
             case PUBLISHER -> THESES.contains(t) ? "school" : REPORTS.contains(t) ? "institution" : "publisher";
             case ISSUE -> t.equals("article") || t.equals("periodical") ? "number" : "issue";
@@ -284,7 +285,7 @@ public final class BibTeXMapping {
             }
         }
         if (m.venue() == null && fieldName(e.type(), Field.VENUE) != null) {
-            m = set(m, Field.VENUE, firstOf(e, "journal", "journaltitle", "booktitle", "howpublished"));
+            m = set(m, Field.VENUE, firstOf(e, VENUE_NAMES.toArray(String[]::new)));
         }
         for (Map.Entry<Field, String> other : OTHER_NAMES.entrySet()) { // BibLaTeX's name for a field, where the entry has no BibTeX one
             String name = fieldName(e.type(), other.getKey());
@@ -417,6 +418,16 @@ public final class BibTeXMapping {
             if (name != null && OTHER_NAMES.containsKey(f) && e.get(name) == null && e.get(OTHER_NAMES.get(f)) != null) {
                 name = OTHER_NAMES.get(f); // an entry that says it by BibLaTeX's name keeps saying it there
             }
+            if (f == Field.VENUE && name != null && e.get(name) == null) { // an entry that names its container otherwise keeps naming it so
+                name = VENUE_NAMES.stream().filter(other -> e.get(other) != null).findFirst().orElse(name);
+            }
+            if (f == Field.PMID && e.get("pmid") == null && pubmedEprint(e, after)) {
+                if (changed(before, after, f)) { // BibLaTeX's (and Better BibTeX's) way of giving a PubMed id
+                    e.set("eprint", after.pmid());
+                    e.set("eprinttype", after.pmid() == null ? null : "pubmed");
+                }
+                continue;
+            }
             if (name != null && changed(before, after, f)) {
                 String value = text(after.get(f));
                 // the thesis type its entry type says already is not written again in a type field
@@ -440,6 +451,19 @@ public final class BibTeXMapping {
                 e.set("eprinttype", null);
             }
         }
+    }
+
+    /** The fields an entry may name its container by, as read when the one its type writes is absent. */
+    private static final List<String> VENUE_NAMES = List.of("journal", "journaltitle", "booktitle", "howpublished");
+
+    /**
+     * Whether the entry gives its PubMed id as {@code eprint} with {@code eprinttype = {pubmed}}: where
+     * it does already, or, in BibLaTeX, where the eprint is free (no arXiv id) and no {@code pmid} field is written.
+     */
+    private static boolean pubmedEprint(Entry e, Metadata after) {
+        String type = e.get("eprinttype");
+        return type != null ? lower(type).equals("pubmed")
+                : !e.bibtexDialect() && e.get("eprint") == null && e.get("archiveprefix") == null && after.arxiv() == null;
     }
 
     /** BibLaTeX's {@code date} where the entry has one and no {@code year}; else {@code year}, {@code month} (a macro) and {@code day}. */

@@ -204,7 +204,8 @@ final class BibTeXFields {
         }
         e.getFields().forEach((k, v) -> {
             String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
-            if (extraName(name) && !(name.equals("options") && !bibtexDialect && v.toUserString().strip().equals(USEPREFIX) && useprefix(m))) {
+            if (extraName(name) && !name.equals(BibTeXMapping.fieldName(type, Field.VENUE)) // a web page's organization is its site
+                    && !(name.equals("options") && !bibtexDialect && v.toUserString().strip().equals(USEPREFIX) && useprefix(m))) {
                 out.put(name, v.toUserString()); // the useprefix Idiom writes for a name with a particle is the names' own
             }
         });

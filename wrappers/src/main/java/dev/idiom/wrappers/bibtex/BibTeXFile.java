@@ -923,8 +923,14 @@ public final class BibTeXFile implements AnnotationTool {
      * citation export answers. Its key is the record's citation key, else JabRef's style.
      */
     public static String entry(Metadata m) {
+        return entry(m, false);
+    }
+
+    /** As above, as a new entry of a file in BibTeX's own dialect when {@code bibtexDialect} (no {@code @online}, no {@code date}). */
+    public static String entry(Metadata m, boolean bibtexDialect) {
         Parsed none = new Parsed(new ArrayList<>(), Map.of(), null);
-        BibTeXEntry e = BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(m)), new Key(newKey(none, m))), Metadata.EMPTY, m);
+        BibTeXEntry e = BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(m, bibtexDialect)), new Key(newKey(none, m))),
+                Metadata.EMPTY, m, bibtexDialect);
         BibTeXDatabase db = new BibTeXDatabase();
         db.addObject(e);
         StringWriter out = new StringWriter();

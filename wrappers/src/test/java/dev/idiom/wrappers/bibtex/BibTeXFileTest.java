@@ -638,6 +638,29 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aWebPagesSiteIsItsOrganizationAndAPubMedIdItsEprintAsBetterBibTeXWritesThemWhileAnEntryThatSaysThemOtherwiseKeepsItsWay()
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("online.bib"), """
+                @online{old, title = {Old}, howpublished = {Old site}, pmid = {111}, date = {2020}}
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        Metadata page = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.TITLE, "The decline of Wikipedia")
+                .with(Field.VENUE, "MIT Technology Review").with(Field.PMID, "4027280");
+        RemoteRecord made = bib.create(page);
+        String text = Files.readString(file);
+        assertTrue(text.contains("organization = {MIT Technology Review}") && text.contains("eprint = {4027280}")
+                && text.contains("eprinttype = {pubmed}") && !text.contains("pmid = {4027280}"), text);
+        assertEquals(page.with(Field.CITATION_KEY, made.remoteId()), bib.fetch(made.remoteId()).orElseThrow().metadata().with(Field.CITATION_KEY, made.remoteId()));
+
+        RemoteRecord old = bib.fetch("old").orElseThrow();
+        assertEquals("Old site", old.metadata().venue());
+        bib.update(old, old.metadata().with(Field.VENUE, "New site").with(Field.PMID, "222"));
+        text = Files.readString(file);
+        assertTrue(text.contains("howpublished = {New site}") && text.contains("pmid = {222}"), "the fields it had, changed in place: " + text);
+        assertEquals(1, text.split("organization", -1).length - 1, text);
+    }
+
+    @Test
     void aThesisIsWrittenAsMastersOrPhdByItsThesisTypeAndTheEntryTypeGivesTheThesisTypeBack() throws IOException {
         Path file = Files.writeString(dir.resolve("theses.bib"), """
                 @mastersthesis{m, title = {A master's thesis}, school = {McGill University}, year = 2001}
