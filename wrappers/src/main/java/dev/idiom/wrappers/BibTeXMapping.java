@@ -55,6 +55,11 @@ public final class BibTeXMapping {
             return false;
         }
 
+        /** True if the entry may hold a date as BibLaTeX's {@code date} says one (a range, a season, circa): a file's entry in BibLaTeX. */
+        default boolean keepsWholeDates() {
+            return false;
+        }
+
         /** Moves a field's value, as written, to another field (a venue when the entry type changes). */
         default void move(String from, String to) {
             String v = get(from);
@@ -326,14 +331,8 @@ public final class BibTeXMapping {
     /** Year, month and day from BibLaTeX's {@code date} (an ISO date), or from {@code year}, {@code month} and {@code day}. */
     private static Metadata date(Metadata m, Entry e) {
         String date = e.get("date");
-        if (e.get("year") == null && date != null && date.strip().matches("-\\d.*")) {
-            return m; // a year before the common era (BibLaTeX's -0333): no year of the record's, which start at 1; the entry keeps it
-        }
-        Matcher iso = date == null ? null : ISO_DATE.matcher(date);
-        if (e.get("year") == null && iso != null && iso.find()) {
-            m = setNumber(m, Field.YEAR, iso.group(1));
-            m = iso.group(2) == null ? m : setNumber(m, Field.MONTH, iso.group(2));
-            return iso.group(3) == null ? m : setNumber(m, Field.DAY, iso.group(3));
+        if (e.get("year") == null && date != null && (date.strip().startsWith("-") || ISO_DATE.matcher(date).find())) {
+            return isoDate(m, date);
         }
         String year = e.get("year") != null ? e.get("year") : e.get("date");
         Matcher y = year == null ? null : YEAR.matcher(year);
@@ -346,6 +345,48 @@ public final class BibTeXMapping {
             m = named >= 0 ? m.with(Field.MONTH, named + 1) : setNumber(m, Field.MONTH, month);
         }
         return setNumber(m, Field.DAY, e.get("day"));
+    }
+
+    /** The year, month and day an ISO (EDTF) date starts with; a range's start, a season's year (its month, 21–24, is none). */
+    private static Metadata isoDate(Metadata m, String date) {
+        if (date.strip().startsWith("-")) {
+            return m; // a year before the common era (BibLaTeX's -0333): no year of the record's, which start at 1; the entry keeps it
+        }
+        Matcher iso = ISO_DATE.matcher(date);
+        if (!iso.find()) {
+            return m;
+        }
+        m = setNumber(m, Field.YEAR, iso.group(1));
+        m = iso.group(2) == null ? m : setNumber(m, Field.MONTH, iso.group(2));
+        return iso.group(2) == null || iso.group(3) == null || m.month() == null ? m : setNumber(m, Field.DAY, iso.group(3));
+    }
+
+    /** An EDTF date as BibLaTeX reads one: a day, month or year, qualified (~ ? %), unspecified digits (199X), a season, an open or closed range. */
+    private static final Pattern EDTF = Pattern.compile(
+            "(?:-?\\d{4}|\\d{2}[\\dXu]{2}|\\d{3}[\\dXu])(?:-(?:\\d{2}|XX|uu)(?:-(?:\\d{2}|XX|uu))?)?[~?%]?(?:/(?:\\.\\.)?(?:-?\\d{4}(?:-\\d{2}(?:-\\d{2})?)?[~?%]?)?)?");
+
+    /** True if {@code date} says more than a plain year, month and day: what {@code year}, {@code month} and {@code day} cannot carry. */
+    public static boolean saysMoreThanParts(String date) {
+        String d = date == null ? "" : date.strip();
+        return EDTF.matcher(d).matches() && !d.matches("\\d{4}(?:-(?:0[1-9]|1[0-2])(?:-\\d{2})?)?"); // 1988-23 is a season, no month
+    }
+
+    /**
+     * The date to write whole as BibLaTeX's {@code date}: what a .bib copy's {@code date} said or what
+     * Zotero's date field holds in EDTF (a range, a season, circa, 199X, a year before the common era),
+     * where the record's year, month and day are still the ones it starts with; else null.
+     */
+    static String wholeDate(Metadata m) {
+        for (Field part : List.of(Field.BIBTEX_EXTRAS, Field.ZOTERO_EXTRAS)) {
+            String d = m.extras(part).get("date");
+            if (d != null && saysMoreThanParts(d)) {
+                Metadata parts = isoDate(Metadata.EMPTY, d);
+                if (Objects.equals(parts.year(), m.year()) && Objects.equals(parts.month(), m.month()) && Objects.equals(parts.day(), m.day())) {
+                    return d.strip();
+                }
+            }
+        }
+        return null;
     }
 
     /** A month or day that is a number in range, else nothing (BibTeX has free text there: "Spring", "1--3"). */
@@ -440,7 +481,8 @@ public final class BibTeXMapping {
                 e.set(names.getValue(), list.isEmpty() ? null : authorList(list.stream().map(Author.class::cast).toList()));
             }
         }
-        if (changed(before, after, Field.YEAR) || changed(before, after, Field.MONTH) || changed(before, after, Field.DAY)) {
+        if (changed(before, after, Field.YEAR) || changed(before, after, Field.MONTH) || changed(before, after, Field.DAY)
+                || e.keepsWholeDates() && !Objects.equals(wholeDate(before), wholeDate(after))) {
             writeDate(e, before, after);
         }
         if (changed(before, after, Field.ARXIV)) {
@@ -468,6 +510,13 @@ public final class BibTeXMapping {
 
     /** BibLaTeX's {@code date} where the entry has one and no {@code year}; else {@code year}, {@code month} (a macro) and {@code day}. */
     private static void writeDate(Entry e, Metadata before, Metadata after) {
+        String whole = e.keepsWholeDates() && e.get("year") == null ? wholeDate(after) : null;
+        if (whole != null) { // a range, a season, circa: what year, month and day cannot say
+            e.set("date", whole);
+            e.set("month", null);
+            e.set("day", null);
+            return;
+        }
         if (e.get("year") == null && e.get("date") != null) {
             e.set("date", after.year() == null ? null : after.year()
                     + (after.month() == null ? "" : String.format("-%02d", after.month())

@@ -97,6 +97,11 @@ final class BibTeXFields {
         }
 
         @Override
+        public boolean keepsWholeDates() {
+            return !bibtexDialect;
+        }
+
+        @Override
         public void set(String field, String value) {
             e.removeField(new Key(field));
             put(e, field, value == null || value.isEmpty() ? null : value);
@@ -201,6 +206,10 @@ final class BibTeXFields {
         String type = e.getType().getValue();
         if (!type.equalsIgnoreCase(BibTeXMapping.defaultEntryType(m, bibtexDialect))) {
             out.put(BibTeXMapping.ENTRY_TYPE_EXTRA, type.toLowerCase(java.util.Locale.ROOT));
+        }
+        Value date = e.getField(new Key("date"));
+        if (date != null && e.getField(new Key("year")) == null && BibTeXMapping.saysMoreThanParts(date.toUserString())) {
+            out.put("date", date.toUserString().strip()); // a range, a season, circa: the record's year, month and day are where it starts
         }
         e.getFields().forEach((k, v) -> {
             String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
@@ -368,7 +377,8 @@ final class BibTeXFields {
         java.util.Set<String> names = new java.util.TreeSet<>(extrasWere.keySet());
         names.addAll(now.keySet());
         for (String name : names) { // the fields of another file's entry no canonical field holds, as it has them
-            if (!name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) && !java.util.Objects.equals(extrasWere.get(name), now.get(name))) {
+            // the entry type and a whole date are written by the mapping, with the record's type and date
+            if (!name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) && !name.equals("date") && !java.util.Objects.equals(extrasWere.get(name), now.get(name))) {
                 target.e.removeField(new Key(name));
                 if (now.get(name) != null) {
                     target.e.addField(new Key(name), new StringValue(now.get(name), StringValue.Style.BRACED));

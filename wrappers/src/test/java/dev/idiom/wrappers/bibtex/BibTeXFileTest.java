@@ -661,6 +661,42 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aDateRangeASeasonCircaOrAYearBeforeTheCommonEraReachesAnotherBibLaTeXFileWholeAndABibTeXFileAsItsStart() throws IOException {
+        Path from = Files.writeString(dir.resolve("dates.bib"), """
+                @inproceedings{range, title = {Range}, booktitle = {Conf}, date = {2017-06-18/2017-06-23}}
+                @article{season, title = {Season}, journaltitle = {Q}, date = {1988-23}}
+                @book{circa, title = {Circa}, date = {1990~}}
+                @book{bce, title = {BCE}, date = {-0333}}
+                @book{plain, title = {Plain}, date = {2001-05-10}}
+                """);
+        BibTeXFile source = new BibTeXFile(from);
+        Metadata range = source.fetch("range").orElseThrow().metadata();
+        assertEquals(List.of(2017, 6, 18), java.util.Arrays.asList(range.year(), range.month(), range.day()), "the record's date is where the range starts");
+        Metadata season = source.fetch("season").orElseThrow().metadata();
+        assertEquals(1988, season.year());
+        assertNull(season.month(), "a season is no month");
+        assertNull(source.fetch("plain").orElseThrow().metadata().get(Field.BIBTEX_EXTRAS), "a plain date is all in the record");
+
+        Path biblatex = Files.writeString(dir.resolve("copy.bib"), "");
+        Path bibtex = Files.writeString(dir.resolve("classic.bib"), "@article{k, title = {Old}, journal = {J}, year = 1999}\n");
+        BibTeXFile latexCopy = new BibTeXFile(biblatex);
+        BibTeXFile classic = new BibTeXFile(bibtex);
+        classic.changedSince(null); // the file's dialect is seen on a listing
+        for (String key : List.of("range", "season", "circa", "bce")) {
+            Metadata m = source.fetch(key).orElseThrow().metadata();
+            RemoteRecord copy = latexCopy.create(m);
+            assertEquals(m.extras(Field.BIBTEX_EXTRAS), latexCopy.fetch(copy.remoteId()).orElseThrow().metadata().extras(Field.BIBTEX_EXTRAS));
+            classic.create(m);
+        }
+        String latex = Files.readString(biblatex);
+        for (String date : List.of("{2017-06-18/2017-06-23}", "{1988-23}", "{1990~}", "{-0333}")) {
+            assertTrue(latex.contains("date = " + date), latex);
+        }
+        String text = Files.readString(bibtex);
+        assertTrue(text.contains("year = {2017}") && text.contains("month = jun") && !text.contains("date ="), "a BibTeX file keeps its dialect: " + text);
+    }
+
+    @Test
     void aThesisIsWrittenAsMastersOrPhdByItsThesisTypeAndTheEntryTypeGivesTheThesisTypeBack() throws IOException {
         Path file = Files.writeString(dir.resolve("theses.bib"), """
                 @mastersthesis{m, title = {A master's thesis}, school = {McGill University}, year = 2001}
