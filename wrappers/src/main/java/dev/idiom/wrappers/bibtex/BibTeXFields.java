@@ -510,7 +510,12 @@ final class BibTeXFields {
         return out.toString();
     }
 
-    /** Braces must balance inside a braced value; unbalanced ones are escaped. */
+    /**
+     * Braces must balance inside a braced value. BibTeX and Biber count a brace even after a
+     * backslash, so where they do not balance each is written as LaTeX's {@code \textbraceleft{}} or
+     * {@code \textbraceright{}} (as Better BibTeX writes them): a backslashed closing brace would end the value early
+     * and take the rest of the file with it. {@link LatexAccents#decoded} reads them back.
+     */
     private static String escape(String v) {
         int depth = 0;
         for (char c : v.toCharArray()) {
@@ -519,7 +524,14 @@ final class BibTeXFields {
                 break;
             }
         }
-        return depth == 0 ? v : v.replace("{", "\\{").replace("}", "\\}");
+        if (depth == 0) {
+            return v;
+        }
+        StringBuilder out = new StringBuilder(v.length() + 32);
+        for (char c : v.toCharArray()) {
+            out.append(c == '{' ? "\\textbraceleft{}" : c == '}' ? "\\textbraceright{}" : String.valueOf(c));
+        }
+        return out.toString();
     }
 
     /** A field's value as plain text: LaTeX accents and braces resolved. */

@@ -69,8 +69,11 @@ final class LatexAccents {
             l.appendReplacement(letters, Matcher.quoteReplacement(String.valueOf(LETTER_OF.get(l.group(1)))));
         }
         l.appendTail(letters);
-        return letters.toString();
+        return BRACE.matcher(letters).replaceAll(b -> b.group(1).equals("left") ? "\\\\{" : "\\\\}");
     }
+
+    /** LaTeX's words for a brace (what a value whose braces do not balance is written with), read as the escaped brace. */
+    private static final Pattern BRACE = Pattern.compile("\\\\textbrace(left|right)(?:\\{\\}|(?![A-Za-z]))");
 
     /** {@code text} with every character {@code charset} cannot encode written as LaTeX. */
     static String encodable(String text, Charset charset) {

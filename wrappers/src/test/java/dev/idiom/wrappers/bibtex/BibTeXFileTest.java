@@ -697,6 +697,22 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aValueWhoseBracesDoNotBalanceIsWrittenSoThatBibTeXsBraceCountEndsItWhereItEndsAndReadsBackAsTyped() throws IOException {
+        Path file = Files.writeString(dir.resolve("braces.bib"), "");
+        BibTeXFile bib = new BibTeXFile(file);
+        String title = "Sets } and { unbalanced }";
+        RemoteRecord r = bib.create(Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, title).with(Field.VOLUME, "7"));
+        String text = Files.readString(file);
+        int depth = 0; // BibTeX's and Biber's count: every brace, a backslash before it or not
+        for (char c : text.substring(text.indexOf("title = {") + "title = ".length(), text.indexOf("volume")).toCharArray()) {
+            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            assertTrue(depth >= 0, text);
+        }
+        assertEquals(0, depth, "the title's value closes before the volume: " + text);
+        assertEquals(title, bib.fetch(r.remoteId()).orElseThrow().metadata().title());
+    }
+
+    @Test
     void aThesisIsWrittenAsMastersOrPhdByItsThesisTypeAndTheEntryTypeGivesTheThesisTypeBack() throws IOException {
         Path file = Files.writeString(dir.resolve("theses.bib"), """
                 @mastersthesis{m, title = {A master's thesis}, school = {McGill University}, year = 2001}
