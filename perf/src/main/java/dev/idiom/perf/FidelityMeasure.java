@@ -44,8 +44,16 @@ import java.util.stream.Stream;
  *     fixtures, JabRef's test files) is read by {@code BibTeXFile} and created as a Zotero item; of the
  *     entry's fields that have a place in a Zotero item ({@link #ZOTERO_HOLDS}: Better BibTeX's import
  *     table), the share whose value arrived (the item's field, creators, tags).</li>
+ * <li><b>CSL-JSON</b>: Idiom's CSL-JSON answer for each item read as above, variable by variable,
+ *     against Zotero's own export of the same item ({@code allTypesAndFields.js}, Zotero's test items
+ *     of every type with every field, and {@code citeProcJSExport.json}, its CSL JSON, keyed by item
+ *     type) and against Better BibTeX's ({@code *.csl.json} beside a fixture); the variables Zotero's
+ *     has and Idiom's lacks are listed apart.</li>
  * </ol>
- * Prints the three shares, then the fields lost most. Run with {@code perf/fidelity.sh FOLDER}.
+ * A {@code .bibtex} fixture is compared with the entry Idiom writes to a file in BibTeX's dialect, a
+ * {@code .biblatex} one with the entry of a BibLaTeX file. Prints the shares, then the fields lost
+ * most ({@code FIDELITY_SHOW=field} prints each case of one field, {@code csl:*} each CSL difference).
+ * Run with {@code perf/fidelity.sh FOLDER}.
  */
 public final class FidelityMeasure {
     private static final ObjectMapper JSON = new ObjectMapper();
