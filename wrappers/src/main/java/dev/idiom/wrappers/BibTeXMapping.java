@@ -373,12 +373,14 @@ public final class BibTeXMapping {
 
     /**
      * The date to write whole as BibLaTeX's {@code date}: what a .bib copy's {@code date} said or what
-     * Zotero's date field holds in EDTF (a range, a season, circa, 199X, a year before the common era),
-     * where the record's year, month and day are still the ones it starts with; else null.
+     * Zotero's date field holds, as EDTF (a range, a season, circa, 199X, a year before the common era;
+     * "June 18–23, 2017" is {@code 2017-06-18/2017-06-23}), where the record's year, month and day are
+     * still the ones it starts with; else null.
      */
     static String wholeDate(Metadata m) {
         for (Field part : List.of(Field.BIBTEX_EXTRAS, Field.ZOTERO_EXTRAS)) {
             String d = m.extras(part).get("date");
+            d = d == null ? null : part == Field.ZOTERO_EXTRAS ? edtf(d) : d;
             if (d != null && saysMoreThanParts(d)) {
                 Metadata parts = isoDate(Metadata.EMPTY, d);
                 if (Objects.equals(parts.year(), m.year()) && Objects.equals(parts.month(), m.month()) && Objects.equals(parts.day(), m.day())) {
@@ -387,6 +389,53 @@ public final class BibTeXMapping {
             }
         }
         return null;
+    }
+
+    private static final String MONTH_WORD = "(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?";
+    private static final Pattern SEASON = Pattern.compile("(?i)(spring|summer|autumn|fall|winter)\\s+(\\d{4})");
+    private static final Pattern DAYS_OF_MONTH = Pattern.compile("(?i)" + MONTH_WORD + "\\s+(\\d{1,2})\\s*[–—-]\\s*(\\d{1,2}),?\\s+(\\d{4})");
+    private static final Pattern DAYS_BEFORE_MONTH = Pattern.compile("(?i)(\\d{1,2})\\s*[–—-]\\s*(\\d{1,2})\\s+" + MONTH_WORD + ",?\\s+(\\d{4})");
+    private static final Pattern DAYS_OF_TWO_MONTHS = Pattern.compile(
+            "(?i)" + MONTH_WORD + "\\s+(\\d{1,2})\\s*[–—-]\\s*" + MONTH_WORD + "\\s+(\\d{1,2}),?\\s+(\\d{4})");
+    private static final Pattern YEARS = Pattern.compile("(\\d{4})\\s*[–—-]{1,2}\\s*(\\d{4})");
+    private static final Pattern CIRCA = Pattern.compile("(?i)(?:c\\.|ca\\.?|circa)\\s*(\\d{4})");
+
+    /**
+     * A date as typed in Zotero, in EDTF where it is one of the forms that say more than a day: a
+     * season ("Summer 1993" → {@code 1993-22}), a run of days ("June 18–23, 2017", "18–23 June 2017",
+     * "June 28 – July 2, 2017"), of years ("1993–1995"), circa ("ca. 1990" → {@code 1990~}); a date
+     * already in EDTF as it is; else null.
+     */
+    static String edtf(String typed) {
+        String t = typed.strip();
+        if (saysMoreThanParts(t)) {
+            return t;
+        }
+        Matcher m = SEASON.matcher(t);
+        if (m.matches()) {
+            int season = List.of("spring", "summer", "autumn", "winter").indexOf(lower(m.group(1)).equals("fall") ? "autumn" : lower(m.group(1)));
+            return m.group(2) + "-" + (21 + season);
+        }
+        if ((m = DAYS_OF_MONTH.matcher(t)).matches()) {
+            return day(m.group(4), m.group(1), m.group(2)) + "/" + day(m.group(4), m.group(1), m.group(3));
+        }
+        if ((m = DAYS_BEFORE_MONTH.matcher(t)).matches()) {
+            return day(m.group(4), m.group(3), m.group(1)) + "/" + day(m.group(4), m.group(3), m.group(2));
+        }
+        if ((m = DAYS_OF_TWO_MONTHS.matcher(t)).matches()) {
+            return day(m.group(5), m.group(1), m.group(2)) + "/" + day(m.group(5), m.group(3), m.group(4));
+        }
+        if ((m = YEARS.matcher(t)).matches()) {
+            return m.group(1) + "/" + m.group(2);
+        }
+        if ((m = CIRCA.matcher(t)).matches()) {
+            return m.group(1) + "~";
+        }
+        return null;
+    }
+
+    private static String day(String year, String month, String day) {
+        return String.format(Locale.ROOT, "%s-%02d-%02d", year, MONTHS.indexOf(lower(month).substring(0, 3)) + 1, Integer.parseInt(day));
     }
 
     /** A month or day that is a number in range, else nothing (BibTeX has free text there: "Spring", "1--3"). */

@@ -697,6 +697,31 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aZoteroDateTypedAsARunOfDaysASeasonOrCircaIsWrittenToABibLaTeXFileAsEdtfAndOnlyWhileItStillReadsAsTheRecordsDate() throws IOException {
+        Path file = Files.writeString(dir.resolve("zotero-dates.bib"), "");
+        BibTeXFile bib = new BibTeXFile(file);
+        Map<String, List<Object>> typed = new java.util.LinkedHashMap<>(); // as typed in Zotero → the record's year, month, day → BibLaTeX's date
+        typed.put("June 18–23, 2017", java.util.Arrays.asList(2017, 6, 18, "2017-06-18/2017-06-23"));
+        typed.put("18-23 June 2017", java.util.Arrays.asList(2017, 6, 18, "2017-06-18/2017-06-23"));
+        typed.put("June 28 – July 2, 2017", java.util.Arrays.asList(2017, 6, 28, "2017-06-28/2017-07-02"));
+        typed.put("Summer 1993", java.util.Arrays.asList(1993, null, null, "1993-22"));
+        typed.put("ca. 1990", java.util.Arrays.asList(1990, null, null, "1990~"));
+        typed.put("1993–1995", java.util.Arrays.asList(1993, null, null, "1993/1995"));
+        typed.put("Summer 1994", java.util.Arrays.asList(1993, null, null, null)); // the record's year changed since: its own date is written
+        int n = 0;
+        for (Map.Entry<String, List<Object>> t : typed.entrySet()) {
+            List<Object> v = t.getValue();
+            Metadata m = Metadata.EMPTY.with(Field.TYPE, "paper-conference").with(Field.TITLE, "Talk " + n++).with(Field.YEAR, v.get(0))
+                    .with(Field.MONTH, v.get(1)).with(Field.DAY, v.get(2)).with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("date", t.getKey())));
+            bib.create(m);
+            String text = Files.readString(file);
+            String entry = text.substring(text.lastIndexOf('@'));
+            assertTrue(v.get(3) == null ? entry.contains("year = {1993}") && !entry.contains("date =") : entry.contains("date = {" + v.get(3) + "}"),
+                    t.getKey() + ": " + entry);
+        }
+    }
+
+    @Test
     void aValueWhoseBracesDoNotBalanceIsWrittenSoThatBibTeXsBraceCountEndsItWhereItEndsAndReadsBackAsTyped() throws IOException {
         Path file = Files.writeString(dir.resolve("braces.bib"), "");
         BibTeXFile bib = new BibTeXFile(file);
