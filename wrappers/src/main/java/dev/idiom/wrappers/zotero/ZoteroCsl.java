@@ -24,11 +24,13 @@ final class ZoteroCsl {
     private final Map<String, String> cslTypeOfItemType;
     private final Map<String, String> itemTypeOfCslType;
     private final Map<String, List<String>> baseFieldsOfVariable;
+    private final Map<Field, List<String>> extraKeys;
 
     private ZoteroCsl(Map<String, String> cslTypeOfItemType, Map<String, String> itemTypeOfCslType, Map<String, List<String>> baseFields) {
         this.cslTypeOfItemType = cslTypeOfItemType;
         this.itemTypeOfCslType = itemTypeOfCslType;
         this.baseFieldsOfVariable = baseFields;
+        this.extraKeys = keysOfLines();
     }
 
     static ZoteroCsl published() {
@@ -64,6 +66,36 @@ final class ZoteroCsl {
             }
         }
         return null;
+    }
+
+    /**
+     * The keys an {@code extra} line giving {@code f} may have, as Zotero reads them: the CSL
+     * variable ({@code event-title}) and the Zotero fields it maps ({@code Conference Name} is
+     * {@code conference-name}), each as {@link ZoteroItems} normalises a line's key; a field name
+     * two variables share ({@code place}) and {@code type} (the item type's line) are left out.
+     */
+    List<String> extraKeys(Field f) {
+        return extraKeys.getOrDefault(f, List.of());
+    }
+
+    private Map<Field, List<String>> keysOfLines() {
+        Map<String, Integer> uses = new java.util.HashMap<>();
+        baseFieldsOfVariable.values().forEach(bases -> bases.forEach(b -> uses.merge(b, 1, Integer::sum)));
+        Map<Field, List<String>> out = new java.util.EnumMap<>(Field.class);
+        for (Field f : Field.values()) {
+            if (f.cslName() == null) {
+                continue;
+            }
+            List<String> keys = new ArrayList<>(List.of(f.cslName().toLowerCase(java.util.Locale.ROOT)));
+            for (String base : baseFieldsOfVariable.getOrDefault(f.cslName(), List.of())) {
+                String key = base.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+                if (uses.get(base) == 1 && !key.equals("type") && !keys.contains(key)) {
+                    keys.add(key);
+                }
+            }
+            out.put(f, List.copyOf(keys));
+        }
+        return out;
     }
 
     private static ZoteroCsl load(String resource) {

@@ -62,10 +62,10 @@ final class ZoteroItems {
 
     private ZoteroItems() {}
 
-    /** The key of an extra line, as Zotero compares them: lower case, spaces as hyphens ("Citation Key" is citation-key); null if not a data line. */
+    /** The key of an extra line, as Zotero compares them: lower case, spaces and underscores as hyphens ("Citation Key" is citation-key); null if not a data line. */
     private static String lineKey(String line) {
         Matcher m = DATA_LINE.matcher(line);
-        return m.matches() ? m.group("key").strip().toLowerCase(Locale.ROOT).replace(' ', '-') : null;
+        return m.matches() ? m.group("key").strip().toLowerCase(Locale.ROOT).replace(' ', '-').replace('_', '-') : null;
     }
 
     /** The values of {@code extra}'s data lines by key (the first line of each key). */
@@ -85,7 +85,7 @@ final class ZoteroItems {
     /** {@code extra} with the lines of {@code key} replaced by {@code values} (none: removed), every other line as it was. */
     static String withExtraLines(String extra, String key, List<String> values) {
         List<String> out = new ArrayList<>();
-        String k = key.toLowerCase(Locale.ROOT).replace(' ', '-');
+        String k = key.toLowerCase(Locale.ROOT).replace(' ', '-').replace('_', '-');
         boolean placed = false;
         for (String l : extra == null || extra.isEmpty() ? List.<String>of() : extra.lines().toList()) {
             if (k.equals(lineKey(l))) {
@@ -168,7 +168,8 @@ final class ZoteroItems {
             if (f == Field.NUMBER && v != null && v.regionMatches(true, 0, "arXiv:", 0, 6)) {
                 v = null; // a preprint's archiveID "arXiv:…" is its arXiv id (below), not a number
             }
-            m = set(m, f, v == null || v.isBlank() ? extra.get(f.cslName().toLowerCase(Locale.ROOT)) : v);
+            String line = v == null || v.isBlank() ? lineReadFor(t, data, extra, f) : null;
+            m = set(m, f, line != null ? extra.get(line) : v);
         }
         String date = t.fieldFor("date");
         m = date(m, date == null ? extra.get("issued") : data.path(date).asText(""));
@@ -202,17 +203,23 @@ final class ZoteroItems {
     static final String DATE = "date";
     static final String ACCESS_DATE = "accessDate";
     static final String EXTRA = "extra";
-    /** The extra lines Idiom reads as canonical fields (by their keys as {@link #lineKey} gives them). */
-    private static final Set<String> READ_LINES = readLines();
+    /** The key prefix of the label a field's extra line has where it is not the CSL variable ({@code line:event-title} → "Conference Name"). */
+    static final String LINE_LABEL = "line:";
+    /** The extra lines Idiom reads whatever the item holds (by their keys as {@link #lineKey} gives them); a field's line, see {@link #lineReadFor}. */
+    private static final Set<String> READ_LINES = Set.of("issued", "arxiv", "type", "editor", "translator");
 
-    private static Set<String> readLines() {
-        Set<String> keys = new java.util.HashSet<>(Set.of("issued", "arxiv", "type", "editor", "translator"));
-        for (Field f : Field.values()) {
-            if (!APART.contains(f) && f.cslName() != null) {
-                keys.add(f.cslName().toLowerCase(Locale.ROOT));
-            }
+    /**
+     * The key of the extra line {@code f} is read from: where the item's own field for it is empty or
+     * absent, the first of its keys a line has ({@code event-title: …} or {@code Conference Name: …},
+     * as Zotero reads them); null where the own field holds it (the line then stays a line).
+     */
+    private static String lineReadFor(ItemType t, JsonNode data, Map<String, String> extra, Field f) {
+        String own = CSL.fieldOf(t, f);
+        String v = own == null ? "" : data.path(own).asText("");
+        if (!v.isBlank() && !(f == Field.NUMBER && v.regionMatches(true, 0, "arXiv:", 0, 6))) {
+            return null;
         }
-        return keys;
+        return CSL.extraKeys(f).stream().filter(extra::containsKey).findFirst().orElse(null);
     }
 
     /**
@@ -254,7 +261,19 @@ final class ZoteroItems {
         }
         String extra = t.fieldFor("extra") == null ? null : data.path(t.fieldFor("extra")).asText(null);
         if (extra != null) {
-            String rest = String.join("\n", extra.lines().filter(l -> !READ_LINES.contains(lineKey(l))).toList()).strip();
+            Map<String, String> lines = extraLines(extra);
+            Set<String> readLines = new java.util.HashSet<>(READ_LINES);
+            for (Field f : Field.values()) {
+                String line = APART.contains(f) ? null : lineReadFor(t, data, lines, f);
+                if (line != null) {
+                    readLines.add(line);
+                    String label = labelOf(extra, line);
+                    if (!label.equalsIgnoreCase(f.cslName())) { // a copy's line says it as this one does ("Publication title")
+                        out.put(LINE_LABEL + f.cslName(), label);
+                    }
+                }
+            }
+            String rest = String.join("\n", extra.lines().filter(l -> !readLines.contains(lineKey(l))).toList()).strip();
             if (!rest.isEmpty()) {
                 out.put(EXTRA, rest);
             }
@@ -329,7 +348,12 @@ final class ZoteroItems {
                     }
                 }
                 default -> {
-                    if (t.has(k) && !read.contains(k)) {
+                    if (k.startsWith(LINE_LABEL)) { // held where the field is a line of this type's extra
+                        Field f = LINE_FIELDS.get(k.substring(LINE_LABEL.length()));
+                        if (f != null && t.fieldFor("extra") != null && CSL.fieldOf(t, f) == null && wanted.get(f) != null) {
+                            out.put(k, v);
+                        }
+                    } else if (t.has(k) && !read.contains(k)) {
                         out.put(k, v);
                     }
                 }
@@ -512,7 +536,7 @@ final class ZoteroItems {
             if (own != null) {
                 out.put(own, text(after.get(f)));
             } else {
-                out = extra(out, t, f.cslName(), after.get(f) == null ? List.of() : List.of(text(after.get(f))));
+                out = extra(out, t, f, after.get(f) == null ? List.of() : List.of(text(after.get(f))), after.extras(Field.ZOTERO_EXTRAS));
             }
         }
         Map<String, String> was = before.extras(Field.ZOTERO_EXTRAS);
@@ -605,6 +629,34 @@ final class ZoteroItems {
             }
         }
         return out;
+    }
+
+    /** The fields read from and written to plain fields or lines, by their CSL variables. */
+    private static final Map<String, Field> LINE_FIELDS = java.util.Arrays.stream(Field.values())
+            .filter(f -> !APART.contains(f) && f.cslName() != null).collect(java.util.stream.Collectors.toMap(Field::cslName, f -> f, (a, b) -> a));
+
+    /** The label of the first line of {@code extra} with {@code key}, as written ("Conference Name"). */
+    private static String labelOf(String extra, String key) {
+        return extra.lines().filter(l -> key.equals(lineKey(l))).findFirst().map(l -> l.substring(0, l.indexOf(':')).strip()).orElse(key);
+    }
+
+    /** {@code out} with the extra line of {@code f} set (under the label the item's line has, "Conference Name"; else its CSL variable). */
+    private static ObjectNode extra(ObjectNode out, ItemType t, Field f, List<String> values, Map<String, String> labels) {
+        String extraField = t.fieldFor("extra");
+        if (extraField == null) {
+            return out;
+        }
+        List<String> keys = CSL.extraKeys(f);
+        String label = out.path(extraField).asText("").lines().filter(l -> lineKey(l) != null && keys.contains(lineKey(l))).findFirst()
+                .map(l -> l.substring(0, l.indexOf(':')).strip()).orElse(labels.getOrDefault(LINE_LABEL + f.cslName(), f.cslName()));
+        String text = out.path(extraField).asText("");
+        for (String k : keys) {
+            if (!k.equals(lineKey(label + ":x"))) {
+                text = withExtraLines(text, k, List.of()); // a line under another of its keys would say it twice
+            }
+        }
+        out.put(extraField, text);
+        return extra(out, t, label, values);
     }
 
     /** {@code out} with the extra lines of {@code key} set to {@code values} (every item type but notes has extra). */

@@ -329,6 +329,33 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void anExtraLineNamingAZoteroFieldIsReadAsZoteroReadsItAndChangedUnderItsOwnLabelWhileALineTheFieldAlreadyHoldsStaysALine() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String key = stub.addRemotely("""
+                {"itemType": "journalArticle", "title": "Learning", "creators": [], "tags": [], "collections": [], "relations": {},
+                 "extra": "Conference Name: ICML 2020\\nComment: accepted"}
+                """);
+        RemoteRecord read = z.fetch(key).orElseThrow();
+        assertEquals("ICML 2020", read.metadata().event(), "Zotero reads the conferenceName field's label as that field");
+        assertEquals("Comment: accepted", read.metadata().extras(Field.ZOTERO_EXTRAS).get("extra"));
+
+        RemoteRecord changed = z.update(read, read.metadata().with(Field.EVENT, "ICML 2021"));
+        assertEquals("Conference Name: ICML 2021\nComment: accepted", stub.data(key).path("extra").asText(), "changed in place, under its label");
+        RemoteRecord mirrored = z.create(changed.metadata());
+        assertEquals(java.util.Set.of("Conference Name: ICML 2021", "Comment: accepted"),
+                java.util.Set.copyOf(stub.data(mirrored.remoteId()).path("extra").asText().lines().toList()), "a copy says it as the item does");
+
+        String book = stub.addRemotely("""
+                {"itemType": "book", "title": "Two publishers", "publisher": "MIT Press", "creators": [], "tags": [], "collections": [],
+                 "relations": {}, "extra": "Publisher: Another press"}
+                """);
+        RemoteRecord both = z.fetch(book).orElseThrow();
+        assertEquals("MIT Press", both.metadata().publisher(), "the item's own field first, as Zotero does");
+        RemoteRecord copy = z.create(both.metadata());
+        assertEquals("Publisher: Another press", stub.data(copy.remoteId()).path("extra").asText(), "the line the field did not take travels as a line");
+    }
+
+    @Test
     void aChangedTypeMovesTheItemToTheNewTypeCarryingBaseFieldsAcross() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         RemoteRecord r = z.create(sample(1));
