@@ -43,7 +43,7 @@ import java.util.stream.Stream;
  * <li><b>BibTeX → Zotero</b>: each entry of every other {@code .bib} file (Better BibTeX's import
  *     fixtures, JabRef's test files) is read by {@code BibTeXFile} and created as a Zotero item; of the
  *     entry's fields that have a place in a Zotero item ({@link #ZOTERO_HOLDS}: Better BibTeX's import
- *     table), the share whose value arrived (the item's field, creators, tags).</li>
+ *     table, a {@code note} as a child note), the share whose value arrived (the item's field, creators, tags, child notes).</li>
  * <li><b>CSL-JSON</b>: Idiom's CSL-JSON answer for each item read as above, variable by variable,
  *     against Zotero's own export of the same item ({@code allTypesAndFields.js}, Zotero's test items
  *     of every type with every field, and {@code citeProcJSExport.json}, its CSL JSON, keyed by item
@@ -70,7 +70,7 @@ public final class FidelityMeasure {
             Map.entry("journaltitle", "journal"), Map.entry("institution", "school"), Map.entry("langid", "language"),
             Map.entry("year", "date"), Map.entry("address", "location"), Map.entry("journal", "journaltitle"), Map.entry("school", "institution"),
             Map.entry("language", "langid"));
-    /** BibTeX fields a Zotero item has a place for (Better BibTeX's import): field → where it lands ("creators", "tags" or Zotero base fields). */
+    /** BibTeX fields a Zotero item has a place for (Better BibTeX's import): field → where it lands ("creators", "tags", "notes" or Zotero base fields). */
     static final Map<String, List<String>> ZOTERO_HOLDS = Map.ofEntries(Map.entry("title", List.of("title")),
             Map.entry("author", List.of("creators")), Map.entry("editor", List.of("creators")), Map.entry("translator", List.of("creators")),
             Map.entry("journal", List.of("publicationTitle")), Map.entry("journaltitle", List.of("publicationTitle")),
@@ -83,7 +83,8 @@ public final class FidelityMeasure {
             Map.entry("language", List.of("language")), Map.entry("langid", List.of("language")), Map.entry("urldate", List.of("accessDate")),
             Map.entry("type", List.of("type")), Map.entry("shorttitle", List.of("shortTitle")), Map.entry("eventtitle", List.of("conferenceName")),
             Map.entry("issue", List.of("issue")), Map.entry("month", List.of("date")), Map.entry("number", List.of("number", "issue")),
-            Map.entry("venue", List.of("place")), Map.entry("rights", List.of("rights")), Map.entry("eprint", List.of("archiveID")));
+            Map.entry("venue", List.of("place")), Map.entry("rights", List.of("rights")), Map.entry("eprint", List.of("archiveID")),
+            Map.entry("note", List.of("notes")));
 
     /** Kept and total counts by field, for one direction. */
     private static final class Tally {
@@ -442,7 +443,10 @@ public final class FidelityMeasure {
                 boolean room = false;
                 boolean arrived = false;
                 for (String place : places) {
-                    if (place.equals("creators") || place.equals("tags")) {
+                    if (place.equals("notes")) { // a child note of the item, as Better BibTeX imports a note
+                        room = true;
+                        arrived |= stub.childNotes(made.remoteId()).stream().anyMatch(n -> BibFields.plain(n).contains(BibFields.plain(field.getValue())));
+                    } else if (place.equals("creators") || place.equals("tags")) {
                         room = true;
                         arrived |= !item.path(place).isEmpty();
                     } else {

@@ -469,6 +469,17 @@ public final class ZoteroStub extends StubServer {
         return (ObjectNode) items.get(key).get("data").deepCopy();
     }
 
+    /** The text (HTML) of each child note of item {@code parentKey}. */
+    public java.util.List<String> childNotes(String parentKey) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        items.values().forEach(i -> {
+            if (i.path("data").path("itemType").asText().equals("note") && i.path("data").path("parentItem").asText().equals(parentKey)) {
+                out.add(i.path("data").path("note").asText());
+            }
+        });
+        return out;
+    }
+
     private Reply delete(String key, Request r) {
         ObjectNode current = items.get(key);
         if (current == null) {
