@@ -1,5 +1,6 @@
 package dev.idiom.events;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +13,9 @@ import java.util.UUID;
  * {@code {family, given}} (a name with no given part, an institution's, as {@code {literal}}: Zotero's
  * single-field creator, a braced BibTeX name), dates as {@code date-parts}, tags as {@code keyword}. Idiom's
  * {@code preprint} is CSL's {@code article}; an arXiv id with no other number is the
- * {@code number} {@code arXiv:…}, as Zotero writes a preprint's.
+ * {@code number} {@code arXiv:…}, as Zotero writes a preprint's. From the Zotero extras part, what
+ * Zotero's own export gives: {@code extra} as {@code note} (where the record has no notes) and the
+ * creators of roles the record keeps no list of, each under its CSL name variable.
  */
 public final class CslJson {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -53,6 +56,11 @@ public final class CslJson {
                 default -> item.put(f.cslName(), f == Field.PAGES ? v.toString().replaceAll("\\s*-{2,3}\\s*", "-") : v.toString());
             }
         }
+        zoteroCreators(item, m.extras(Field.ZOTERO_EXTRAS).get("creators"));
+        String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
+        if (m.notes() == null && extra != null) {
+            item.put("note", extra); // Zotero's extra is CSL's note, as Zotero exports it
+        }
         if (m.arxiv() != null && m.number() == null) {
             item.put("number", "arXiv:" + m.arxiv());
         }
@@ -61,6 +69,41 @@ public final class CslJson {
         }
         return item;
     }
+
+    /**
+     * The creators of roles the record keeps no list of (its Zotero extras: a director, a contributor,
+     * a series editor…), each under the CSL name variable Zotero exports the role as, after any names
+     * the record's own lists put there.
+     */
+    private static void zoteroCreators(ObjectNode item, String creators) {
+        if (creators == null) {
+            return;
+        }
+        JsonNode list;
+        try {
+            list = READER.readTree(creators);
+        } catch (java.io.IOException notJson) {
+            return; // a value typed by hand that is no list of creators holds none
+        }
+        for (JsonNode c : list) {
+            String variable = ROLES.path(c.path("creatorType").asText()).asText(null);
+            if (variable == null) {
+                continue;
+            }
+            ArrayNode names = item.has(variable) ? (ArrayNode) item.get(variable) : item.putArray(variable);
+            if (c.has("name")) {
+                names.addObject().put("literal", c.path("name").asText());
+            } else if (c.path("firstName").asText("").isEmpty()) {
+                names.addObject().put("literal", c.path("lastName").asText());
+            } else {
+                names.addObject().put("family", c.path("lastName").asText()).put("given", c.path("firstName").asText());
+            }
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper READER = new com.fasterxml.jackson.databind.ObjectMapper();
+    /** Each Zotero creator type's CSL name variable. */
+    private static final JsonNode ROLES = ZoteroCslMapping.csl().path("names");
 
     private static ObjectNode dateParts(Integer year, Integer month, Integer day) {
         ArrayNode parts = JSON.arrayNode().add(year);

@@ -1,25 +1,21 @@
 package dev.idiom.wrappers.zotero;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idiom.events.Field;
+import dev.idiom.events.ZoteroCslMapping;
 import dev.idiom.wrappers.zotero.ZoteroSchema.ItemType;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Zotero's own mapping to CSL, as its published schema keeps it (zotero/zotero-schema, schema.json,
- * the {@code csl} section; the resource names its version): which item type each CSL type is, which
- * base fields hold each CSL variable, which CSL role each creator type is. Idiom's record follows
- * CSL, so this is the whole of the Zotero mapping but for dates, names and {@code extra}.
+ * Zotero's own mapping to CSL ({@link ZoteroCslMapping}) as the adapter reads it: which item type
+ * each CSL type is, which base fields hold each CSL variable. Idiom's record follows CSL, so this is
+ * the whole of the Zotero mapping but for dates, names and {@code extra}.
  */
 final class ZoteroCsl {
-    private static final ZoteroCsl PUBLISHED = load("csl-mappings.json");
+    private static final ZoteroCsl PUBLISHED = load();
 
     private final Map<String, String> cslTypeOfItemType;
     private final Map<String, String> itemTypeOfCslType;
@@ -98,28 +94,21 @@ final class ZoteroCsl {
         return out;
     }
 
-    private static ZoteroCsl load(String resource) {
-        try (InputStream in = ZoteroCsl.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("the Zotero CSL mapping resource " + resource + " is missing from the build");
-            }
-            JsonNode csl = new ObjectMapper().readTree(in).path("csl");
-            Map<String, String> toCsl = new LinkedHashMap<>();
-            Map<String, String> toItem = new LinkedHashMap<>();
-            csl.path("types").properties().forEach(t -> {
-                t.getValue().forEach(item -> toCsl.putIfAbsent(item.asText(), t.getKey()));
-                toItem.put(t.getKey(), t.getValue().path(0).asText());
-            });
-            Map<String, List<String>> fields = new LinkedHashMap<>();
-            csl.path("fields").path("text").properties().forEach(v -> {
-                List<String> bases = new ArrayList<>();
-                v.getValue().forEach(b -> bases.add(b.asText()));
-                fields.put(v.getKey(), List.copyOf(bases));
-            });
-            csl.path("fields").path("date").properties().forEach(v -> fields.put(v.getKey(), List.of(v.getValue().asText())));
-            return new ZoteroCsl(Map.copyOf(toCsl), Map.copyOf(toItem), Map.copyOf(fields));
-        } catch (IOException e) {
-            throw new UncheckedIOException("the Zotero CSL mapping resource " + resource + " is unreadable", e);
-        }
+    private static ZoteroCsl load() {
+        JsonNode csl = ZoteroCslMapping.csl();
+        Map<String, String> toCsl = new LinkedHashMap<>();
+        Map<String, String> toItem = new LinkedHashMap<>();
+        csl.path("types").properties().forEach(t -> {
+            t.getValue().forEach(item -> toCsl.putIfAbsent(item.asText(), t.getKey()));
+            toItem.put(t.getKey(), t.getValue().path(0).asText());
+        });
+        Map<String, List<String>> fields = new LinkedHashMap<>();
+        csl.path("fields").path("text").properties().forEach(v -> {
+            List<String> bases = new ArrayList<>();
+            v.getValue().forEach(b -> bases.add(b.asText()));
+            fields.put(v.getKey(), List.copyOf(bases));
+        });
+        csl.path("fields").path("date").properties().forEach(v -> fields.put(v.getKey(), List.of(v.getValue().asText())));
+        return new ZoteroCsl(Map.copyOf(toCsl), Map.copyOf(toItem), Map.copyOf(fields));
     }
 }
