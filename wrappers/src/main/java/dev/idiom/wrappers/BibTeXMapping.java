@@ -417,13 +417,13 @@ public final class BibTeXMapping {
             return m.group(2) + "-" + (21 + season);
         }
         if ((m = DAYS_OF_MONTH.matcher(t)).matches()) {
-            return day(m.group(4), m.group(1), m.group(2)) + "/" + day(m.group(4), m.group(1), m.group(3));
+            return run(day(m.group(4), m.group(1), m.group(2)), day(m.group(4), m.group(1), m.group(3)));
         }
         if ((m = DAYS_BEFORE_MONTH.matcher(t)).matches()) {
-            return day(m.group(4), m.group(3), m.group(1)) + "/" + day(m.group(4), m.group(3), m.group(2));
+            return run(day(m.group(4), m.group(3), m.group(1)), day(m.group(4), m.group(3), m.group(2)));
         }
         if ((m = DAYS_OF_TWO_MONTHS.matcher(t)).matches()) {
-            return day(m.group(5), m.group(1), m.group(2)) + "/" + day(m.group(5), m.group(3), m.group(4));
+            return run(day(m.group(5), m.group(1), m.group(2)), day(m.group(5), m.group(3), m.group(4)));
         }
         if ((m = YEARS.matcher(t)).matches()) {
             return m.group(1) + "/" + m.group(2);
@@ -434,8 +434,15 @@ public final class BibTeXMapping {
         return null;
     }
 
+    /** {@code YYYY-MM-DD}, or null for a day no month has (a run of days written wrong stays as typed, in Zotero). */
     private static String day(String year, String month, String day) {
-        return String.format(Locale.ROOT, "%s-%02d-%02d", year, MONTHS.indexOf(lower(month).substring(0, 3)) + 1, Integer.parseInt(day));
+        int d = Integer.parseInt(day);
+        return d < 1 || d > 31 ? null : String.format(Locale.ROOT, "%s-%02d-%02d", year, MONTHS.indexOf(lower(month).substring(0, 3)) + 1, d);
+    }
+
+    /** A run from one day to another, or null where either is no day. */
+    private static String run(String from, String to) {
+        return from == null || to == null ? null : from + "/" + to;
     }
 
     /** A month or day that is a number in range, else nothing (BibTeX has free text there: "Spring", "1--3"). */

@@ -47,15 +47,18 @@ final class ZoteroCsl {
         return itemTypeOfCslType.get("preprint".equals(type) ? "article" : type);
     }
 
+    /** The Zotero base fields of {@code f}'s CSL variable (Zotero's mapping names CSL 1.0.2's container-title-short by its former name). */
+    private List<String> basesOf(Field f) {
+        return baseFieldsOfVariable.getOrDefault(f.cslName(), f == Field.CONTAINER_TITLE_SHORT
+                ? baseFieldsOfVariable.getOrDefault("journalAbbreviation", List.of()) : List.of());
+    }
+
     /** The field of item type {@code t} that holds {@code f}, by the CSL variable's base fields; null if the type has none. */
     String fieldOf(ItemType t, Field f) {
         if (f.cslName() == null) {
             return null;
         }
-        // Zotero's mapping names CSL 1.0.2's container-title-short by its former name
-        List<String> bases = baseFieldsOfVariable.getOrDefault(f.cslName(), f == Field.CONTAINER_TITLE_SHORT
-                ? baseFieldsOfVariable.getOrDefault("journalAbbreviation", List.of()) : List.of());
-        for (String base : bases) {
+        for (String base : basesOf(f)) {
             String own = t.fieldFor(base);
             if (own != null) {
                 return own;
@@ -83,7 +86,7 @@ final class ZoteroCsl {
                 continue;
             }
             List<String> keys = new ArrayList<>(List.of(f.cslName().toLowerCase(java.util.Locale.ROOT)));
-            for (String base : baseFieldsOfVariable.getOrDefault(f.cslName(), List.of())) {
+            for (String base : basesOf(f)) {
                 String key = base.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
                 if (uses.get(base) == 1 && !key.equals("type") && !keys.contains(key)) {
                     keys.add(key);
