@@ -318,8 +318,9 @@ public final class FidelityMeasure {
                 copy.properties().forEach(c -> values.add(BibFields.plain(c.getValue().asText(""))));
                 List<String> copyLines = copy.path("extra").asText("").lines().map(FidelityMeasure::line).toList();
                 for (String l : p.getValue().asText().lines().filter(l -> !l.isBlank()).toList()) {
-                    int colon = l.indexOf(':');
-                    boolean kept = copyLines.contains(line(l)) || colon > 0 && values.contains(BibFields.plain(l.substring(colon + 1)));
+                    String normal = line(l);
+                    int colon = normal.indexOf(": ");
+                    boolean kept = copyLines.contains(normal) || colon > 0 && values.contains(BibFields.plain(normal.substring(colon + 2)));
                     if (!kept && System.getenv("FIDELITY_SHOW") != null && System.getenv("FIDELITY_SHOW").equals("extra")) {
                         System.err.println("lost extra line: " + l + " -> " + copy.path("extra").asText());
                     }
@@ -358,10 +359,14 @@ public final class FidelityMeasure {
         return v.toString();
     }
 
-    /** An extra line as compared: "arXiv:2005.14017" and "arXiv: 2005.14017" are one line. */
+    /** An extra line as compared: "arXiv:2005.14017" and "arXiv: 2005.14017" are one line, and so are citeproc's older "{:key: value}" and "key: value" (Zotero reads both alike). */
     private static String line(String l) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^([^:]{1,40}):\\s*(.*)$").matcher(l.strip());
-        return m.matches() ? m.group(1).toLowerCase(Locale.ROOT).replace(' ', '-') + ": " + m.group(2) : l.strip(); // keys as Zotero compares them
+        String t = l.strip();
+        if (t.startsWith("{:") && t.endsWith("}")) {
+            t = t.substring(2, t.length() - 1);
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^([^:]{1,40}):\\s*(.*)$").matcher(t);
+        return m.matches() ? m.group(1).toLowerCase(Locale.ROOT).replace(' ', '-') + ": " + m.group(2) : t; // keys as Zotero compares them
     }
 
     /** A fixture's item as the Zotero API holds one: the fields its type has, creators and tags in the API's form; null for notes and attachments. */

@@ -59,13 +59,27 @@ final class ZoteroItems {
      * a CSL variable ({@code original-date: 1987}, {@code publisher-place: …}).
      */
     private static final Pattern DATA_LINE = Pattern.compile("^\\s*(?<key>tex\\.[\\w-]+|[A-Za-z][A-Za-z_ -]{0,40}?)\\s*:\\s*(?<value>\\S.*)$");
+    /** citeproc-js's older form of a data line, which Zotero still reads: {@code {:original-date: 1987}}. */
+    private static final Pattern BRACED_DATA_LINE = Pattern.compile("^\\s*\\{:(?<key>[A-Za-z][A-Za-z_ -]{0,40}?)\\s*:\\s*(?<value>\\S.*?)\\s*}\\s*$");
+
+    /** The line as a data line (its key and value), in either form; a matcher that does not match if it is none. */
+    private static Matcher dataLine(String line) {
+        Matcher braced = BRACED_DATA_LINE.matcher(line);
+        return braced.matches() ? braced : DATA_LINE.matcher(line);
+    }
+
+    /** The key of a data line as written ("Conference Name"), or null. */
+    private static String lineLabel(String line) {
+        Matcher m = dataLine(line);
+        return m.matches() ? m.group("key").strip() : null;
+    }
 
     private ZoteroItems() {}
 
     /** The key of an extra line, as Zotero compares them: lower case, spaces and underscores as hyphens ("Citation Key" is citation-key); null if not a data line. */
     private static String lineKey(String line) {
-        Matcher m = DATA_LINE.matcher(line);
-        return m.matches() ? m.group("key").strip().toLowerCase(Locale.ROOT).replace(' ', '-').replace('_', '-') : null;
+        String label = lineLabel(line);
+        return label == null ? null : label.toLowerCase(Locale.ROOT).replace(' ', '-').replace('_', '-');
     }
 
     /** The values of {@code extra}'s data lines by key (the first line of each key). */
@@ -73,7 +87,7 @@ final class ZoteroItems {
         Map<String, String> out = new java.util.LinkedHashMap<>();
         if (extra != null) {
             extra.lines().forEach(l -> {
-                Matcher m = DATA_LINE.matcher(l);
+                Matcher m = dataLine(l);
                 if (m.matches()) {
                     out.putIfAbsent(lineKey(l), m.group("value").strip());
                 }
@@ -205,8 +219,26 @@ final class ZoteroItems {
     static final String EXTRA = "extra";
     /** The key prefix of the label a field's extra line has where it is not the CSL variable ({@code line:event-title} → "Conference Name"). */
     static final String LINE_LABEL = "line:";
-    /** The extra lines Idiom reads whatever the item holds (by their keys as {@link #lineKey} gives them); a field's line, see {@link #lineReadFor}. */
-    private static final Set<String> READ_LINES = Set.of("issued", "arxiv", "type", "editor", "translator");
+    /**
+     * The extra lines of an item of type {@code t} read into the record whatever else it holds (by their
+     * keys as {@link #lineKey} gives them): the CSL type the record takes from one, and the date, the arXiv id, editors and
+     * translators where the item has no place of its own for them; a field's line, see {@link #lineReadFor}.
+     */
+    private static Set<String> linesRead(ZoteroSchema schema, ItemType t, JsonNode data, Map<String, String> lines) {
+        Set<String> out = new java.util.HashSet<>();
+        if (lines.get("type") != null && lines.get("type").equals(cslType(schema, t, lines))) {
+            out.add("type"); // a CSL type Zotero has no item type for; "Type: constitution" is no type and stays a line, as in Zotero
+        }
+        if (t.fieldFor("date") == null) {
+            out.add("issued");
+        }
+        String archiveId = t.fieldFor("archiveID") == null ? "" : data.path(t.fieldFor("archiveID")).asText("");
+        if (!archiveId.regionMatches(true, 0, "arXiv:", 0, 6)) {
+            out.add("arxiv");
+        }
+        ROLES.values().stream().filter(role -> !t.creatorTypes().contains(role)).forEach(out::add);
+        return out;
+    }
 
     /**
      * The key of the extra line {@code f} is read from: where the item's own field for it is empty or
@@ -262,7 +294,7 @@ final class ZoteroItems {
         String extra = t.fieldFor("extra") == null ? null : data.path(t.fieldFor("extra")).asText(null);
         if (extra != null) {
             Map<String, String> lines = extraLines(extra);
-            Set<String> readLines = new java.util.HashSet<>(READ_LINES);
+            Set<String> readLines = linesRead(schema, t, data, lines);
             for (Field f : Field.values()) {
                 String line = APART.contains(f) ? null : lineReadFor(t, data, lines, f);
                 if (line != null) {
@@ -424,7 +456,8 @@ final class ZoteroItems {
         }
         extra.lines().forEach(l -> {
             if (role.equals(lineKey(l))) {
-                String v = l.substring(l.indexOf(':') + 1).strip();
+                Matcher line = dataLine(l);
+                String v = line.matches() ? line.group("value").strip() : "";
                 int bars = v.indexOf("||");
                 out.add(bars < 0 ? new Author(v, "") : new Author(v.substring(0, bars), v.substring(bars + 2)));
             }
@@ -637,7 +670,7 @@ final class ZoteroItems {
 
     /** The label of the first line of {@code extra} with {@code key}, as written ("Conference Name"). */
     private static String labelOf(String extra, String key) {
-        return extra.lines().filter(l -> key.equals(lineKey(l))).findFirst().map(l -> l.substring(0, l.indexOf(':')).strip()).orElse(key);
+        return extra.lines().filter(l -> key.equals(lineKey(l))).findFirst().map(ZoteroItems::lineLabel).orElse(key);
     }
 
     /** {@code out} with the extra line of {@code f} set (under the label the item's line has, "Conference Name"; else its CSL variable). */
@@ -648,7 +681,7 @@ final class ZoteroItems {
         }
         List<String> keys = CSL.extraKeys(f);
         String label = out.path(extraField).asText("").lines().filter(l -> lineKey(l) != null && keys.contains(lineKey(l))).findFirst()
-                .map(l -> l.substring(0, l.indexOf(':')).strip()).orElse(labels.getOrDefault(LINE_LABEL + f.cslName(), f.cslName()));
+                .map(ZoteroItems::lineLabel).orElse(labels.getOrDefault(LINE_LABEL + f.cslName(), f.cslName()));
         String text = out.path(extraField).asText("");
         for (String k : keys) {
             if (!k.equals(lineKey(label + ":x"))) {

@@ -345,6 +345,15 @@ class ZoteroToolTest extends AnnotationToolContract {
         assertEquals(java.util.Set.of("Conference Name: ICML 2021", "Comment: accepted"),
                 java.util.Set.copyOf(stub.data(mirrored.remoteId()).path("extra").asText().lines().toList()), "a copy says it as the item does");
 
+        String old = stub.addRemotely("""
+                {"itemType": "webpage", "title": "Old syntax", "creators": [], "tags": [], "collections": [], "relations": {},
+                 "extra": "{:original-publisher: Penguin}\\n{:editor: Doe || Jane}\\nRead twice."}
+                """);
+        Metadata braced = z.fetch(old).orElseThrow().metadata();
+        assertEquals("Penguin", braced.get(Field.ORIGINAL_PUBLISHER), "citeproc-js's older {:key: value}, which Zotero reads too");
+        assertEquals(List.of(new dev.idiom.events.Author("Doe", "Jane")), braced.editors());
+        assertEquals("Read twice.", braced.extras(Field.ZOTERO_EXTRAS).get("extra"));
+
         String book = stub.addRemotely("""
                 {"itemType": "book", "title": "Two publishers", "publisher": "MIT Press", "creators": [], "tags": [], "collections": [],
                  "relations": {}, "extra": "Publisher: Another press"}
@@ -353,6 +362,16 @@ class ZoteroToolTest extends AnnotationToolContract {
         assertEquals("MIT Press", both.metadata().publisher(), "the item's own field first, as Zotero does");
         RemoteRecord copy = z.create(both.metadata());
         assertEquals("Publisher: Another press", stub.data(copy.remoteId()).path("extra").asText(), "the line the field did not take travels as a line");
+
+        String dated = stub.addRemotely("""
+                {"itemType": "book", "title": "Dated twice", "date": "2001", "creators": [], "tags": [], "collections": [], "relations": {},
+                 "extra": "issued: 1999\\nType: constitution"}
+                """);
+        RemoteRecord twice = z.fetch(dated).orElseThrow();
+        assertEquals(2001, twice.metadata().year(), "the item's own date first");
+        assertEquals("book", twice.metadata().type(), "'constitution' is no CSL type: Zotero leaves the line alone");
+        assertEquals(java.util.Set.of("issued: 1999", "Type: constitution"),
+                java.util.Set.copyOf(stub.data(z.create(twice.metadata()).remoteId()).path("extra").asText().lines().toList()));
     }
 
     @Test
