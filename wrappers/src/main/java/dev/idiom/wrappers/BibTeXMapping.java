@@ -284,7 +284,7 @@ public final class BibTeXMapping {
     public static Metadata metadata(Entry e) {
         Metadata m = Metadata.EMPTY.with(Field.TYPE, cslType(e));
         for (Field f : MAPPED) {
-            String name = fieldName(e.type(), f);
+            String name = f == Field.VENUE ? venueField(e) : fieldName(e.type(), f);
             if (name != null) {
                 m = set(m, f, e.get(name));
             }
@@ -515,8 +515,8 @@ public final class BibTeXMapping {
             if (name != null && OTHER_NAMES.containsKey(f) && e.get(name) == null && e.get(OTHER_NAMES.get(f)) != null) {
                 name = OTHER_NAMES.get(f); // an entry that says it by BibLaTeX's name keeps saying it there
             }
-            if (f == Field.VENUE && name != null && e.get(name) == null) { // an entry that names its container otherwise keeps naming it so
-                name = VENUE_NAMES.stream().filter(other -> e.get(other) != null).findFirst().orElse(name);
+            if (f == Field.VENUE) {
+                name = venueField(e); // an entry that names its container otherwise keeps naming it so
             }
             if (f == Field.PMID && e.get("pmid") == null && pubmedEprint(e, after)) {
                 if (changed(before, after, f)) { // BibLaTeX's (and Better BibTeX's) way of giving a PubMed id
@@ -553,6 +553,22 @@ public final class BibTeXMapping {
 
     /** The fields an entry may name its container by, as read when the one its type writes is absent. */
     private static final List<String> VENUE_NAMES = List.of("journal", "journaltitle", "booktitle", "howpublished");
+
+    /**
+     * The field the entry's container is read from and written to: the first the entry has of the one
+     * its type writes and {@link #VENUE_NAMES}, else the one its type writes; null where its type has
+     * no container. A web page's {@code organization} comes after the others, so that an {@code @online}
+     * written with {@code howpublished} (as Idiom wrote one before) reads and is written as it was.
+     */
+    public static String venueField(Entry e) {
+        String own = fieldName(e.type(), Field.VENUE);
+        if (own == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(VENUE_NAMES);
+        names.add(own.equals("organization") ? names.size() : 0, own);
+        return names.stream().filter(n -> e.get(n) != null).findFirst().orElse(own);
+    }
 
     /**
      * Whether the entry gives its PubMed id as {@code eprint} with {@code eprinttype = {pubmed}}: where
@@ -647,8 +663,12 @@ public final class BibTeXMapping {
             List<String> parts = topLevelParts(n);
             if (parts.size() >= 3) { // "Family, Jr., Given": the suffix after the given names and a comma, as Zotero keeps it
                 String family = parts.get(0).strip();
+                String middle = parts.get(1).strip();
+                String last = String.join(", ", parts.subList(2, parts.size())).strip();
+                // "Family, Given, Jr." is how Idiom wrote a suffix until 2026-11-27: read as it was meant, not as BibTeX would
+                boolean oldForm = !SUFFIX.matcher(middle).matches() && SUFFIX.matcher(last).matches();
                 authors.add(new Author(wholeBraced(family) ? family.substring(1, family.length() - 1) : family,
-                        String.join(", ", parts.subList(2, parts.size())).strip() + ", " + parts.get(1).strip()));
+                        oldForm ? middle + ", " + last : last + ", " + middle));
             } else if (parts.size() == 2) {
                 String family = parts.get(0).strip();
                 authors.add(new Author(wholeBraced(family) && family.indexOf(',') >= 0 ? family.substring(1, family.length() - 1) : family,
@@ -660,6 +680,9 @@ public final class BibTeXMapping {
         }
         return authors;
     }
+
+    /** A name's suffix: Jr., Sr., a generation's numeral. */
+    private static final Pattern SUFFIX = Pattern.compile("(?i)(jr|sr|jun|sen|junior|senior)\\.?|[IVX]{1,5}|\\d(st|nd|rd|th)");
 
     /** A name's parts, split at each comma that stands outside braces. */
     public static List<String> topLevelParts(String name) {

@@ -103,6 +103,9 @@ final class BibTeXFields {
 
         @Override
         public void set(String field, String value) {
+            if (value != null && value.equals(get(field))) {
+                return; // what the field says already: not rewritten (nor moved to the entry's end)
+            }
             e.removeField(new Key(field));
             put(e, field, value == null || value.isEmpty() ? null : value);
         }
@@ -211,9 +214,10 @@ final class BibTeXFields {
         if (date != null && e.getField(new Key("year")) == null && BibTeXMapping.saysMoreThanParts(date.toUserString())) {
             out.put("date", date.toUserString().strip()); // a range, a season, circa: the record's year, month and day are where it starts
         }
+        String venue = BibTeXMapping.venueField(new View(e, bibtexDialect));
         e.getFields().forEach((k, v) -> {
             String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
-            if (extraName(name) && !name.equals(BibTeXMapping.fieldName(type, Field.VENUE)) // a web page's organization is its site
+            if (extraName(name) && !name.equals(venue) // a web page's organization, where it is its site
                     && !(name.equals("options") && !bibtexDialect && v.toUserString().strip().equals(USEPREFIX) && useprefix(m))) {
                 out.put(name, v.toUserString()); // the useprefix Idiom writes for a name with a particle is the names' own
             }
@@ -377,8 +381,11 @@ final class BibTeXFields {
         java.util.Set<String> names = new java.util.TreeSet<>(extrasWere.keySet());
         names.addAll(now.keySet());
         for (String name : names) { // the fields of another file's entry no canonical field holds, as it has them
-            // the entry type and a whole date are written by the mapping, with the record's type and date
-            if (!name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) && !name.equals("date") && !java.util.Objects.equals(extrasWere.get(name), now.get(name))) {
+            // the entry type, a whole date, a web page's organization and the useprefix its names make are the mapping's, written with
+            // the record's type, date, container and names (an entry read before they were keeps them)
+            if (!name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) && !name.equals("date") && !name.equals(BibTeXMapping.fieldName(target.type(), Field.VENUE))
+                    && !(name.equals("options") && useprefix(after) && (USEPREFIX.equals(extrasWere.get(name)) || USEPREFIX.equals(now.get(name))))
+                    && !java.util.Objects.equals(extrasWere.get(name), now.get(name))) {
                 target.e.removeField(new Key(name));
                 if (now.get(name) != null) {
                     target.e.addField(new Key(name), new StringValue(now.get(name), StringValue.Style.BRACED));

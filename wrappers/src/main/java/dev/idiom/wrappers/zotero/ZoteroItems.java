@@ -586,7 +586,7 @@ final class ZoteroItems {
             out.put(accessed, typed != null && accessedAs(typed, after) ? typed : text(after.accessed()));
         }
         if (!was.equals(now)) {
-            out = withExtras(out, t, was, now);
+            out = withExtras(out, t, was, now, after);
         }
         if (changed(before, after, Field.ARXIV)) {
             String archiveId = t.fieldFor("archiveID");
@@ -622,7 +622,7 @@ final class ZoteroItems {
      * type's own fields, creators of other roles (those {@code was} had taken out, {@code now}'s
      * added after the others), extra's other lines (those {@code was} had replaced by {@code now}'s).
      */
-    private static ObjectNode withExtras(ObjectNode out, ItemType t, Map<String, String> was, Map<String, String> now) {
+    private static ObjectNode withExtras(ObjectNode out, ItemType t, Map<String, String> was, Map<String, String> now, Metadata after) {
         Set<String> keys = new TreeSet<>(was.keySet());
         keys.addAll(now.keySet());
         Set<String> read = readFields(t);
@@ -647,7 +647,15 @@ final class ZoteroItems {
                     String extraField = t.fieldFor("extra");
                     if (extraField != null) {
                         List<String> lines = new ArrayList<>(out.path(extraField).asText("").lines().toList());
-                        (was.get(k) == null ? List.<String>of() : was.get(k).lines().toList()).forEach(lines::remove);
+                        // a line a field of the record is now read from stays (it was among the unread lines when an earlier Idiom read it)
+                        Set<String> fieldLines = new java.util.HashSet<>();
+                        for (Field f : LINE_FIELDS.values()) {
+                            if (after.get(f) != null) {
+                                fieldLines.addAll(CSL.extraKeys(f));
+                            }
+                        }
+                        (was.get(k) == null ? List.<String>of() : was.get(k).lines().toList()).stream()
+                                .filter(l -> !fieldLines.contains(lineKey(l))).forEach(lines::remove);
                         if (now.get(k) != null) {
                             lines.addAll(now.get(k).lines().toList());
                         }

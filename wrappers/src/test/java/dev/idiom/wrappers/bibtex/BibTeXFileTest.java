@@ -619,10 +619,13 @@ class BibTeXFileTest extends AnnotationToolContract {
     void aSuffixIsWrittenInBibTeXsJuniorPlaceAndParticlesStayWhereZoteroHasThem() throws IOException {
         Path file = Files.writeString(dir.resolve("names.bib"), """
                 @article{read, title = {Read}, author = {King, Jr., Martin Luther and de la Martinière, III, Gérard and {Barnes, Noble}, Inc}}
+                @article{old, title = {Written before}, author = {Gooding, Cuba, Jr.}}
                 """);
         BibTeXFile bib = new BibTeXFile(file);
         assertEquals(List.of(new Author("King", "Martin Luther, Jr."), new Author("de la Martinière", "Gérard, III"), new Author("Barnes, Noble", "Inc")),
                 bib.fetch("read").orElseThrow().metadata().authors(), "the suffix after the given names, as Zotero keeps it; a braced family whole");
+        assertEquals(List.of(new Author("Gooding", "Cuba, Jr.")), bib.fetch("old").orElseThrow().metadata().authors(),
+                "an entry Idiom wrote before reads as it did: no name of a synced copy changes on an upgrade");
 
         // Zotero's creators as Better BibTeX's test items have them: a suffix after a comma, a dropping particle after the given names
         List<Author> names = List.of(new Author("Gooding", "Cuba, Jr."), new Author("La Fontaine", "Jean de"), new Author("van der Meer", "Gerard"));
@@ -735,6 +738,22 @@ class BibTeXFileTest extends AnnotationToolContract {
         }
         assertEquals(0, depth, "the title's value closes before the volume: " + text);
         assertEquals(title, bib.fetch(r.remoteId()).orElseThrow().metadata().title());
+    }
+
+    @Test
+    void aCopyWrittenWhenTheOrganizationAndTheUseprefixWereExtrasKeepsThemNowThatTheNamesAndTheContainerSayThem() throws IOException {
+        String text = """
+                @online{page, title = {Page}, author = {van Doe, Jane}, organization = {The Site}, options = {useprefix=true}, date = {2020}}
+                """;
+        Path file = Files.writeString(dir.resolve("upgraded.bib"), text);
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord now = bib.fetch("page").orElseThrow();
+        assertEquals("The Site", now.metadata().venue());
+        // as an earlier Idiom read the entry: no container, both fields among its extras; the DE now says what this one reads
+        Metadata before = now.metadata().with(Field.VENUE, null)
+                .with(Field.BIBTEX_EXTRAS, Field.extras(Map.of("organization", "The Site", "options", "useprefix=true")));
+        bib.update(new RemoteRecord(now.remoteId(), now.version(), before, now.identityHint(), now.shadow()), now.metadata());
+        assertEquals(text, Files.readString(file), "nothing the entry says was removed, moved or rewritten");
     }
 
     @Test

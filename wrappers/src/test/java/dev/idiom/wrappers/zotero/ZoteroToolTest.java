@@ -345,6 +345,17 @@ class ZoteroToolTest extends AnnotationToolContract {
         assertEquals(java.util.Set.of("Conference Name: ICML 2021", "Comment: accepted"),
                 java.util.Set.copyOf(stub.data(mirrored.remoteId()).path("extra").asText().lines().toList()), "a copy says it as the item does");
 
+        // a copy an earlier Idiom made, when the line was among extra's unread ones: the record now reads it as the field
+        String earlier = stub.addRemotely("""
+                {"itemType": "journalArticle", "title": "Learning", "creators": [], "tags": [], "collections": [], "relations": {},
+                 "extra": "Conference Name: ICML 2021\\nComment: accepted"}
+                """);
+        RemoteRecord nowRead = z.fetch(earlier).orElseThrow();
+        Metadata readBefore = nowRead.metadata().with(Field.EVENT, null)
+                .with(Field.ZOTERO_EXTRAS, Field.extras(java.util.Map.of("extra", "Conference Name: ICML 2021\nComment: accepted")));
+        z.update(new RemoteRecord(earlier, nowRead.version(), readBefore, null, nowRead.shadow()), changed.metadata());
+        assertEquals("Conference Name: ICML 2021\nComment: accepted", stub.data(earlier).path("extra").asText(), "the line stays, as it was");
+
         String old = stub.addRemotely("""
                 {"itemType": "webpage", "title": "Old syntax", "creators": [], "tags": [], "collections": [], "relations": {},
                  "extra": "{:original-publisher: Penguin}\\n{:editor: Doe || Jane}\\nRead twice."}
