@@ -173,6 +173,7 @@ final class ZoteroItems {
         String extraField = t.fieldFor("extra");
         Map<String, String> extra = extraLines(extraField == null ? null : data.path(extraField).asText(null));
         Metadata m = Metadata.EMPTY.with(Field.TYPE, cslType(schema, t, extra));
+        Map<Field, String> fieldLines = new java.util.EnumMap<>(Field.class); // the line each field was read from
         for (Field f : Field.values()) {
             if (APART.contains(f)) {
                 continue;
@@ -183,6 +184,9 @@ final class ZoteroItems {
                 v = null; // a preprint's archiveID "arXiv:…" is its arXiv id (below), not a number
             }
             String line = v == null || v.isBlank() ? lineReadFor(t, data, extra, f) : null;
+            if (line != null) {
+                fieldLines.put(f, line);
+            }
             m = set(m, f, line != null ? extra.get(line) : v);
         }
         String date = t.fieldFor("date");
@@ -208,7 +212,7 @@ final class ZoteroItems {
             }
         }
         m = m.with(Field.TAGS, tags);
-        return m.with(Field.ZOTERO_EXTRAS, Field.extras(extras(schema, t, data, m)));
+        return m.with(Field.ZOTERO_EXTRAS, Field.extras(extras(schema, t, data, m, extra, fieldLines)));
     }
 
     /** The keys of the Zotero extras part that are no item field: the item type, creators of other roles, the date and access date as typed, extra's other lines. */
@@ -262,7 +266,8 @@ final class ZoteroItems {
      * access date as typed where they say more than the record ("Summer 1993", a time) and the
      * lines of {@code extra} Idiom does not read. Copies in other Zotero libraries get it whole.
      */
-    private static Map<String, String> extras(ZoteroSchema schema, ItemType t, JsonNode data, Metadata m) {
+    private static Map<String, String> extras(ZoteroSchema schema, ItemType t, JsonNode data, Metadata m, Map<String, String> lines,
+                                              Map<Field, String> fieldLines) {
         Map<String, String> out = new java.util.TreeMap<>();
         if (!t.name().equals(itemTypeIn(schema, m.type()).name())) {
             out.put(ITEM_TYPE, t.name());
@@ -293,18 +298,14 @@ final class ZoteroItems {
         }
         String extra = t.fieldFor("extra") == null ? null : data.path(t.fieldFor("extra")).asText(null);
         if (extra != null) {
-            Map<String, String> lines = extraLines(extra);
             Set<String> readLines = linesRead(schema, t, data, lines);
-            for (Field f : Field.values()) {
-                String line = APART.contains(f) ? null : lineReadFor(t, data, lines, f);
-                if (line != null) {
-                    readLines.add(line);
-                    String label = labelOf(extra, line);
-                    if (!label.equalsIgnoreCase(f.cslName())) { // a copy's line says it as this one does ("Publication title")
-                        out.put(LINE_LABEL + f.cslName(), label);
-                    }
+            fieldLines.forEach((f, line) -> {
+                readLines.add(line);
+                String label = labelOf(extra, line);
+                if (!label.equalsIgnoreCase(f.cslName())) { // a copy's line says it as this one does ("Publication title")
+                    out.put(LINE_LABEL + f.cslName(), label);
                 }
-            }
+            });
             String rest = String.join("\n", extra.lines().filter(l -> !readLines.contains(lineKey(l))).toList()).strip();
             if (!rest.isEmpty()) {
                 out.put(EXTRA, rest);
