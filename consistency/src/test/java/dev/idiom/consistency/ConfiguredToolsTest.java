@@ -20,23 +20,23 @@ import dev.idiom.wrappers.registry.ToolRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The configured accounts as the engine opens them: once per account, anew when it changes, one rule for a replica's account. */
 class ConfiguredToolsTest {
     private final FakeTime time = new FakeTime();
     private final InMemoryToolAccounts repository = new InMemoryToolAccounts(new InMemoryDatabase());
     private final SecretBox secrets = SecretBox.fromKey(SecretBox.newKey());
-    private final Path files = newFolder();
-    private final ConfiguredTools tools = new ConfiguredTools(repository, secrets,
-            new ToolRegistry(time, time, ToolHosts.ANY, CallBounds.DEFAULTS, null, FilesDir.at(files)));
+    @TempDir
+    Path files;
+    private ConfiguredTools tools;
 
-    private static Path newFolder() {
-        try {
-            return Files.createTempDirectory("configured-tools");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+    @BeforeEach
+    void openTools() {
+        tools = new ConfiguredTools(repository, secrets,
+                new ToolRegistry(time, time, ToolHosts.ANY, CallBounds.DEFAULTS, null, FilesDir.at(files)));
     }
 
     private void save(String name, String kind, String baseUrl, String account, String secret, String policy, Instant at) {

@@ -174,10 +174,12 @@ final class EngineFixture implements AutoCloseable {
         zotero.close();
         bibsonomy.close();
         pinboard.close();
-        try (var files = Files.walk(bibFile.getParent())) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        if (Files.exists(bibFile.getParent())) {
+            try (var files = Files.walk(bibFile.getParent())) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
     }
 }

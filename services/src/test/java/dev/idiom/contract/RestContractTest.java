@@ -1,6 +1,7 @@
 package dev.idiom.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.atlassian.oai.validator.OpenApiInteractionValidator;
@@ -35,11 +36,11 @@ class RestContractTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final List<String> problems = new ArrayList<>();
     private static final String ADMIN = "contract-admin-key-0123456789abcdef";
-    private static java.nio.file.Path files;
+    @TempDir
+    static java.nio.file.Path files;
 
     @BeforeAll
     static void start() throws Exception {
-        files = java.nio.file.Files.createTempDirectory("idiom-contract-files");
         server = IdiomServer.start(IdiomConfig.from(Map.of("port", "0", "db-url", TestDatabase.freshUrl(), "files-dir", files.toString()),
                 Map.of("IDIOM_ADMIN_TOKEN", ADMIN), k -> null));
         String spec = HTTP.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/openapi.json")).build(), HttpResponse.BodyHandlers.ofString()).body();

@@ -1,6 +1,7 @@
 package dev.idiom.services;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -209,8 +210,8 @@ class EndToEndTest {
     }
 
     @Test
-    void externalEntitiesAndEntityExpansionAreRefused() throws Exception {
-        Path secret = Files.createTempFile("idiom-secret", ".txt");
+    void externalEntitiesAndEntityExpansionAreRefused(@TempDir Path dir) throws Exception {
+        Path secret = dir.resolve("idiom-secret.txt");
         Files.writeString(secret, "TOP-SECRET-CONTENT");
         String xxe = "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY s SYSTEM \"" + secret.toUri() + "\">]>"
                 + RunningIdiom.envelope("<de:createDE><de:entity><de:title>&s;</de:title></de:entity></de:createDE>");

@@ -140,7 +140,7 @@ class FederationTest {
     }
 
     @Test
-    void secretsAreSealedNeverReturnedAndAFirstStartWithoutAKeyMakesOneOwnerOnly() throws Exception {
+    void secretsAreSealedNeverReturnedAndAFirstStartWithoutAKeyMakesOneOwnerOnly(@TempDir java.nio.file.Path data) throws Exception {
         // api.zotero.org does not resolve here: saved without the check, which is not what this test is about
         account(a, "secretive?check=false", "{\"kind\":\"zotero\",\"baseUrl\":\"https://api.zotero.org\",\"account\":\"users/1\",\"secret\":\"TOP-SECRET-KEY\"}");
         String listed = a.get("/api/tools").body();
@@ -152,7 +152,6 @@ class FederationTest {
             assertFalse(rs.getString(1).contains("TOP-SECRET-KEY"), "stored sealed");
         }
         // without IDIOM_SECRET_KEY a first start makes a sealing key in the data folder, owner-only, and a first account just works
-        java.nio.file.Path data = java.nio.file.Files.createTempDirectory("idiom-keyless");
         try (RunningIdiom keyless = new RunningIdiom(TestDatabase.freshUrl(), Map.of("data", data.toString()), Map.of("IDIOM_ADMIN_TOKEN", RunningIdiom.ADMIN_TOKEN))) {
             HttpResponse<String> r = keyless.put("/api/tools/z?check=false", "{\"kind\":\"zotero\",\"baseUrl\":\"https://api.zotero.org\",\"account\":\"users/1\",\"secret\":\"k\"}");
             assertEquals(200, r.statusCode(), r.body());

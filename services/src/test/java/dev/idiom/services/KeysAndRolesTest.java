@@ -1,6 +1,7 @@
 package dev.idiom.services;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -227,9 +228,8 @@ class KeysAndRolesTest {
     }
 
     @Test
-    void aNewInstallationGetsOneAdminKeyWrittenForItsOwnerOnly() throws Exception {
+    void aNewInstallationGetsOneAdminKeyWrittenForItsOwnerOnly(@TempDir java.nio.file.Path data) throws Exception {
         try (RunningIdiom fresh = new RunningIdiom(TestDatabase.freshUrl(), Map.of(), Map.of())) {
-            java.nio.file.Path data = java.nio.file.Files.createTempDirectory("idiom-first-key");
             String key = fresh.server.idiom().application().keys().firstAdminKey(data).orElseThrow();
             assertEquals(key, java.nio.file.Files.readString(data.resolve("admin.key")).strip());
             assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(

@@ -1,6 +1,7 @@
 package dev.idiom.services;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,12 +23,14 @@ import org.junit.jupiter.api.Test;
  */
 class SaturationSupportTest {
     private static RunningIdiom idiom;
+    @TempDir
+    static Path scratch;
     private static Path reports;
     private static String readerKey;
 
     @BeforeAll
     static void start() throws Exception {
-        reports = Files.createTempDirectory("reports");
+        reports = Files.createDirectory(scratch.resolve("reports"));
         Path report = Files.createDirectories(reports.resolve("2026-11-22T10-00-00"));
         Files.writeString(report.resolve("summary.json"), "{\"complete\":false,\"incompleteReason\":\"interrupted during soap-empty closed N=4\","
                 + "\"startedAt\":\"2026-11-22T10:00:00Z\",\"target\":\"embedded\",\"baseline\":\"soap-empty\",\"operations\":[]}");

@@ -1,6 +1,7 @@
 package dev.idiom.cache.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,8 +122,7 @@ class SearchFeedTest {
     }
 
     @Test
-    void aRestartResumesFromTheCommittedPositionAndAnEmptyIndexIsBuiltFromEvents() throws Exception {
-        Path dir = Files.createTempDirectory("search-index");
+    void aRestartResumesFromTheCommittedPositionAndAnEmptyIndexIsBuiltFromEvents(@TempDir Path dir) throws Exception {
         try (Database db = TestDatabase.fresh()) {
             MySqlEventStore store = new MySqlEventStore(db.dataSource(), codec, Clock.systemUTC());
             for (int i = 0; i < 50; i++) {
