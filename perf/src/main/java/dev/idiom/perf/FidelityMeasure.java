@@ -52,7 +52,8 @@ import java.util.stream.Stream;
  * </ol>
  * A {@code .bibtex} fixture is compared with the entry Idiom writes to a file in BibTeX's dialect, a
  * {@code .biblatex} one with the entry of a BibLaTeX file. Prints the shares, then the fields lost
- * most ({@code FIDELITY_SHOW=field} prints each case of one field, {@code csl:*} each CSL difference).
+ * most ({@code FIDELITY_SHOW=field} prints each case of one field, {@code csl:*} each CSL difference;
+ * {@code FIDELITY_DIFF=field} each case where both have the field with other values).
  * Run with {@code perf/fidelity.sh FOLDER}.
  */
 public final class FidelityMeasure {
@@ -280,9 +281,13 @@ public final class FidelityMeasure {
                                 // BibLaTeX's @thesis with type = {phdthesis} is BibTeX's @phdthesis
                                 || n.equals("type") && Set.of("phdthesis", "mathesis").contains(field.getValue().strip().toLowerCase(Locale.ROOT))
                                 && Set.of("phdthesis", "mastersthesis").contains(ours.get("@type"));
+                        if (kept && ours.containsKey(n) && n.equals(System.getenv("FIDELITY_DIFF"))
+                                && !ours.get(n).replaceAll("\\s+", " ").strip().equals(field.getValue().replaceAll("\\s+", " ").strip())) {
+                            System.err.println("differs " + n + " of @" + theirs.get("@type") + ": " + field.getValue() + "\n   ours:   " + ours.get(n));
+                        }
                         if (!kept && n.equals(System.getenv("FIDELITY_SHOW"))) {
                             System.err.println("lost " + n + " of @" + theirs.get("@type") + " (" + data.path("itemType").asText() + "): " + field.getValue()
-                                    + "\n   ours: " + ours);
+                                    + "\n   ours: " + ours + (System.getenv("FIDELITY_RECORD") != null ? "\n   record: " + m : ""));
                         }
                         toBibtex.count(n, kept);
                     }

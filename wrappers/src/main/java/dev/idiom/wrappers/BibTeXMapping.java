@@ -544,11 +544,28 @@ public final class BibTeXMapping {
         if (changed(before, after, Field.ARXIV)) {
             e.set("eprint", after.arxiv());
             if (after.arxiv() != null && e.get("eprinttype") == null && e.get("archiveprefix") == null) {
-                e.set("eprinttype", "arxiv");
+                // BibTeX's styles and arXiv's own export name it archivePrefix; BibLaTeX, eprinttype
+                e.set(e.bibtexDialect() ? "archiveprefix" : "eprinttype", e.bibtexDialect() ? "arXiv" : "arxiv");
             } else if (after.arxiv() == null && e.get("eprinttype") != null && lower(e.get("eprinttype")).equals("arxiv")) {
                 e.set("eprinttype", null);
+            } else if (after.arxiv() == null && e.get("archiveprefix") != null && lower(e.get("archiveprefix")).equals("arxiv")) {
+                e.set("archiveprefix", null);
             }
         }
+    }
+
+    /** An arXiv id as Zotero keeps it with its subject classes: {@code 2005.14017 [cs, eess]}. */
+    private static final Pattern ARXIV_WITH_CLASS = Pattern.compile("^\\s*(\\S+)\\s*\\[([^\\]]+)]\\s*$");
+
+    /**
+     * An arXiv id with its subject classes ({@code 2005.14017 [cs, eess]}) as a BibTeX entry says it:
+     * {@code eprint} the id alone (BibLaTeX links it to arxiv.org/abs/ and the classes would break the
+     * link), the classes in {@code eprintclass} (BibTeX's dialect: {@code primaryclass}); an id without
+     * classes, or none, as it is. Returns the id and the classes' field and value, or null.
+     */
+    public static String[] arxivParts(String arxiv, boolean bibtexDialect) {
+        java.util.regex.Matcher m = arxiv == null ? null : ARXIV_WITH_CLASS.matcher(arxiv);
+        return m == null || !m.matches() ? null : new String[] {m.group(1), bibtexDialect ? "primaryclass" : "eprintclass", m.group(2).strip()};
     }
 
     /** The fields an entry may name its container by, as read when the one its type writes is absent. */

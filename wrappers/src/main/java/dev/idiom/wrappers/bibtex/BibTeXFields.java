@@ -150,41 +150,77 @@ final class BibTeXFields {
     /** A data line of {@code extra}: a key, a colon, a value. */
     private static final java.util.regex.Pattern KNOWN_LINE = java.util.regex.Pattern.compile("^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*(\\S.*)$");
 
-    /** A Zotero extra line Better BibTeX writes as a BibTeX field: {@code tex.name: text} (escaped for LaTeX) or {@code tex.name= LaTeX}. */
-    private static final java.util.regex.Pattern TEX_LINE = java.util.regex.Pattern.compile("^\\s*tex\\.([A-Za-z][A-Za-z0-9_.:+-]{0,60})\\s*([:=])\\s*(\\S.*)$");
+    /**
+     * A Zotero extra line Better BibTeX writes as a BibTeX field: {@code tex.name: text} (escaped for
+     * LaTeX) or {@code tex.name= LaTeX}; {@code bibtex.name} only in BibTeX's dialect, {@code biblatex.name} only in BibLaTeX's.
+     */
+    private static final java.util.regex.Pattern TEX_LINE = java.util.regex.Pattern.compile(
+            "^\\s*(tex|bibtex|biblatex)\\.([A-Za-z][A-Za-z0-9_.:+-]{0,60})\\s*([:=])\\s*(\\S.*)$", java.util.regex.Pattern.CASE_INSENSITIVE);
 
     /**
      * The fields beyond the mapping an entry written from {@code m} holds: the record's BibTeX extras,
-     * and, where those do not name them, the fields Better BibTeX's convention keeps in a Zotero item's
-     * {@code extra} as {@code tex.name: value} lines (an item mirrored into a file gets them as
-     * Better BibTeX would write them). A name the mapping or the file adapter reads, a file's
-     * bookkeeping and a value whose braces do not balance (it would break the file) are left out.
-     * Writes and {@link BibTeXFile#writable} both use this, so what a copy holds is what it is owed.
+     * and, where those do not name them, the fields Better BibTeX writes from a Zotero item's
+     * {@code extra} ({@link #fromZotero}). A copy already in a file ({@code known}, as last synced)
+     * gets a field of the second kind only where it has it: what this adapter began to write after
+     * the copy was made is not owed to it (an upgrade rewrites no entry). A name the mapping or the
+     * file adapter reads, a file's bookkeeping and a value whose braces do not balance (it would break
+     * the file) are left out. Writes and {@link BibTeXFile#writable} both use this, so what a copy
+     * holds is what it is owed.
      */
-    static java.util.Map<String, String> extrasFor(Metadata m) {
+    static java.util.Map<String, String> extrasFor(Metadata m, boolean bibtexDialect, Metadata known) {
         java.util.Map<String, String> out = new java.util.TreeMap<>();
         m.extras(Field.BIBTEX_EXTRAS).forEach((name, value) -> {
             if (name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) || extraName(name) && balanced(value)) {
                 out.put(name, value);
             }
         });
+        java.util.Map<String, String> copyHas = known == null ? null : known.extras(Field.BIBTEX_EXTRAS);
+        java.util.Map<String, String> otherDialect = copyHas == null ? java.util.Map.of() : fromZotero(m, !bibtexDialect);
+        fromZotero(m, bibtexDialect).forEach((name, value) -> {
+            if (extraName(name) && balanced(value) && (copyHas == null || copyHas.containsKey(name))) {
+                // a copy written while its file read as the other dialect (a first entry can change how a file reads) keeps that one's line
+                out.putIfAbsent(name, copyHas != null && copyHas.get(name).equals(otherDialect.get(name)) ? otherDialect.get(name) : value);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The fields Better BibTeX writes from what a Zotero item holds beyond the mapping: its
+     * {@code tex.name: value} lines (and {@code bibtex.}/{@code biblatex.} ones for their dialect),
+     * LCCN, MR and original-date lines, {@code extra}'s free text as {@code annotation}, and in
+     * BibTeX's dialect the call number as {@code lccn}.
+     */
+    private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
         String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
         for (String line : extra == null ? java.util.List.<String>of() : extra.lines().toList()) {
             java.util.regex.Matcher t = TEX_LINE.matcher(line);
             java.util.regex.Matcher known = KNOWN_LINE.matcher(line);
             if (known.matches()) { // LCCN: …, Original Date: …: the fields Better BibTeX writes them as
                 String name = KNOWN_LINES.get(known.group(1).strip().toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
-                String value = latex(known.group(2).strip());
-                if (name != null && extraName(name) && balanced(value)) {
-                    out.putIfAbsent(name, value);
+                if (name != null) {
+                    out.putIfAbsent(name, latex(known.group(2).strip()));
                 }
             } else if (t.matches()) {
-                String name = t.group(1).toLowerCase(java.util.Locale.ROOT);
-                String value = t.group(2).equals("=") ? t.group(3).strip() : latex(t.group(3).strip());
-                if (extraName(name) && balanced(value)) {
-                    out.putIfAbsent(name, value);
+                String prefix = t.group(1).toLowerCase(java.util.Locale.ROOT);
+                if (prefix.equals("tex") || prefix.equals("bibtex") == bibtexDialect) {
+                    String name = t.group(2).toLowerCase(java.util.Locale.ROOT);
+                    String value = t.group(3).equals("=") ? t.group(4).strip() : latex(t.group(4).strip());
+                    if (prefix.equals("tex")) {
+                        out.putIfAbsent(name, value);
+                    } else {
+                        out.put(name, value); // the dialect's own line says it for this dialect
+                    }
                 }
             }
+        }
+        String text = dev.idiom.wrappers.zotero.ExtraLines.freeText(extra);
+        if (!text.isEmpty()) { // lines as Better BibTeX writes them: a LaTeX line break between
+            out.putIfAbsent("annotation", String.join("\\\\\n", text.lines().map(BibTeXFields::latex).toList()));
+        }
+        if (bibtexDialect && m.get(Field.CALL_NUMBER) != null) {
+            out.putIfAbsent("lccn", latex(Field.CALL_NUMBER.toText(m.get(Field.CALL_NUMBER))));
         }
         return out;
     }
@@ -376,8 +412,8 @@ final class BibTeXFields {
     static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after, boolean bibtexDialect) {
         View target = new View(e, bibtexDialect);
         BibTeXMapping.applyChanges(target, before, after);
-        java.util.Map<String, String> extrasWere = extrasFor(before);
-        java.util.Map<String, String> now = extrasFor(after);
+        java.util.Map<String, String> extrasWere = extrasFor(before, bibtexDialect, null);
+        java.util.Map<String, String> now = extrasFor(after, bibtexDialect, before == Metadata.EMPTY ? null : before);
         java.util.Set<String> names = new java.util.TreeSet<>(extrasWere.keySet());
         names.addAll(now.keySet());
         for (String name : names) { // the fields of another file's entry no canonical field holds, as it has them

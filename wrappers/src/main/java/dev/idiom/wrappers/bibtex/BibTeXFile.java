@@ -575,17 +575,33 @@ public final class BibTeXFile implements AnnotationTool {
      */
     @Override
     public Metadata writable(Metadata wanted, Metadata known) {
-        boolean dialect = bibtexDialect;
+        return asWritten(wanted, known, bibtexDialect);
+    }
+
+    /**
+     * What an entry written from {@code wanted} holds, read back, in a file of BibTeX's own dialect
+     * when {@code dialect}: as {@link #writable}, for a copy last synced as {@code known} (null: a new one).
+     * An arXiv id with classes is the id and an {@code eprintclass}; a copy that has it whole in its
+     * {@code eprint} (as Idiom wrote it before) keeps it so while the id is the same.
+     */
+    static Metadata asWritten(Metadata wanted, Metadata known, boolean dialect) {
         Metadata m = BibTeXMapping.holdable(wanted, dialect);
         // the entry type a copy's BibTeX extras name is the one it has: an entry is not retyped while the record's type stays
         String written = BibTeXMapping.entryType(wanted, dialect);
         String entryType = known != null && java.util.Objects.equals(known.type(), wanted.type())
                 ? known.extras(Field.BIBTEX_EXTRAS).get(BibTeXMapping.ENTRY_TYPE_EXTRA)
                 : written.equalsIgnoreCase(BibTeXMapping.defaultEntryType(wanted, dialect)) ? null : written;
-        Map<String, String> extras = new TreeMap<>(BibTeXFields.extrasFor(m));
+        Map<String, String> extras = new TreeMap<>(BibTeXFields.extrasFor(m, dialect, known));
         extras.remove(BibTeXMapping.ENTRY_TYPE_EXTRA);
         if (entryType != null) {
             extras.put(BibTeXMapping.ENTRY_TYPE_EXTRA, entryType);
+        }
+        String[] arxiv = BibTeXMapping.arxivParts(m.arxiv(), dialect);
+        if (arxiv != null && (known == null || !java.util.Objects.equals(known.arxiv(), m.arxiv()))) {
+            m = m.with(Field.ARXIV, arxiv[0]);
+            String other = BibTeXMapping.arxivParts(m.arxiv() + " [" + arxiv[2] + "]", !dialect)[1];
+            // a copy written while its file read as the other dialect keeps that one's name for the classes
+            extras.putIfAbsent(known != null && known.extras(Field.BIBTEX_EXTRAS).containsKey(other) ? other : arxiv[1], BibTeXFields.latex(arxiv[2]));
         }
         m = m.with(Field.BIBTEX_EXTRAS, Field.extras(extras));
         return known == null ? m : m.with(Field.CITATION_KEY, known.citationKey());
@@ -930,7 +946,7 @@ public final class BibTeXFile implements AnnotationTool {
     public static String entry(Metadata m, boolean bibtexDialect) {
         Parsed none = new Parsed(new ArrayList<>(), Map.of(), null);
         BibTeXEntry e = BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(m, bibtexDialect)), new Key(newKey(none, m))),
-                Metadata.EMPTY, m, bibtexDialect);
+                Metadata.EMPTY, asWritten(m, null, bibtexDialect), bibtexDialect);
         BibTeXDatabase db = new BibTeXDatabase();
         db.addObject(e);
         StringWriter out = new StringWriter();

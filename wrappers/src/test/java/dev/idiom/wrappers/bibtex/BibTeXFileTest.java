@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +86,8 @@ class BibTeXFileTest extends AnnotationToolContract {
     void aZoteroItemsTexLinesBecomeTheFieldsBetterBibTeXWritesAndAreNotOwedAgain() throws IOException {
         Metadata item = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Funded work").with(Field.YEAR, 2020)
                 .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "Read twice.\ntex.affiliation: Dept. of R&D\ntex.shorthand= {GW}20\n"
-                        + "tex.owner: ada\ntex.title: not this one\ntex.broken: {unbalanced\nLCCN: 2004012345\nOriginal Date: 1971")));
+                        + "tex.owner: ada\ntex.title: not this one\ntex.broken: {unbalanced\nLCCN: 2004012345\nOriginal Date: 1971\n"
+                        + "bibtex.wonder: in BibTeX's dialect\nbiblatex.wonder: in BibLaTeX's\nOCLC: 724024071\nPublisher: read as data")));
         Path file = dir.resolve("tex.bib");
         Files.writeString(file, "");
         BibTeXFile bib = new BibTeXFile(file);
@@ -95,9 +97,15 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertTrue(!text.contains("owner") && !text.contains("not this one") && !text.contains("unbalanced"),
                 "no bookkeeping, nothing the mapping reads, nothing that would break the file: " + text);
         Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
-        assertEquals(Map.of("affiliation", "Dept. of R\\&D", "shorthand", "{GW}20", "lccn", "2004012345", "origdate", "1971"), back.bibtexExtras(),
-                "and the lines Zotero reads as data no canonical field holds, as Better BibTeX names them");
+        assertEquals(Map.of("affiliation", "Dept. of R\\&D", "shorthand", "{GW}20", "lccn", "2004012345", "origdate", "1971",
+                        "wonder", "in BibLaTeX's", "annotation", "Read twice.\\\\\nOCLC: 724024071"), back.bibtexExtras(),
+                "and the lines Zotero reads as data no canonical field holds, as Better BibTeX names them; its free text as the annotation");
         assertEquals(back.bibtexExtras(), bib.writable(item, back).bibtexExtras(), "what the copy holds is what it is owed");
+        assertTrue(BibTeXFile.entry(item, true).contains("wonder = {in BibTeX's dialect}"), "a bibtex. line is for BibTeX's dialect alone");
+
+        Metadata before = back.with(Field.BIBTEX_EXTRAS, Field.extras(Map.of("affiliation", "Dept. of R\\&D")));
+        assertEquals(Map.of("affiliation", "Dept. of R\\&D"), bib.writable(item, before).bibtexExtras(),
+                "a copy made before this adapter wrote the others is not owed them: an upgrade rewrites no entry");
     }
 
     @Test
@@ -661,6 +669,38 @@ class BibTeXFileTest extends AnnotationToolContract {
         text = Files.readString(file);
         assertTrue(text.contains("howpublished = {New site}") && text.contains("pmid = {222}"), "the fields it had, changed in place: " + text);
         assertEquals(1, text.split("organization", -1).length - 1, text);
+    }
+
+    @Test
+    void anArxivIdsClassesAreItsEprintclassSoThatTheEprintLinksAndACopyWrittenWithThemInItsEprintKeepsThem() throws IOException {
+        Metadata preprint = Metadata.EMPTY.with(Field.TYPE, "preprint").with(Field.TITLE, "TorchAudio").with(Field.YEAR, 2021)
+                .with(Field.ARXIV, "2110.15018 [cs, eess]");
+        Path biblatex = Files.writeString(dir.resolve("modern.bib"), "@online{site, title = {Site}, url = {https://example.org}, date = {2020}}\n");
+        BibTeXFile modern = new BibTeXFile(biblatex);
+        modern.changedSince(null);
+        Metadata owed = modern.writable(preprint, null);
+        RemoteRecord made = modern.create(owed);
+        String text = Files.readString(biblatex);
+        assertTrue(text.contains("eprint = {2110.15018}") && text.contains("eprinttype = {arxiv}") && text.contains("eprintclass = {cs, eess}"),
+                "BibLaTeX links eprint to arxiv.org/abs/: the id alone there: " + text);
+        Metadata back = modern.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals("2110.15018", back.arxiv());
+        assertEquals(back.arxiv(), modern.writable(preprint, back).arxiv(), "what the copy holds is what it is owed");
+        assertEquals(back.bibtexExtras(), modern.writable(preprint, back).bibtexExtras());
+
+        Path classic = Files.writeString(dir.resolve("classic-arxiv.bib"), "@article{k, title = {Old}, journal = {J}, year = 1999}\n");
+        BibTeXFile bibtex = new BibTeXFile(classic);
+        bibtex.changedSince(null);
+        bibtex.create(bibtex.writable(preprint, null));
+        text = Files.readString(classic);
+        assertTrue(text.contains("eprint = {2110.15018}") && text.contains("archiveprefix = {arXiv}") && text.contains("primaryclass = {cs, eess}"),
+                "BibTeX's styles and arXiv's own export say archivePrefix and primaryClass: " + text);
+
+        Files.writeString(classic, "@misc{before, title = {TorchAudio}, year = 2021, eprint = {2110.15018 [cs, eess]}, eprinttype = {arxiv}}\n", StandardOpenOption.APPEND);
+        RemoteRecord before = bibtex.fetch("before").orElseThrow();
+        assertEquals("2110.15018 [cs, eess]", before.metadata().arxiv());
+        assertEquals(before.metadata().arxiv(), bibtex.writable(preprint, before.metadata()).arxiv(),
+                "a copy written whole before is not owed the split while the id is the same: an upgrade rewrites no entry");
     }
 
     @Test
