@@ -552,7 +552,49 @@ public final class BibTeXMapping {
                 e.set("archiveprefix", null);
             }
         }
+        if (!e.bibtexDialect() && changed(before, after, Field.URL)) {
+            String[] was = urlEprint(before.url());
+            String[] now = urlEprint(after.url());
+            boolean derived = was != null && was[0].equalsIgnoreCase(Objects.toString(e.get("eprinttype"), "")) && was[1].equals(e.get("eprint"));
+            boolean free = e.get("eprint") == null && e.get("eprinttype") == null && e.get("archiveprefix") == null;
+            if (derived || free && now != null) { // the eprint an address names, as it changes; one the entry gives otherwise stays
+                e.set("eprinttype", now == null ? null : now[0]);
+                e.set("eprint", now == null ? null : now[1]);
+            }
+        }
     }
+
+    /** Addresses that name an archive's own id, and the {@code eprinttype} BibLaTeX links it by (Better BibTeX's list; PubMed's is a {@link Field#PMID}). */
+    private static final List<Map.Entry<String, Pattern>> URL_EPRINTS = List.of(
+            Map.entry("jstor", Pattern.compile("^https?://www\\.jstor\\.org/stable/([^\\s?#]+)(?:[?#].*)?$", Pattern.CASE_INSENSITIVE)),
+            Map.entry("googlebooks", Pattern.compile("^https?://books\\.google\\.com/books\\?id=([^\\s&#]+)$", Pattern.CASE_INSENSITIVE)),
+            Map.entry("hdl", Pattern.compile("^https?://hdl\\.handle\\.net/([^/\\s]+/\\S+)$", Pattern.CASE_INSENSITIVE)));
+
+    /**
+     * The eprint an address names, as Better BibTeX writes it for BibLaTeX ({@code eprinttype} and
+     * {@code eprint}: a JSTOR, Google Books or Handle address), or null. Written with the address
+     * and not read back: the address says it, so it is no value of the record's.
+     */
+    static String[] urlEprint(String url) {
+        if (url == null) {
+            return null;
+        }
+        for (Map.Entry<String, Pattern> p : URL_EPRINTS) {
+            java.util.regex.Matcher m = p.getValue().matcher(url.strip());
+            if (m.matches()) {
+                return new String[] {p.getKey(), java.net.URLDecoder.decode(m.group(1).replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8)};
+            }
+        }
+        return null;
+    }
+
+    /** A PubMed address's id ({@code https://www.ncbi.nlm.nih.gov/pubmed/123}), or null. */
+    public static String pubmedIdOf(String url) {
+        java.util.regex.Matcher m = url == null ? null : PUBMED_URL.matcher(url.strip());
+        return m != null && m.find() ? m.group(1) : null;
+    }
+
+    private static final Pattern PUBMED_URL = Pattern.compile("^https?://www\\.ncbi\\.nlm\\.nih\\.gov/pubmed/(\\d+)", Pattern.CASE_INSENSITIVE);
 
     /** An arXiv id as Zotero keeps it with its subject classes: {@code 2005.14017 [cs, eess]}. */
     private static final Pattern ARXIV_WITH_CLASS = Pattern.compile("^\\s*(\\S+)\\s*\\[([^\\]]+)]\\s*$");

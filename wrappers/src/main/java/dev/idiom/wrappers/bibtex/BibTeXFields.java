@@ -222,6 +222,62 @@ final class BibTeXFields {
         if (bibtexDialect && m.get(Field.CALL_NUMBER) != null) {
             out.putIfAbsent("lccn", latex(Field.CALL_NUMBER.toText(m.get(Field.CALL_NUMBER))));
         }
+        if (!bibtexDialect) {
+            roles(m).forEach(out::putIfAbsent);
+        }
+        return out;
+    }
+
+    /** BibLaTeX's name lists Better BibTeX writes a Zotero creator role to where the role has none of its own: a list and the role it names ({@code editora} with {@code editoratype}). */
+    private static final java.util.Map<String, String> ROLE_LISTS = java.util.Map.of("bookAuthor", "bookauthor", "commenter", "commentator",
+            "assignee", "holder");
+
+    /**
+     * The name lists of BibLaTeX the creators of roles Idiom keeps no list for are written in, as
+     * Better BibTeX writes them: a book's author as {@code bookauthor}, a commenter as
+     * {@code commentator}, an assignee as {@code holder}; a series editor (a {@code redactor}) and a
+     * video's script writer in the next free {@code editora}…{@code editorc} with its
+     * {@code editoratype}; every other role (a contributor, a cast member, a producer…) in
+     * {@code namea}…{@code namec} as a {@code collaborator}. A video keeps {@code editor} for its director.
+     */
+    private static java.util.Map<String, String> roles(Metadata m) {
+        List<dev.idiom.wrappers.zotero.OtherCreators.Creator> others = dev.idiom.wrappers.zotero.OtherCreators.of(m);
+        if (others.isEmpty()) {
+            return java.util.Map.of();
+        }
+        boolean video = java.util.Set.of("video", "movie").contains(BibTeXMapping.entryType(m, false).toLowerCase(java.util.Locale.ROOT));
+        java.util.Map<String, String> listOfType = new java.util.HashMap<>(); // the list each role went to
+        java.util.Map<String, String> typeOfList = new java.util.HashMap<>();
+        if (video || !m.editors().isEmpty()) {
+            typeOfList.put("editor", video ? "director" : "editor");
+        }
+        java.util.Map<String, List<dev.idiom.events.Author>> lists = new java.util.LinkedHashMap<>();
+        for (dev.idiom.wrappers.zotero.OtherCreators.Creator c : others) {
+            String list = ROLE_LISTS.get(c.role());
+            if (list == null) {
+                boolean editorLike = c.role().equals("seriesEditor") || video && c.role().equals("scriptwriter");
+                String type = c.role().equals("seriesEditor") ? "redactor" : editorLike ? "scriptwriter" : "collaborator";
+                list = listOfType.computeIfAbsent(type, t -> {
+                    for (String candidate : editorLike ? List.of("editor", "editora", "editorb", "editorc") : List.of("namea", "nameb", "namec")) {
+                        if (!typeOfList.containsKey(candidate) || candidate.endsWith("c")) {
+                            typeOfList.put(candidate, t);
+                            return candidate;
+                        }
+                    }
+                    return null;
+                });
+            }
+            if (list != null && !list.equals("editor")) {
+                lists.computeIfAbsent(list, l -> new java.util.ArrayList<>()).add(c.name());
+            }
+        }
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        lists.forEach((list, names) -> {
+            out.put(list, latex(BibTeXMapping.authorList(names)));
+            if (typeOfList.containsKey(list)) {
+                out.put(list + "type", typeOfList.get(list));
+            }
+        });
         return out;
     }
 

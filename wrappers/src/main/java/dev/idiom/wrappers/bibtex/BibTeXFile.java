@@ -582,7 +582,8 @@ public final class BibTeXFile implements AnnotationTool {
      * What an entry written from {@code wanted} holds, read back, in a file of BibTeX's own dialect
      * when {@code dialect}: as {@link #writable}, for a copy last synced as {@code known} (null: a new one).
      * An arXiv id with classes is the id and an {@code eprintclass}; a copy that has it whole in its
-     * {@code eprint} (as Idiom wrote it before) keeps it so while the id is the same.
+     * {@code eprint} (as Idiom wrote it before) keeps it so while the id is the same. A PubMed address
+     * gives a BibLaTeX entry its PubMed id, where the record has none (a copy made before, only where it has that one).
      */
     static Metadata asWritten(Metadata wanted, Metadata known, boolean dialect) {
         Metadata m = BibTeXMapping.holdable(wanted, dialect);
@@ -602,6 +603,10 @@ public final class BibTeXFile implements AnnotationTool {
             String other = BibTeXMapping.arxivParts(m.arxiv() + " [" + arxiv[2] + "]", !dialect)[1];
             // a copy written while its file read as the other dialect keeps that one's name for the classes
             extras.putIfAbsent(known != null && known.extras(Field.BIBTEX_EXTRAS).containsKey(other) ? other : arxiv[1], BibTeXFields.latex(arxiv[2]));
+        }
+        String pubmed = BibTeXMapping.pubmedIdOf(m.url());
+        if (!dialect && m.pmid() == null && m.arxiv() == null && pubmed != null && (known == null || pubmed.equals(known.pmid()))) {
+            m = m.with(Field.PMID, pubmed); // a PubMed address's id, as Better BibTeX gives it (eprint, eprinttype = {pubmed}); read back as the entry's own
         }
         m = m.with(Field.BIBTEX_EXTRAS, Field.extras(extras));
         return known == null ? m : m.with(Field.CITATION_KEY, known.citationKey());

@@ -1,6 +1,7 @@
 package dev.idiom.wrappers.bibtex;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -701,6 +702,66 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertEquals("2110.15018 [cs, eess]", before.metadata().arxiv());
         assertEquals(before.metadata().arxiv(), bibtex.writable(preprint, before.metadata()).arxiv(),
                 "a copy written whole before is not owed the split while the id is the same: an upgrade rewrites no entry");
+    }
+
+    @Test
+    void creatorsOfRolesTheRecordKeepsNoListForAreBibLaTeXsNameListsAsBetterBibTeXWritesThem() throws IOException {
+        Metadata book = Metadata.EMPTY.with(Field.TYPE, "book").with(Field.TITLE, "Lifetime Data").with(Field.YEAR, 2003)
+                .with(Field.EDITORS, List.of(new dev.idiom.events.Author("Klein", "John P.")))
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("creators", "[{\"creatorType\":\"seriesEditor\",\"firstName\":\"Wing\",\"lastName\":\"Wong\"},"
+                        + "{\"creatorType\":\"contributor\",\"name\":\"R Core Team\"},{\"creatorType\":\"castMember\",\"firstName\":\"Ada\",\"lastName\":\"Byron\"},"
+                        + "{\"creatorType\":\"commenter\",\"firstName\":\"Kurt\",\"lastName\":\"Gödel\"}]")));
+        Path file = Files.writeString(dir.resolve("roles.bib"), "@online{site, title = {Site}, url = {https://example.org}, date = {2020}}\n");
+        BibTeXFile bib = new BibTeXFile(file);
+        bib.changedSince(null);
+        RemoteRecord made = bib.create(bib.writable(book, null));
+        String text = Files.readString(file);
+        assertTrue(text.contains("editora = {Wong, Wing}") && text.contains("editoratype = {redactor}"), "the editor list is the record's own: " + text);
+        assertTrue(text.contains("namea = {{R Core Team} and Byron, Ada}") && text.contains("nameatype = {collaborator}"), text);
+        assertTrue(text.contains("commentator = {G\\\"{o}del, Kurt}") || text.contains("commentator = {Gödel, Kurt}"), text);
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals(back.bibtexExtras(), bib.writable(book, back).bibtexExtras(), "what the copy holds is what it is owed");
+        assertFalse(BibTeXFile.entry(book, true).contains("editora"), "BibTeX's styles have no such lists");
+    }
+
+    @Test
+    void anAddressThatNamesAnArchivesIdGivesABibLaTeXEntryItsEprintWhichFollowsTheAddressAndIsNoValueOfTheRecords() throws IOException {
+        Path file = Files.writeString(dir.resolve("eprints.bib"), "@online{site, title = {Site}, url = {https://example.org}, date = {2020}}\n");
+        BibTeXFile bib = new BibTeXFile(file);
+        bib.changedSince(null);
+        Metadata article = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "On JSTOR").with(Field.YEAR, 1999)
+                .with(Field.URL, "https://www.jstor.org/stable/2938351");
+        Metadata thesis = Metadata.EMPTY.with(Field.TYPE, "thesis").with(Field.GENRE, "PhD thesis").with(Field.TITLE, "Handled").with(Field.YEAR, 2023)
+                .with(Field.URL, "https://hdl.handle.net/2123/31137");
+        Metadata indexed = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "In PubMed").with(Field.YEAR, 2005)
+                .with(Field.URL, "https://www.ncbi.nlm.nih.gov/pubmed/15599377");
+        RemoteRecord a = bib.create(bib.writable(article, null));
+        RemoteRecord t = bib.create(bib.writable(thesis, null));
+        RemoteRecord p = bib.create(bib.writable(indexed, null));
+        String text = Files.readString(file);
+        assertTrue(text.contains("eprinttype = {jstor}") && text.contains("eprint = {2938351}") && text.contains("eprinttype = {hdl}")
+                && text.contains("eprint = {2123/31137}") && text.contains("eprinttype = {pubmed}") && text.contains("eprint = {15599377}"), text);
+        for (RemoteRecord made : List.of(a, t, p)) {
+            Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+            Metadata of = made == a ? article : made == t ? thesis : indexed;
+            assertEquals(bib.writable(of, back).with(Field.CITATION_KEY, null), back.with(Field.CITATION_KEY, null), "not owed again: " + back);
+        }
+        assertNull(bib.fetch(a.remoteId()).orElseThrow().metadata().bibtexExtras(), "the address says it: no value of the record's");
+
+        RemoteRecord known = bib.fetch(a.remoteId()).orElseThrow();
+        bib.update(known, bib.writable(article.with(Field.URL, "https://www.jstor.org/stable/41164635"), known.metadata()));
+        assertTrue(Files.readString(file).contains("eprint = {41164635}") && !Files.readString(file).contains("2938351"), "it follows the address");
+        known = bib.fetch(a.remoteId()).orElseThrow();
+        bib.update(known, bib.writable(article.with(Field.URL, "https://example.org/elsewhere"), known.metadata()));
+        assertTrue(!Files.readString(file).contains("41164635") && !Files.readString(file).contains("{jstor}"), Files.readString(file));
+
+        Files.writeString(file, "@article{own, title = {Own}, date = {2001}, url = {https://www.jstor.org/stable/1}, eprint = {X-9}, eprinttype = {jstor}}\n",
+                StandardOpenOption.APPEND);
+        RemoteRecord own = bib.fetch("own").orElseThrow();
+        bib.update(own, own.metadata().with(Field.URL, "https://www.jstor.org/stable/2"));
+        assertTrue(Files.readString(file).contains("eprint = {X-9}"), "an eprint the entry gives otherwise stays");
+        Metadata before = bib.fetch("own").orElseThrow().metadata();
+        assertNull(bib.writable(indexed, before.with(Field.PMID, null)).pmid(), "a copy made before is not owed a PubMed id it lacks");
     }
 
     @Test
