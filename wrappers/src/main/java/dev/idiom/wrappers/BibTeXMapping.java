@@ -87,7 +87,10 @@ public final class BibTeXMapping {
             Map.entry("entry-encyclopedia", "inreference"), Map.entry("thesis", "phdthesis"), Map.entry("report", "techreport"),
             Map.entry("webpage", "online"), Map.entry("software", "software"), Map.entry("dataset", "dataset"),
             Map.entry("manuscript", "unpublished"), Map.entry("patent", "patent"), Map.entry("periodical", "periodical"),
-            Map.entry("document", "misc"));
+            Map.entry("document", "misc"), Map.entry("post-weblog", "online"), Map.entry("post", "online"));
+
+    /** CSL types written as an {@code @online} that says which it is in its {@code entrysubtype} (a blog post, a forum post), as read back. */
+    private static final Set<String> ONLINE_SUBTYPES = Set.of("post-weblog", "post");
 
     /** BibLaTeX's subtypes of {@code @article}. */
     private static final Map<String, String> ARTICLE_SUBTYPE = Map.of("magazine", "article-magazine", "newspaper", "article-newspaper");
@@ -174,7 +177,7 @@ public final class BibTeXMapping {
         if (type.equals("article") && ARTICLE_SUBTYPE.containsKey(subtype)) {
             return ARTICLE_SUBTYPE.get(subtype);
         }
-        if (type.equals("misc") && Field.TYPES.contains(subtype)) {
+        if (type.equals("misc") && Field.TYPES.contains(subtype) || type.equals("online") && ONLINE_SUBTYPES.contains(subtype)) {
             return subtype;
         }
         return CSL_TYPE.getOrDefault(type, "document");
@@ -255,7 +258,7 @@ public final class BibTeXMapping {
                 return article.getKey();
             }
         }
-        return ENTRY_TYPE.containsKey(cslType) ? null : cslType;
+        return ENTRY_TYPE.containsKey(cslType) && !ONLINE_SUBTYPES.contains(cslType) ? null : cslType;
     }
 
     /**

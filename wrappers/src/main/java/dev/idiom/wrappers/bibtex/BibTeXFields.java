@@ -147,15 +147,16 @@ final class BibTeXFields {
     /** Zotero extra lines Zotero and Better BibTeX read as data that no canonical field holds, and the BibTeX field Better BibTeX writes each as. */
     private static final java.util.Map<String, String> KNOWN_LINES = java.util.Map.of("lccn", "lccn", "mr", "mrnumber", "zbl", "zmnumber",
             "original-date", "origdate", "original-title", "origtitle");
-    /** A data line of {@code extra}: a key, a colon, a value. */
-    private static final java.util.regex.Pattern KNOWN_LINE = java.util.regex.Pattern.compile("^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*(\\S.*)$");
+    /** A data line of {@code extra}: a key, a colon, a value (which may hold a paragraph separator, U+2029: no line end to Zotero). */
+    private static final java.util.regex.Pattern KNOWN_LINE = java.util.regex.Pattern.compile("^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*(\\S.*)$",
+            java.util.regex.Pattern.DOTALL);
 
     /**
      * A Zotero extra line Better BibTeX writes as a BibTeX field: {@code tex.name: text} (escaped for
      * LaTeX) or {@code tex.name= LaTeX}; {@code bibtex.name} only in BibTeX's dialect, {@code biblatex.name} only in BibLaTeX's.
      */
     private static final java.util.regex.Pattern TEX_LINE = java.util.regex.Pattern.compile(
-            "^\\s*(tex|bibtex|biblatex)\\.([A-Za-z][A-Za-z0-9_.:+-]{0,60})\\s*([:=])\\s*(\\S.*)$", java.util.regex.Pattern.CASE_INSENSITIVE);
+            "^\\s*(tex|bibtex|biblatex)\\.([A-Za-z][A-Za-z0-9_.:+-]{0,60})\\s*([:=])\\s*(\\S.*)$", java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
 
     /**
      * The fields beyond the mapping an entry written from {@code m} holds: the record's BibTeX extras,
@@ -299,7 +300,10 @@ final class BibTeXFields {
     private static java.util.Map<String, String> extras(BibTeXEntry e, Metadata m, boolean bibtexDialect) {
         java.util.Map<String, String> out = new java.util.TreeMap<>();
         String type = e.getType().getValue();
-        if (!type.equalsIgnoreCase(BibTeXMapping.defaultEntryType(m, bibtexDialect))) {
+        // a @misc whose entrysubtype names the type is how any type was written (and BibTeX's dialect writes one): no entry type of its own
+        Value subtype = e.getField(new Key("entrysubtype"));
+        boolean miscOfType = type.equalsIgnoreCase("misc") && subtype != null && subtype.toUserString().strip().equals(m.type());
+        if (!type.equalsIgnoreCase(BibTeXMapping.defaultEntryType(m, bibtexDialect)) && !miscOfType) {
             out.put(BibTeXMapping.ENTRY_TYPE_EXTRA, type.toLowerCase(java.util.Locale.ROOT));
         }
         Value date = e.getField(new Key("date"));
@@ -499,6 +503,14 @@ final class BibTeXFields {
             if (value != null) { // written as composed: the keywords kept are the file's own text, the added ones already escaped
                 target.e.addField(new Key("keywords"), new StringValue(was == null ? escape(latex(value)) : value, StringValue.Style.BRACED));
             }
+        }
+        if (before == Metadata.EMPTY) { // a new entry's cross-references a Zotero item names (tex.crossref= key): the file's own from then on,
+            // never read; added last, as jbibtex takes a crossref field for a resolved one when asked for any other field
+            fromZotero(after, bibtexDialect).forEach((name, value) -> {
+                if ((name.equals("crossref") || name.equals("xref")) && balanced(value)) {
+                    target.e.addField(new Key(name), new StringValue(value, StringValue.Style.BRACED));
+                }
+            });
         }
         return target.e;
     }

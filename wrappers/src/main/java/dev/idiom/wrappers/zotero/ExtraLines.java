@@ -17,10 +17,10 @@ import java.util.regex.Pattern;
  */
 public final class ExtraLines {
     /** citeproc-js's older form: {@code {:original-date: 1987}}. */
-    private static final Pattern OLD = Pattern.compile("^\\{:(?<key>[^:]+):\\s*(?<value>[^}]+)}$");
+    private static final Pattern OLD = Pattern.compile("^\\{:(?<key>[^:]+):\\s*(?<value>[^}]+)}$", Pattern.DOTALL);
     /** {@code key: value}, {@code tex.key= value}, {@code csl.key: value}, a key in quotes. */
     private static final Pattern LINE = Pattern.compile("^(?:(?<tex>(?:bib(?:la)?)?tex\\.)|(?<csl>csl\\.))?(?:\"(?<quoted>[^\"]+)\"|(?<key>[^:=]+))\\s*(?<assign>[:=])\\s*(?<value>.*)$",
-            Pattern.CASE_INSENSITIVE);
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern CITATION_KEY = Pattern.compile("^(citation[ -]?key|bibtex):.*", Pattern.CASE_INSENSITIVE);
     /** Keys Better BibTeX writes as fields of their own ({@code tex.lccn}, an eprint), however written ("LCCN", "arXiv"). */
     private static final Set<String> OTHER_FIELDS = Set.of("lccn", "mr", "zbl", "arxiv", "jstor", "hdl", "googlebooksid");

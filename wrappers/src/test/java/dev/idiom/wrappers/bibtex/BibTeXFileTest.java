@@ -88,13 +88,15 @@ class BibTeXFileTest extends AnnotationToolContract {
         Metadata item = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Funded work").with(Field.YEAR, 2020)
                 .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "Read twice.\ntex.affiliation: Dept. of R&D\ntex.shorthand= {GW}20\n"
                         + "tex.owner: ada\ntex.title: not this one\ntex.broken: {unbalanced\nLCCN: 2004012345\nOriginal Date: 1971\n"
-                        + "bibtex.wonder: in BibTeX's dialect\nbiblatex.wonder: in BibLaTeX's\nOCLC: 724024071\nPublisher: read as data")));
+                        + "bibtex.wonder: in BibTeX's dialect\nbiblatex.wonder: in BibLaTeX's\nOCLC: 724024071\nPublisher: read as data\n"
+                        + "tex.crossref= conf/icdm/2009w")));
         Path file = dir.resolve("tex.bib");
         Files.writeString(file, "");
         BibTeXFile bib = new BibTeXFile(file);
         RemoteRecord made = bib.create(item);
         String text = Files.readString(file);
         assertTrue(text.contains("{Dept. of R\\&D}") && text.contains("{{GW}20}"), "escaped after ':', as written after '=': " + text);
+        assertTrue(text.contains("crossref = {conf/icdm/2009w}"), "a cross-reference it names, in the entry made: the file's own from then on");
         assertTrue(!text.contains("owner") && !text.contains("not this one") && !text.contains("unbalanced"),
                 "no bookkeeping, nothing the mapping reads, nothing that would break the file: " + text);
         Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
@@ -722,6 +724,33 @@ class BibTeXFileTest extends AnnotationToolContract {
         Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
         assertEquals(back.bibtexExtras(), bib.writable(book, back).bibtexExtras(), "what the copy holds is what it is owed");
         assertFalse(BibTeXFile.entry(book, true).contains("editora"), "BibTeX's styles have no such lists");
+    }
+
+    @Test
+    void aBlogPostIsAnOnlineEntryThatSaysItIsOneAndAnEntryWrittenAsAMiscBeforeStaysOne() throws IOException {
+        Path file = Files.writeString(dir.resolve("blog.bib"), """
+                @online{site, title = {Site}, url = {https://example.org}, date = {2020}}
+                @misc{before, entrysubtype = {post-weblog}, title = {Older post}, howpublished = {Old blog}, date = {2019}}
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        bib.changedSince(null);
+        Metadata post = Metadata.EMPTY.with(Field.TYPE, "post-weblog").with(Field.TITLE, "End of Year Update").with(Field.VENUE, "lichess.org")
+                .with(Field.YEAR, 2019);
+        RemoteRecord made = bib.create(bib.writable(post, null));
+        String text = Files.readString(file);
+        assertTrue(text.contains("@online{") && text.contains("entrysubtype = {post-weblog}") && text.contains("organization = {lichess.org}"), text);
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals("post-weblog", back.type());
+        assertEquals("lichess.org", back.venue());
+        assertEquals(back.bibtexExtras(), bib.writable(post, back).bibtexExtras(), "not owed again");
+
+        Metadata older = bib.fetch("before").orElseThrow().metadata();
+        assertEquals("post-weblog", older.type());
+        assertNull(older.bibtexExtras(), "a @misc of the type, as Idiom wrote one before, reads as it did");
+        RemoteRecord olderCopy = bib.fetch("before").orElseThrow();
+        bib.update(olderCopy, bib.writable(older.with(Field.TITLE, "Older post, edited"), older));
+        assertTrue(Files.readString(file).contains("@misc{before,"), "and is not retyped: " + Files.readString(file));
+        assertTrue(BibTeXFile.entry(post, true).startsWith("@misc{"), "BibTeX's dialect has no @online");
     }
 
     @Test
