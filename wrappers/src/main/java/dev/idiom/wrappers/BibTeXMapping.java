@@ -90,7 +90,7 @@ public final class BibTeXMapping {
             Map.entry("document", "misc"), Map.entry("post-weblog", "online"), Map.entry("post", "online"));
 
     /** CSL types written as an {@code @online} that says which it is in its {@code entrysubtype} (a blog post, a forum post), as read back. */
-    private static final Set<String> ONLINE_SUBTYPES = Set.of("post-weblog", "post");
+    public static final Set<String> ONLINE_SUBTYPES = Set.of("post-weblog", "post");
 
     /** BibLaTeX's subtypes of {@code @article}. */
     private static final Map<String, String> ARTICLE_SUBTYPE = Map.of("magazine", "article-magazine", "newspaper", "article-newspaper");

@@ -300,9 +300,10 @@ final class BibTeXFields {
     private static java.util.Map<String, String> extras(BibTeXEntry e, Metadata m, boolean bibtexDialect) {
         java.util.Map<String, String> out = new java.util.TreeMap<>();
         String type = e.getType().getValue();
-        // a @misc whose entrysubtype names the type is how any type was written (and BibTeX's dialect writes one): no entry type of its own
+        // a blog or forum post was written as a @misc saying its type until it became an @online: such an entry reads as it did
         Value subtype = e.getField(new Key("entrysubtype"));
-        boolean miscOfType = type.equalsIgnoreCase("misc") && subtype != null && subtype.toUserString().strip().equals(m.type());
+        boolean miscOfType = type.equalsIgnoreCase("misc") && subtype != null && subtype.toUserString().strip().equals(m.type())
+                && BibTeXMapping.ONLINE_SUBTYPES.contains(m.type());
         if (!type.equalsIgnoreCase(BibTeXMapping.defaultEntryType(m, bibtexDialect)) && !miscOfType) {
             out.put(BibTeXMapping.ENTRY_TYPE_EXTRA, type.toLowerCase(java.util.Locale.ROOT));
         }

@@ -731,6 +731,7 @@ class BibTeXFileTest extends AnnotationToolContract {
         Path file = Files.writeString(dir.resolve("blog.bib"), """
                 @online{site, title = {Site}, url = {https://example.org}, date = {2020}}
                 @misc{before, entrysubtype = {post-weblog}, title = {Older post}, howpublished = {Old blog}, date = {2019}}
+                @misc{tool, entrysubtype = {software}, title = {A tool}, date = {2018}}
                 """);
         BibTeXFile bib = new BibTeXFile(file);
         bib.changedSince(null);
@@ -747,6 +748,8 @@ class BibTeXFileTest extends AnnotationToolContract {
         Metadata older = bib.fetch("before").orElseThrow().metadata();
         assertEquals("post-weblog", older.type());
         assertNull(older.bibtexExtras(), "a @misc of the type, as Idiom wrote one before, reads as it did");
+        assertEquals(Map.of("@type", "misc"), bib.fetch("tool").orElseThrow().metadata().bibtexExtras(),
+                "and so does a @misc of a type whose own entry type has not changed (@software): its entry type is its own");
         RemoteRecord olderCopy = bib.fetch("before").orElseThrow();
         bib.update(olderCopy, bib.writable(older.with(Field.TITLE, "Older post, edited"), older));
         assertTrue(Files.readString(file).contains("@misc{before,"), "and is not retyped: " + Files.readString(file));
