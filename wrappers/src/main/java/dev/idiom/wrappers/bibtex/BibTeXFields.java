@@ -176,13 +176,17 @@ final class BibTeXFields {
             }
         });
         java.util.Map<String, String> copyHas = known == null ? null : known.extras(Field.BIBTEX_EXTRAS);
+        java.util.Map<String, String> here = fromZotero(m, bibtexDialect);
         java.util.Map<String, String> otherDialect = copyHas == null ? java.util.Map.of() : fromZotero(m, !bibtexDialect);
-        fromZotero(m, bibtexDialect).forEach((name, value) -> {
-            if (extraName(name) && balanced(value) && (copyHas == null || copyHas.containsKey(name))) {
-                // a copy written while its file read as the other dialect (a first entry can change how a file reads) keeps that one's line
-                out.putIfAbsent(name, copyHas != null && copyHas.get(name).equals(otherDialect.get(name)) ? otherDialect.get(name) : value);
+        java.util.Set<String> names = new java.util.LinkedHashSet<>(here.keySet());
+        names.addAll(otherDialect.keySet());
+        for (String name : names) {
+            // a copy written while its file read as the other dialect (one entry's options = {…} makes a file BibLaTeX's) keeps what it was written with
+            String value = otherDialect.get(name) != null && otherDialect.get(name).equals(copyHas.get(name)) ? otherDialect.get(name) : here.get(name);
+            if (value != null && extraName(name) && balanced(value) && (copyHas == null || copyHas.containsKey(name))) {
+                out.putIfAbsent(name, value);
             }
-        });
+        }
         return out;
     }
 
@@ -217,8 +221,8 @@ final class BibTeXFields {
             }
         }
         String text = dev.idiom.wrappers.zotero.ExtraLines.freeText(extra);
-        if (!text.isEmpty()) { // lines as Better BibTeX writes them: a LaTeX line break between
-            out.putIfAbsent("annotation", String.join("\\\\\n", text.lines().map(BibTeXFields::latex).toList()));
+        if (!text.isEmpty()) { // a LaTeX line break between lines, on one line of the file (a value's further lines are indented when written)
+            out.putIfAbsent("annotation", String.join("\\\\ ", text.lines().map(BibTeXFields::latex).toList()));
         }
         if (bibtexDialect && m.get(Field.CALL_NUMBER) != null) {
             out.putIfAbsent("lccn", latex(Field.CALL_NUMBER.toText(m.get(Field.CALL_NUMBER))));
@@ -505,10 +509,10 @@ final class BibTeXFields {
                 target.e.addField(new Key("keywords"), new StringValue(was == null ? escape(latex(value)) : value, StringValue.Style.BRACED));
             }
         }
-        if (before == Metadata.EMPTY) { // a new entry's cross-references a Zotero item names (tex.crossref= key): the file's own from then on,
-            // never read; added last, as jbibtex takes a crossref field for a resolved one when asked for any other field
+        if (before == Metadata.EMPTY) { // a new entry's xref a Zotero item names (tex.xref= key): the file's own from then on, never read.
+            // Not a crossref: its entry's fields would be read as this one's, which the record does not hold
             fromZotero(after, bibtexDialect).forEach((name, value) -> {
-                if ((name.equals("crossref") || name.equals("xref")) && balanced(value)) {
+                if (name.equals("xref") && balanced(value)) {
                     target.e.addField(new Key(name), new StringValue(value, StringValue.Style.BRACED));
                 }
             });

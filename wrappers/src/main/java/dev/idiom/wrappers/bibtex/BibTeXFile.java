@@ -605,7 +605,7 @@ public final class BibTeXFile implements AnnotationTool {
             extras.putIfAbsent(known != null && known.extras(Field.BIBTEX_EXTRAS).containsKey(other) ? other : arxiv[1], BibTeXFields.latex(arxiv[2]));
         }
         String pubmed = BibTeXMapping.pubmedIdOf(m.url());
-        if (!dialect && m.pmid() == null && m.arxiv() == null && pubmed != null && (known == null || pubmed.equals(known.pmid()))) {
+        if (m.pmid() == null && m.arxiv() == null && pubmed != null && (known == null ? !dialect : pubmed.equals(known.pmid()))) {
             m = m.with(Field.PMID, pubmed); // a PubMed address's id, as Better BibTeX gives it (eprint, eprinttype = {pubmed}); read back as the entry's own
         }
         m = m.with(Field.BIBTEX_EXTRAS, Field.extras(extras));

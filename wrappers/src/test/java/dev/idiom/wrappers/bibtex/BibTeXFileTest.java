@@ -89,19 +89,20 @@ class BibTeXFileTest extends AnnotationToolContract {
                 .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "Read twice.\ntex.affiliation: Dept. of R&D\ntex.shorthand= {GW}20\n"
                         + "tex.owner: ada\ntex.title: not this one\ntex.broken: {unbalanced\nLCCN: 2004012345\nOriginal Date: 1971\n"
                         + "bibtex.wonder: in BibTeX's dialect\nbiblatex.wonder: in BibLaTeX's\nOCLC: 724024071\nPublisher: read as data\n"
-                        + "tex.crossref= conf/icdm/2009w")));
+                        + "tex.xref= welker_andreas_1999\ntex.crossref= conf/icdm/2009w")));
         Path file = dir.resolve("tex.bib");
         Files.writeString(file, "");
         BibTeXFile bib = new BibTeXFile(file);
         RemoteRecord made = bib.create(item);
         String text = Files.readString(file);
         assertTrue(text.contains("{Dept. of R\\&D}") && text.contains("{{GW}20}"), "escaped after ':', as written after '=': " + text);
-        assertTrue(text.contains("crossref = {conf/icdm/2009w}"), "a cross-reference it names, in the entry made: the file's own from then on");
+        assertTrue(text.contains("xref = {welker_andreas_1999}"), "a cross-reference it names, in the entry made: the file's own from then on");
+        assertFalse(text.contains("conf/icdm/2009w"), "but no crossref, whose entry's fields would read as this one's: " + text);
         assertTrue(!text.contains("owner") && !text.contains("not this one") && !text.contains("unbalanced"),
                 "no bookkeeping, nothing the mapping reads, nothing that would break the file: " + text);
         Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
         assertEquals(Map.of("affiliation", "Dept. of R\\&D", "shorthand", "{GW}20", "lccn", "2004012345", "origdate", "1971",
-                        "wonder", "in BibLaTeX's", "annotation", "Read twice.\\\\\nOCLC: 724024071"), back.bibtexExtras(),
+                        "wonder", "in BibLaTeX's", "annotation", "Read twice.\\\\ OCLC: 724024071"), back.bibtexExtras(),
                 "and the lines Zotero reads as data no canonical field holds, as Better BibTeX names them; its free text as the annotation");
         assertEquals(back.bibtexExtras(), bib.writable(item, back).bibtexExtras(), "what the copy holds is what it is owed");
         assertTrue(BibTeXFile.entry(item, true).contains("wonder = {in BibTeX's dialect}"), "a bibtex. line is for BibTeX's dialect alone");
@@ -724,6 +725,22 @@ class BibTeXFileTest extends AnnotationToolContract {
         Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
         assertEquals(back.bibtexExtras(), bib.writable(book, back).bibtexExtras(), "what the copy holds is what it is owed");
         assertFalse(BibTeXFile.entry(book, true).contains("editora"), "BibTeX's styles have no such lists");
+    }
+
+    @Test
+    void aCopyKeepsWhatItWasWrittenWithWhenAnotherEntryChangesWhichDialectItsFileReadsAs() throws IOException {
+        Metadata book = Metadata.EMPTY.with(Field.TYPE, "book").with(Field.TITLE, "Catalogued").with(Field.YEAR, 1994)
+                .with(Field.CALL_NUMBER, "QA3 .C39 1994").with(Field.URL, "https://www.ncbi.nlm.nih.gov/pubmed/15599377");
+        Path file = Files.writeString(dir.resolve("flips.bib"), "@article{k, title = {Old}, journal = {J}, year = 1999}\n");
+        BibTeXFile bib = new BibTeXFile(file);
+        bib.changedSince(null);
+        RemoteRecord made = bib.create(bib.writable(book, null));
+        assertTrue(Files.readString(file).contains("lccn = {QA3 .C39 1994}"), "BibTeX's dialect: the call number as lccn");
+        Files.writeString(file, "@book{other, title = {Other}, year = 2000, options = {usetranslator=false}}\n", StandardOpenOption.APPEND);
+        bib.changedSince(null); // the file now reads as BibLaTeX's
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals(back.bibtexExtras(), bib.writable(book, back).bibtexExtras(), "not owed a rewrite for what another entry did");
+        assertEquals(back.pmid(), bib.writable(book, back).pmid());
     }
 
     @Test
