@@ -193,8 +193,9 @@ final class BibTeXFields {
     /**
      * The fields Better BibTeX writes from what a Zotero item holds beyond the mapping: its
      * {@code tex.name: value} lines (and {@code bibtex.}/{@code biblatex.} ones for their dialect),
-     * LCCN, MR and original-date lines, {@code extra}'s free text as {@code annotation}, and in
-     * BibTeX's dialect the call number as {@code lccn}.
+     * LCCN, MR and original-date lines, {@code extra}'s free text as {@code annotation}, in
+     * BibTeX's dialect the call number as {@code lccn}, in BibLaTeX's the creators of roles the
+     * record keeps no list for ({@link #roles}).
      */
     private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect) {
         java.util.Map<String, String> out = new java.util.LinkedHashMap<>();

@@ -600,7 +600,7 @@ public final class BibTeXFile implements AnnotationTool {
         String[] arxiv = BibTeXMapping.arxivParts(m.arxiv(), dialect);
         if (arxiv != null && (known == null || !java.util.Objects.equals(known.arxiv(), m.arxiv()))) {
             m = m.with(Field.ARXIV, arxiv[0]);
-            String other = BibTeXMapping.arxivParts(m.arxiv() + " [" + arxiv[2] + "]", !dialect)[1];
+            String other = dialect ? "eprintclass" : "primaryclass";
             // a copy written while its file read as the other dialect keeps that one's name for the classes
             extras.putIfAbsent(known != null && known.extras(Field.BIBTEX_EXTRAS).containsKey(other) ? other : arxiv[1], BibTeXFields.latex(arxiv[2]));
         }
