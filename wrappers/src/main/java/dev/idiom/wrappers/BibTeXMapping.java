@@ -240,7 +240,7 @@ public final class BibTeXMapping {
     private static final Pattern MASTERS = Pattern.compile("(?i)\\bmaster|\\bm\\.?\\s?a\\.?\\b|\\bm\\.?\\s?sc?\\.?\\b|\\bmagist|\\bdiplom");
 
     /** The thesis type an entry type says by itself, without a {@code type} field: what Zotero's thesis type becomes. */
-    static String impliedGenre(String entryType) {
+    public static String impliedGenre(String entryType) {
         return switch (lower(entryType)) {
             case "mastersthesis" -> "Master's thesis";
             case "phdthesis" -> "PhD thesis";
@@ -380,7 +380,7 @@ public final class BibTeXMapping {
      * "June 18–23, 2017" is {@code 2017-06-18/2017-06-23}), where the record's year, month and day are
      * still the ones it starts with; else null.
      */
-    static String wholeDate(Metadata m) {
+    public static String wholeDate(Metadata m) {
         for (Field part : List.of(Field.BIBTEX_EXTRAS, Field.ZOTERO_EXTRAS)) {
             String d = m.extras(part).get("date");
             d = d == null ? null : part == Field.ZOTERO_EXTRAS ? edtf(d) : d;

@@ -584,6 +584,8 @@ public final class BibTeXFile implements AnnotationTool {
      * An arXiv id with classes is the id and an {@code eprintclass}; a copy that has it whole in its
      * {@code eprint} (as Idiom wrote it before) keeps it so while the id is the same. A PubMed address
      * gives a BibLaTeX entry its PubMed id, where the record has none (a copy made before, only where it has that one).
+     * A value is as the entry reads back: its runs of white space one space, a {@code @phdthesis} a PhD thesis, a
+     * Zotero date typed as a range or a season the BibLaTeX {@code date} it is written as.
      */
     static Metadata asWritten(Metadata wanted, Metadata known, boolean dialect) {
         Metadata m = BibTeXMapping.holdable(wanted, dialect);
@@ -608,9 +610,25 @@ public final class BibTeXFile implements AnnotationTool {
         if (m.pmid() == null && m.arxiv() == null && pubmed != null && (known == null ? !dialect : pubmed.equals(known.pmid()))) {
             m = m.with(Field.PMID, pubmed); // a PubMed address's id, as Better BibTeX gives it (eprint, eprinttype = {pubmed}); read back as the entry's own
         }
+        String whole = dialect ? null : BibTeXMapping.wholeDate(m); // a Zotero date typed as a range or a season, written whole
+        if (whole != null && !extras.containsKey("date") && (known == null || known.extras(Field.BIBTEX_EXTRAS).containsKey("date"))) {
+            extras.put("date", whole);
+        }
+        String implied = BibTeXMapping.impliedGenre(entryType != null ? entryType : written);
+        if (m.get(Field.GENRE) == null && implied != null) {
+            m = m.with(Field.GENRE, implied); // a @phdthesis is a PhD thesis, read back so
+        }
         m = m.with(Field.BIBTEX_EXTRAS, Field.extras(extras));
+        for (Field f : HELD) { // BibTeX reads a run of white space in a value (a line break too) as one space
+            if (m.get(f) instanceof String text && !text.equals(text.replaceAll("\\s+", " ").strip())) {
+                m = m.with(f, text.replaceAll("\\s+", " ").strip());
+            }
+        }
         return known == null ? m : m.with(Field.CITATION_KEY, known.citationKey());
     }
+
+    /** The fields an entry holds (worked out once: every owed-write check asks). */
+    private static final java.util.Set<Field> HELD = BibTeXMapping.entryFields();
 
     /** A file holds every field an entry has a place for, and its own kind's extras (not a Zotero item's). */
     @Override

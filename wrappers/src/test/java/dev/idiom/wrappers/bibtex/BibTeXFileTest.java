@@ -744,6 +744,23 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void whatACopyIsOwedIsWhatItsEntryReadsBackAsSoThatNoCheckFindsAWriteOwedThatWouldChangeNothing() throws IOException {
+        Metadata thesis = Metadata.EMPTY.with(Field.TYPE, "thesis").with(Field.TITLE, "A  title\n with   runs ").with(Field.YEAR, 1993)
+                .with(Field.ABSTRACT, "Para one.\n\nPara   two.\tTab").with(Field.ISBN, "978-1\r\n234")
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("date", "Summer 1993")));
+        Path file = Files.writeString(dir.resolve("owed.bib"), "@online{site, title = {Site}, url = {https://example.org}, date = {2020}}\n");
+        BibTeXFile bib = new BibTeXFile(file);
+        bib.changedSince(null);
+        RemoteRecord made = bib.create(bib.writable(thesis, null));
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        Metadata owed = bib.writable(thesis, back);
+        for (Field f : bib.fieldsKept()) {
+            assertEquals(back.get(f), owed.get(f), f + ": a run of white space reads as one space, a @phdthesis as a PhD thesis, a season as its date");
+        }
+        assertEquals("1993-22", back.extras(Field.BIBTEX_EXTRAS).get("date"));
+    }
+
+    @Test
     void aBlogPostIsAnOnlineEntryThatSaysItIsOneAndAnEntryWrittenAsAMiscBeforeStaysOne() throws IOException {
         Path file = Files.writeString(dir.resolve("blog.bib"), """
                 @online{site, title = {Site}, url = {https://example.org}, date = {2020}}
