@@ -221,7 +221,7 @@ final class BibTeXFields {
                 }
             }
         }
-        String text = dev.idiom.wrappers.zotero.ExtraLines.freeText(extra);
+        String text = dev.idiom.wrappers.ZoteroExtras.freeText(extra);
         if (!text.isEmpty()) { // a LaTeX line break between lines, on one line of the file (a value's further lines are indented when written)
             out.putIfAbsent("annotation", String.join("\\\\ ", text.lines().map(BibTeXFields::latex).toList()));
         }
@@ -247,7 +247,7 @@ final class BibTeXFields {
      * {@code namea}…{@code namec} as a {@code collaborator}. A video keeps {@code editor} for its director.
      */
     private static java.util.Map<String, String> roles(Metadata m) {
-        List<dev.idiom.wrappers.zotero.OtherCreators.Creator> others = dev.idiom.wrappers.zotero.OtherCreators.of(m);
+        List<dev.idiom.wrappers.ZoteroExtras.Creator> others = dev.idiom.wrappers.ZoteroExtras.otherCreators(m);
         if (others.isEmpty()) {
             return java.util.Map.of();
         }
@@ -258,7 +258,7 @@ final class BibTeXFields {
             typeOfList.put("editor", video ? "director" : "editor");
         }
         java.util.Map<String, List<dev.idiom.events.Author>> lists = new java.util.LinkedHashMap<>();
-        for (dev.idiom.wrappers.zotero.OtherCreators.Creator c : others) {
+        for (dev.idiom.wrappers.ZoteroExtras.Creator c : others) {
             String list = ROLE_LISTS.get(c.role());
             if (list == null) {
                 boolean editorLike = c.role().equals("seriesEditor") || video && c.role().equals("scriptwriter");

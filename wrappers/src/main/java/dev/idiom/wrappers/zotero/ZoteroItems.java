@@ -217,7 +217,7 @@ final class ZoteroItems {
 
     /** The keys of the Zotero extras part that are no item field: the item type, creators of other roles, the date and access date as typed, extra's other lines. */
     static final String ITEM_TYPE = "itemType";
-    static final String CREATORS = "creators";
+    static final String CREATORS = dev.idiom.wrappers.ZoteroExtras.CREATORS;
     static final String DATE = "date";
     static final String ACCESS_DATE = "accessDate";
     static final String EXTRA = "extra";
