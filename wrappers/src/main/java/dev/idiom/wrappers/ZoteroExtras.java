@@ -116,7 +116,6 @@ public final class ZoteroExtras {
     /** One creator: its Zotero creator type and its name (a single-field name is a family name alone). */
     public record Creator(String role, Author name) {}
 
-
     /** The creators of roles the record keeps no list for (cast members, contributors, a patent's assignee…), in the item's order. */
     public static List<Creator> otherCreators(Metadata m) {
         String json = m.extras(Field.ZOTERO_EXTRAS).get(CREATORS);
