@@ -198,6 +198,9 @@ final class BibTeXFields {
      * record keeps no list for ({@link #roles}).
      */
     private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect) {
+        if (m.extras(Field.ZOTERO_EXTRAS).isEmpty() && m.get(Field.CALL_NUMBER) == null) {
+            return java.util.Map.of(); // a record no Zotero item made: nothing to derive (every owed-write check of every copy asks, in both dialects)
+        }
         java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
         String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
         for (String line : extra == null ? java.util.List.<String>of() : extra.lines().toList()) {
