@@ -55,28 +55,34 @@ final class AntiEntropy {
         Set<String> owed = new HashSet<>();
         outbox.list(tool.kind(), tool.account(), Integer.MAX_VALUE).forEach(e -> owed.add(e.entityId() + "\n" + e.remoteId()));
         MirrorRule.Direction direction = MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().direction();
-        int[] found = new int[3]; // divergent, repaired, re-enqueued
+        int[] found = new int[4]; // divergent, repaired, re-enqueued, read anew
         List<String> missing = new ArrayList<>();
         replicas.forEach(tool, (de, r) -> {
             RemoteRecord there = listed.get(r.remoteId());
             if (there == null) {
                 missing.add(r.remoteId());
-            } else if (!CanonicalForm.agree(r.synced(), tool.tagsAsRead(there.metadata(), r.synced()), tool.fieldsKept())) {
+            } else if (CanonicalForm.agree(r.synced(), tool.tagsAsRead(there.metadata(), r.synced()), tool.fieldsKept())) {
+                if (direction.written() && ReplicaContent.owed(de, tool, r) && !owed.contains(de.id() + "\n" + r.remoteId())) {
+                    outbox.owe(de.id(), r, de.version());
+                    found[2]++;
+                }
+            } else if (Reread.sameVersion(tool, r, there)) {
+                // unchanged in the tool, read otherwise by Idiom: re-based (once) whatever the direction (nothing comes in), no divergence
+                if (RecordArrival.READ_ANEW.equals(pull.one(tool, there).reason())) {
+                    found[3]++;
+                }
+            } else {
                 found[0]++;
                 // send-only: nothing comes in; the copy stays counted as divergent until the DE's next push overwrites it
                 if (direction.read() && pull.one(tool, there).kind() != ImportOutcome.Kind.SKIPPED) {
                     found[1]++;
                 }
-            } else if (direction.written() && ReplicaContent.owed(de, tool, r)
-                    && !owed.contains(de.id() + "\n" + r.remoteId())) {
-                outbox.owe(de.id(), r, de.version());
-                found[2]++;
             }
         });
         String heldWhy = complete && !missing.isEmpty() ? deletions.apply(tool, missing, false).held() : null;
         int stillDivergent = found[0] - found[1];
         states.updateSyncState(tool.kind(), tool.account(), s -> s.checked(clock.instant(), stillDivergent), clock.instant());
         return new CheckReport(Outbox.accountKey(tool.kind(), tool.account()), listed.size(), replicas.count(tool.kind(), tool.account()), found[0], found[1], found[2],
-                complete ? missing.size() : 0, heldWhy);
+                complete ? missing.size() : 0, heldWhy, found[3]);
     }
 }

@@ -169,7 +169,7 @@ public final class Mirrors {
         Set<UUID> out = new LinkedHashSet<>();
         for (RecordedEvent e : page) {
             boolean copyNews = e.event() instanceof ReplicaLinked || e.event() instanceof dev.idiom.events.ReplicaPushed
-                    || e.event() instanceof dev.idiom.events.ReplicaUnlinked;
+                    || e.event() instanceof dev.idiom.events.ReplicaReread || e.event() instanceof dev.idiom.events.ReplicaUnlinked;
             dev.idiom.events.ReplicaEvent r = copyNews ? (dev.idiom.events.ReplicaEvent) e.event() : null;
             // a copy linked or acknowledged in the account itself owes nothing more; one unlinked there may
             if (r == null || !s.rule().from().isEmpty() || (e.event() instanceof dev.idiom.events.ReplicaUnlinked

@@ -30,6 +30,9 @@ import java.util.UUID;
  * author) or a new DE.
  */
 final class RecordArrival {
+    /** The reason a copy unchanged in its tool was re-based ({@link Reread}). */
+    static final String READ_ANEW = "read anew at the version last synced: the copy is unchanged, Idiom reads it otherwise now; the DE is unchanged";
+
     private final EntityIds ids;
 
     RecordArrival(EntityIds ids) {
@@ -78,11 +81,17 @@ final class RecordArrival {
             }
             Replica replica = de.replica(tool.kind(), tool.account(), r.remoteId()).orElseThrow();
             r = read(tool, r, replica.synced());
-            // the same version with the same content is no change; the same version with other content (anti-entropy found the
-            // replica diverged) goes through the merge like any remote change
+            // the same version with the same content is no change; the same version read otherwise, where versions name the
+            // content, is Idiom reading it anew (re-based, nothing merged); else (anti-entropy found the replica diverged) it goes
+            // through the merge like any remote change
             if (Objects.equals(replica.remoteVersion(), r.version()) && CanonicalForm.agree(replica.synced(), r.metadata(), tool.fieldsKept())
                     && replica.privateCopy() == r.privateCopy()) {
                 return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), null), null);
+            }
+            if (Reread.sameVersion(tool, replica, r)) {
+                dev.idiom.events.ReplicaReread reread = Reread.of(tool, r, de, replica);
+                return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), reread == null ? null : READ_ANEW),
+                        reread == null ? null : new Append(de.id(), de.version(), List.of(new NewEvent(UUID.randomUUID(), source, reread))));
             }
             return merged(tool, r, de, replica, null, view, source);
         }

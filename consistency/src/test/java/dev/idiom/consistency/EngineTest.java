@@ -237,4 +237,52 @@ class EngineTest {
                 "committed unannounced: " + e));
         assertEquals(f.load(id).version(), ofDe.getLast().entity().version(), "the last state announced is the DE's state");
     }
+
+    @Test
+    void aCopyAnOlderReadingSyncedIsReadAnewAtItsVersionWithoutWritingAnyLibrary() throws Exception {
+        // given a .bib entry as an older version of the adapter read it: no language (it did not read langid), typed as a
+        // document (it did not know the entry type), the DE made from that reading and copied to Zotero
+        java.nio.file.Files.writeString(f.bibFile, "@article{demers87,\n  title = {Epidemic algorithms},\n  author = {Demers, Alan},\n"
+                + "  journal = {PODC},\n  year = {1987},\n  langid = {english},\n}\n");
+        dev.idiom.wrappers.RemoteRecord now = f.tools.file.changedSince(null).records().getFirst();
+        Metadata older = now.metadata().with(Field.TYPE, "document").with(Field.LANGUAGE, null);
+        UUID id = UUID.randomUUID();
+        f.store.append(id, 0, List.of(new dev.idiom.events.NewEvent(UUID.randomUUID(), "replica:bibtex", new dev.idiom.events.RecordImported(older,
+                f.tools.file.kind(), f.tools.file.account(), now.remoteId(), now.version(), null, null, false))));
+        f.engine.upload().upload(id, f.tools.zot);
+        String file = java.nio.file.Files.readString(f.bibFile);
+        int zoteroWrites = f.zotero.writeRequests();
+        // when the entry, unchanged, is checked and synced by this version
+        CheckReport c = f.engine.check("file");
+        SyncReport s = f.engine.sync().sync("file", false, Progress.SILENT);
+        // then the copy was read anew, nothing diverged, and neither the DE nor any library changed
+        assertEquals(1, c.reread(), c.toString());
+        assertEquals(0, c.divergent(), c.toString());
+        assertEquals(0, s.pulled().count(ImportOutcome.Kind.UPDATED), s.toString());
+        assertEquals(older, f.load(id).metadata(), "the DE keeps its content");
+        assertEquals("article-journal", f.replica(id, "bibtex").synced().type(), "the copy is based on the new reading");
+        assertNull(f.replica(id, "bibtex").synced().get(Field.LANGUAGE), "a value the DE has none of waits for the copy's next change");
+        f.engine.pushes().drain(10);
+        assertEquals(file, java.nio.file.Files.readString(f.bibFile), "the entry is not rewritten to the older reading");
+        assertEquals(zoteroWrites, f.zotero.writeRequests(), "the Zotero copy is not retyped");
+        assertEquals(0, f.engine.check("file").reread(), "read anew once");
+        assertEquals(List.of(), f.engine.report().owed(10));
+
+        // when the curator then edits the entry's title in the file
+        java.nio.file.Files.writeString(f.bibFile, file.replace("{Epidemic algorithms}", "{Epidemic algorithms for replicated databases}"));
+        f.engine.sync().sync("file", false, Progress.SILENT);
+        // then that change comes in, with the language it brings, and the type the DE has stays as it was (no reading difference
+        // passes for the curator's change)
+        Metadata after = f.load(id).metadata();
+        assertEquals("Epidemic algorithms for replicated databases", after.title());
+        assertEquals("document", after.type());
+        assertEquals("english", after.get(Field.LANGUAGE));
+        f.engine.pushes().drain(10);
+        assertTrue(java.nio.file.Files.readString(f.bibFile).startsWith("@article{demers87,"), "still the entry the curator typed");
+
+        // and when the DE's type changes in Idiom, the copy is written that change
+        f.editedInIdiom(id, Field.TYPE, "book");
+        f.engine.pushes().drain(10);
+        assertTrue(java.nio.file.Files.readString(f.bibFile).startsWith("@book{demers87,"), java.nio.file.Files.readString(f.bibFile));
+    }
 }

@@ -97,6 +97,7 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
             case RecordImported imported -> version == 0 ? imported.metadata() : metadata.withGapsFilledFrom(imported.metadata());
             case ReplicaLinked linked -> metadata;
             case ReplicaPushed pushed -> metadata;
+            case ReplicaReread reread -> metadata;
             case ReplicaUnlinked unlinked -> metadata;
             case FieldChanged changed -> metadata.with(changed.field(), changed.value());
             case TagAdded added -> metadata.withTag(added.tag());
@@ -117,6 +118,8 @@ public record DigitalEntity(UUID id, int version, Metadata metadata, List<Replic
                     l.privateCopy()), l.replaces(), next, false);
             case ReplicaPushed p -> linked(new Replica(p.tool(), p.account(), p.remoteId(), p.remoteVersion(), p.synced(), null, p.shadow(),
                     p.privateCopy()), p.replaces(), next, p.pushedVersion() == version);
+            case ReplicaReread r -> linked(new Replica(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), null, r.shadow(),
+                    r.privateCopy(), r.ownFields()), null, next, false);
             case ReplicaUnlinked u -> replicas.stream().filter(r -> !r.sameCopy(u.tool(), u.account(), u.remoteId())).toList();
             // they moved to the winner, but for those of an account where the winner has a copy already
             case EntityMerged m -> replicas.stream().filter(r -> m.duplicates().stream().anyMatch(c -> r.sameCopy(c.tool(), c.account(), c.remoteId())))

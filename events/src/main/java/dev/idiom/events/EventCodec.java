@@ -42,6 +42,14 @@ public final class EventCodec {
                 g.writeNumberField("pushedVersion", e.pushedVersion());
                 g.writeEndObject();
             });
+            case ReplicaReread e -> written(g -> {
+                writeReplica(g, new Replica(e.tool(), e.account(), e.remoteId(), e.remoteVersion(), e.synced(), null, e.shadow(), e.privateCopy()));
+                if (e.ownFields() != null) {
+                    g.writeFieldName("ownFields");
+                    json.writeValue(g, e.ownFields());
+                }
+                g.writeEndObject();
+            });
             case ReplicaUnlinked e -> written(g -> {
                 writeReplica(g, new Replica(e.tool(), e.account(), e.remoteId(), null, e.lastSynced()));
                 g.writeStringField("reason", e.reason());
@@ -125,6 +133,10 @@ public final class EventCodec {
                 Replica r = replica(n);
                 yield new ReplicaPushed(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), r.shadow(), text(n, "replaces"),
                         n.path("pushedVersion").asInt(), r.privateCopy());
+            }
+            case "ReplicaReread" -> {
+                Replica r = replica(n);
+                yield new ReplicaReread(r.tool(), r.account(), r.remoteId(), r.remoteVersion(), r.synced(), r.ownFields(), r.shadow(), r.privateCopy());
             }
             case "ReplicaUnlinked" -> {
                 Replica r = replica(n);

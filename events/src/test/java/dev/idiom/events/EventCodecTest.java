@@ -86,6 +86,24 @@ class EventCodecTest {
     }
 
     @Test
+    void aRereadKeepsTheCopysNewReadingAndItsOwnFieldsThroughTheStoredForm() {
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, "motion_picture").with(Field.TITLE, "I, Daniel Blake");
+        Metadata own = Metadata.EMPTY.with(Field.TYPE, "document");
+        for (ReplicaReread e : List.of(new ReplicaReread("bibtex", null, "loach16", "f1", m, own, null, false),
+                new ReplicaReread("zotero", "u1", "K1", "17", m, null, "{}", true))) {
+            String payload = codec.payload(e);
+            assertEquals(e, codec.event("ReplicaReread", payload), payload);
+        }
+        // and the DE it is applied to keeps its content, the copy the new reading with its own fields
+        DigitalEntity de = DigitalEntity.empty(java.util.UUID.randomUUID())
+                .apply(new RecordImported(m.with(Field.TYPE, "document"), "bibtex", null, "loach16", "f1", null, null, false), java.time.Instant.EPOCH)
+                .apply(new ReplicaReread("bibtex", null, "loach16", "f1", m, own, null, false), java.time.Instant.EPOCH);
+        assertEquals("document", de.metadata().type());
+        assertEquals("motion_picture", de.replicas().getFirst().synced().type());
+        assertEquals(own, codec.entity(codec.entity(de)).replicas().getFirst().ownFields());
+    }
+
+    @Test
     void storedMetadataReadsAsJacksonWouldWithUnknownPropertiesIgnoredAndScalarsCoerced() {
         String stored = """
                 {"id":"11111111-2222-3333-4444-555555555555","version":2,"createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z",\

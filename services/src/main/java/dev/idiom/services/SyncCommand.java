@@ -61,8 +61,8 @@ final class SyncCommand {
             }
             if (check) {
                 dev.idiom.consistency.report.CheckReport c = sync.check(account);
-                out.printf("idiom: check of %s: %d listed, %d replicas, %d divergent, %d repaired, %d re-enqueued, %d missing%n", account, c.listed(),
-                        c.replicas(), c.divergent(), c.repaired(), c.reEnqueued(), c.missing());
+                out.printf("idiom: check of %s: %d listed, %d replicas, %d divergent, %d repaired, %d re-enqueued, %d missing, %d read anew%n", account,
+                        c.listed(), c.replicas(), c.divergent(), c.repaired(), c.reEnqueued(), c.missing(), c.reread());
             }
             return r.held() == null ? 0 : 3;
         }

@@ -183,6 +183,18 @@ public interface AnnotationTool {
     void delete(String remoteId, String knownVersion);
 
     /**
+     * True if the tool's version of a record names its content: read at the version it was last
+     * synced at, a record holds what it held then (Zotero's item versions, a file entry's
+     * fingerprint, Pinboard's change signature). A copy that reads otherwise at that version was
+     * read otherwise by Idiom, not changed by anyone: it is re-based on the new reading, not merged
+     * into its DE, so a better reading rewrites no library. Default false: a version that may stay
+     * while the content changes (a change date to the second) leaves every difference to the merge.
+     */
+    default boolean versionNamesContent() {
+        return false;
+    }
+
+    /**
      * True if a complete listing can leave out a record that exists (offset paging while records
      * are deleted shifts the pages): a record it does not list is fetched before it is taken for deleted.
      */

@@ -78,7 +78,8 @@ public final class BibTeXMapping {
             Map.entry("techreport", "report"), Map.entry("report", "report"), Map.entry("manual", "report"),
             Map.entry("online", "webpage"), Map.entry("electronic", "webpage"), Map.entry("www", "webpage"),
             Map.entry("software", "software"), Map.entry("dataset", "dataset"), Map.entry("unpublished", "manuscript"),
-            Map.entry("patent", "patent"), Map.entry("periodical", "periodical"), Map.entry("misc", "document"));
+            Map.entry("patent", "patent"), Map.entry("periodical", "periodical"), Map.entry("misc", "document"),
+            Map.entry("video", "motion_picture"), Map.entry("movie", "motion_picture"));
 
     /** The entry type each CSL type is written as; any other type is a {@code @misc} with that entrysubtype. */
     private static final Map<String, String> ENTRY_TYPE = Map.ofEntries(Map.entry("article-journal", "article"),
@@ -87,10 +88,25 @@ public final class BibTeXMapping {
             Map.entry("entry-encyclopedia", "inreference"), Map.entry("thesis", "phdthesis"), Map.entry("report", "techreport"),
             Map.entry("webpage", "online"), Map.entry("software", "software"), Map.entry("dataset", "dataset"),
             Map.entry("manuscript", "unpublished"), Map.entry("patent", "patent"), Map.entry("periodical", "periodical"),
-            Map.entry("document", "misc"), Map.entry("post-weblog", "online"), Map.entry("post", "online"));
+            Map.entry("document", "misc"), Map.entry("post-weblog", "online"), Map.entry("post", "online"),
+            Map.entry("motion_picture", "video"));
 
     /** CSL types written as an {@code @online} that says which it is in its {@code entrysubtype} (a blog post, a forum post), as read back. */
     public static final Set<String> ONLINE_SUBTYPES = Set.of("post-weblog", "post");
+
+    /**
+     * CSL types Idiom wrote as a {@code @misc} naming the type in its {@code entrysubtype} before it
+     * gave them an entry type of their own (a blog post's {@code @online}, a film's {@code @video}):
+     * such a {@code @misc} still reads as it did, its entry type no extra of the record's.
+     */
+    public static final Set<String> FORMERLY_MISC = Set.of("post-weblog", "post", "motion_picture", "broadcast");
+
+    /** Entry types of BibLaTeX (and Mendeley's {@code @movie}) for a film, a video or a television broadcast. */
+    private static final Set<String> VIDEOS = Set.of("video", "movie");
+    /** The {@code entrysubtype}s of a {@code @video} that make it a television broadcast, as Better BibTeX writes and reads them. */
+    private static final Set<String> TV_SUBTYPES = Set.of("tvbroadcast", "tvepisode");
+    /** The Zotero item type of a television broadcast, the one kind of CSL broadcast written as a {@code @video}. */
+    private static final String TV_BROADCAST = "tvBroadcast";
 
     /** BibLaTeX's subtypes of {@code @article}. */
     private static final Map<String, String> ARTICLE_SUBTYPE = Map.of("magazine", "article-magazine", "newspaper", "article-newspaper");
@@ -180,6 +196,9 @@ public final class BibTeXMapping {
         if (type.equals("misc") && Field.TYPES.contains(subtype) || type.equals("online") && ONLINE_SUBTYPES.contains(subtype)) {
             return subtype;
         }
+        if (VIDEOS.contains(type) && (TV_SUBTYPES.contains(subtype) || subtype.equals("broadcast"))) {
+            return "broadcast";
+        }
         return CSL_TYPE.getOrDefault(type, "document");
     }
 
@@ -191,7 +210,7 @@ public final class BibTeXMapping {
     /** The entry type a record is written as: by its CSL type, a thesis by its genre (a master's thesis is a {@code @mastersthesis}, as Better BibTeX writes one). */
     public static String entryType(Metadata m) {
         String own = m.extras(Field.BIBTEX_EXTRAS).get(ENTRY_TYPE_EXTRA); // the entry type of the file it came from, while it is of the record's type
-        if (own != null && m.type() != null && m.type().equals(CSL_TYPE.get(lower(own)))) {
+        if (own != null && m.type() != null && (m.type().equals(CSL_TYPE.get(lower(own))) || VIDEOS.contains(lower(own)) && m.type().equals("broadcast"))) {
             return own;
         }
         return defaultEntryType(m);
@@ -233,6 +252,9 @@ public final class BibTeXMapping {
         if ("thesis".equals(m.type()) && genre != null && MASTERS.matcher(genre.toString()).find()) {
             return "mastersthesis";
         }
+        if ("broadcast".equals(m.type()) && TV_BROADCAST.equals(m.extras(Field.ZOTERO_EXTRAS).get("itemType"))) {
+            return "video"; // Better BibTeX's @video with entrysubtype tvbroadcast; a radio broadcast or a podcast stays a @misc saying so
+        }
         return entryType(m.type());
     }
 
@@ -252,6 +274,9 @@ public final class BibTeXMapping {
     static String entrySubtype(String cslType) {
         if (cslType == null) {
             return null;
+        }
+        if (cslType.equals("broadcast")) {
+            return "tvbroadcast"; // the entry subtype of a broadcast's @video; a @misc names the CSL type
         }
         for (Map.Entry<String, String> article : ARTICLE_SUBTYPE.entrySet()) {
             if (article.getValue().equals(cslType)) {
@@ -304,8 +329,9 @@ public final class BibTeXMapping {
         if (m.get(Field.GENRE) == null && impliedGenre(e.type()) != null) { // a @mastersthesis is a master's thesis, though no field says so
             m = m.with(Field.GENRE, impliedGenre(e.type()));
         }
-        m = names(m, Field.AUTHORS, e.names("author"));
-        m = names(m, Field.EDITORS, e.names("editor"));
+        boolean directors = directorsAsEditors(e);
+        m = names(m, Field.AUTHORS, e.names(directors ? "editor" : "author"));
+        m = names(m, Field.EDITORS, directors ? null : e.names("editor"));
         m = names(m, Field.TRANSLATORS, e.names("translator"));
         m = date(m, e);
         String eprintType = firstOf(e, "eprinttype", "archiveprefix");
@@ -316,6 +342,15 @@ public final class BibTeXMapping {
             m = set(m, Field.PMID, e.get("eprint")); // BibLaTeX's (and Better BibTeX's) way of giving a PubMed id
         }
         return m;
+    }
+
+    /**
+     * True if the entry is a video whose {@code editor} names its directors ({@code editortype =
+     * {director}}), as BibLaTeX and Better BibTeX write a film's: read as the record's authors (a
+     * film's first creators, as Zotero and CSL hold them), and written back there.
+     */
+    public static boolean directorsAsEditors(Entry e) {
+        return VIDEOS.contains(lower(e.type())) && e.get("author") == null && lower(e.get("editortype")).equals("director");
     }
 
     private static String firstOf(Entry e, String... fields) {
@@ -534,7 +569,17 @@ public final class BibTeXMapping {
                 e.set(name, f == Field.GENRE && Objects.equals(value, impliedGenre(e.type())) ? null : value);
             }
         }
-        for (Map.Entry<Field, String> names : Map.of(Field.AUTHORS, "author", Field.EDITORS, "editor", Field.TRANSLATORS, "translator").entrySet()) {
+        // a video's directors are its editor (editortype director) where the entry has them so, or has neither list and the record no editors
+        boolean directors = directorsAsEditors(e)
+                || VIDEOS.contains(lower(e.type())) && e.get("author") == null && e.get("editor") == null && after.editors().isEmpty();
+        if (directors && changed(before, after, Field.AUTHORS)) {
+            e.set("editortype", after.authors().isEmpty() ? null : "director");
+        }
+        for (Map.Entry<Field, String> names : Map.of(Field.AUTHORS, directors ? "editor" : "author", Field.EDITORS, "editor", Field.TRANSLATORS,
+                "translator").entrySet()) {
+            if (directors && names.getKey() == Field.EDITORS) {
+                continue; // the list holds the directors
+            }
             if (changed(before, after, names.getKey())) {
                 List<?> list = (List<?>) after.get(names.getKey());
                 e.set(names.getValue(), list.isEmpty() ? null : authorList(list.stream().map(Author.class::cast).toList()));

@@ -43,6 +43,21 @@ public final class PrivateLibrary implements AnnotationTool {
     }
 
     @Override
+    public boolean versionNamesContent() {
+        return tool.versionNamesContent();
+    }
+
+    @Override
+    public boolean listingMayMissRecords() {
+        return tool.listingMayMissRecords();
+    }
+
+    @Override
+    public Metadata tagsAsRead(Metadata remote, Metadata synced) {
+        return tool.tagsAsRead(remote, synced);
+    }
+
+    @Override
     public ChangePage changedSince(String cursor) {
         ChangePage p = tool.changedSince(cursor);
         return new ChangePage(p.records().stream().map(RemoteRecord::asPrivate).toList(), p.deleted(), p.skipped(), p.cursor(), p.more(),

@@ -1,4 +1,8 @@
 package dev.idiom.consistency.report;
 
-/** What an anti-entropy check of one account found and did. */
-public record CheckReport(String account, int listed, int replicas, int divergent, int repaired, int reEnqueued, int missing, String held) {}
+/**
+ * What an anti-entropy check of one account found and did.
+ *
+ * @param reread copies unchanged in their tool (same version) that Idiom reads otherwise now: re-based, their DEs unchanged, nothing written
+ */
+public record CheckReport(String account, int listed, int replicas, int divergent, int repaired, int reEnqueued, int missing, String held, int reread) {}

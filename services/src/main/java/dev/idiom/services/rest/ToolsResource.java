@@ -198,14 +198,17 @@ public final class ToolsResource {
         named.samples().forEach(o.putArray("samples")::add);
     }
 
-    /** Anti-entropy now: every replica of the account fetched, compared in canonical form, repaired through the merge. */
+    /**
+     * Anti-entropy now: every replica of the account fetched, compared in canonical form, repaired through the merge; a copy
+     * unchanged in its tool that Idiom reads otherwise now is re-based ({@code reread}), not merged.
+     */
     @POST
     @Path("{name}/check")
     public String check(@PathParam("name") String name) {
         dev.idiom.consistency.report.CheckReport r = sync.check(name);
         return json.mapper().createObjectNode().put("account", r.account()).put("listed", r.listed()).put("replicas", r.replicas())
                 .put("divergent", r.divergent()).put("repaired", r.repaired()).put("reEnqueued", r.reEnqueued()).put("missing", r.missing())
-                .put("held", r.held()).toString();
+                .put("reread", r.reread()).put("held", r.held()).toString();
     }
 
     /** Parked pushes (refused by the tool for good) are tried again now. */

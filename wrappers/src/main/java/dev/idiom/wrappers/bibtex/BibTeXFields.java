@@ -309,9 +309,10 @@ final class BibTeXFields {
         java.util.Map<String, String> out = new java.util.TreeMap<>();
         String type = e.getType().getValue();
         // a blog or forum post was written as a @misc saying its type until it became an @online: such an entry reads as it did
-        Value subtype = e.getField(new Key("entrysubtype"));
-        boolean miscOfType = type.equalsIgnoreCase("misc") && subtype != null && subtype.toUserString().strip().equals(m.type())
-                && BibTeXMapping.ONLINE_SUBTYPES.contains(m.type());
+        View view = new View(e, bibtexDialect);
+        String subtype = view.get("entrysubtype");
+        boolean miscOfType = type.equalsIgnoreCase("misc") && subtype != null && subtype.strip().equals(m.type())
+                && BibTeXMapping.FORMERLY_MISC.contains(m.type());
         if (!type.equalsIgnoreCase(BibTeXMapping.defaultEntryType(m, bibtexDialect)) && !miscOfType) {
             out.put(BibTeXMapping.ENTRY_TYPE_EXTRA, type.toLowerCase(java.util.Locale.ROOT));
         }
@@ -319,10 +320,12 @@ final class BibTeXFields {
         if (date != null && e.getField(new Key("year")) == null && BibTeXMapping.saysMoreThanParts(date.toUserString())) {
             out.put("date", date.toUserString().strip()); // a range, a season, circa: the record's year, month and day are where it starts
         }
-        String venue = BibTeXMapping.venueField(new View(e, bibtexDialect));
+        String venue = BibTeXMapping.venueField(view);
+        boolean directors = BibTeXMapping.directorsAsEditors(view);
         e.getFields().forEach((k, v) -> {
             String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
             if (extraName(name) && !name.equals(venue) // a web page's organization, where it is its site
+                    && !(directors && name.equals("editortype")) // a video's editor as its directors: the mapping's
                     && !(name.equals("options") && !bibtexDialect && v.toUserString().strip().equals(USEPREFIX) && useprefix(m))) {
                 out.put(name, v.toUserString()); // the useprefix Idiom writes for a name with a particle is the names' own
             }

@@ -56,6 +56,12 @@ public final class BibTeXFile implements AnnotationTool {
         this.pageSize = pageSize;
     }
 
+    /** True: an entry's version is the fingerprint of its type and every field. */
+    @Override
+    public boolean versionNamesContent() {
+        return true;
+    }
+
     @Override
     public String kind() {
         return "bibtex";
@@ -149,6 +155,12 @@ public final class BibTeXFile implements AnnotationTool {
 
     /** A key BibTeX can read back as written: no spaces, braces, commas, quotes, #, % or ~. */
     private static final Pattern CITATION_KEY = Pattern.compile("[^\\s{}(),\"#%~\\\\]+");
+    /**
+     * The longest citation key a new entry takes from its record (a key is a copy's remote id, which
+     * the outbox holds in 700 characters), and the longest name a generated key starts with.
+     */
+    private static final int MAX_KEY = 200;
+    private static final int MAX_KEY_NAME = 40;
     /** An entry without a key ({@code @article{, title = …}}), as Citavi and other exports write them. */
     private static final Pattern KEYLESS = Pattern.compile("[ \\t]*@\\s*\\w+\\s*[{(]\\s*,");
     /** The remote ids given to keyless entries: no key is written until Idiom must write the entry. */
@@ -941,13 +953,14 @@ public final class BibTeXFile implements AnnotationTool {
 
     /** A key for a new entry that neither the file nor {@code taken} (entries added beside it) has. */
     private static String newKey(Parsed p, Metadata m, java.util.Set<String> taken) {
-        if (m.citationKey() != null && CITATION_KEY.matcher(m.citationKey()).matches() && p.entry(m.citationKey()) == null
-                && !taken.contains(m.citationKey())) {
+        if (m.citationKey() != null && m.citationKey().length() <= MAX_KEY && CITATION_KEY.matcher(m.citationKey()).matches()
+                && p.entry(m.citationKey()) == null && !taken.contains(m.citationKey())) {
             return m.citationKey();
         }
         // ASCII, as Better BibTeX's keys: a key with other letters breaks BibTeX 0.99 and many styles
         String family = m.authors().isEmpty() ? "" : BibTeXMapping.keyPart(m.authors().getFirst().family());
         String name = family.isEmpty() ? BibTeXMapping.keyPart(Normalized.fold(m.title()).split(" ")[0]) : family;
+        name = name.substring(0, Math.min(name.length(), MAX_KEY_NAME)); // a title's first word may be any length
         String base = (name.isEmpty() ? "idiom" : name) + (m.year() == null ? "" : m.year()); // a key starts with a letter
         String key = base;
         for (char c = 'a'; p.entry(key) != null || taken.contains(key); c++) {

@@ -108,6 +108,12 @@ public final class IdiomPeer implements AnnotationTool {
         this.http = http;
     }
 
+    /** True: a DE's version moves with every event. */
+    @Override
+    public boolean versionNamesContent() {
+        return true;
+    }
+
     @Override
     public String kind() {
         return "idiom";

@@ -97,6 +97,12 @@ public final class ZoteroTool implements AnnotationTool {
         return ZoteroItems.holdable(s, t, wanted);
     }
 
+    /** True: an item's version moves with every write to it (Zotero's API: If-Unmodified-Since-Version). */
+    @Override
+    public boolean versionNamesContent() {
+        return true;
+    }
+
     @Override
     public String kind() {
         return "zotero";

@@ -959,6 +959,87 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aNewEntrysKeyStaysShortWhateverTheTitleOrTheRecordsOwnKey() throws IOException {
+        // a key is the copy's remote id: a title of one long word or a long key of the record's made one too long to owe a push to
+        BibTeXFile bib = new BibTeXFile(Files.writeString(dir.resolve("long-keys.bib"), ""));
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, "book").with(Field.TITLE, "a".repeat(900) + " b").with(Field.YEAR, 2020);
+        assertEquals("a".repeat(40) + "2020", bib.create(m).remoteId());
+        assertEquals("a".repeat(40) + "2020a", bib.create(m.with(Field.CITATION_KEY, "k".repeat(201))).remoteId());
+        assertEquals("k".repeat(200), bib.create(m.with(Field.CITATION_KEY, "k".repeat(200))).remoteId());
+    }
+
+    @Test
+    void aVideosDirectorsAreItsEditorAsBibLaTeXAndBetterBibTeXWriteThem() throws IOException {
+        // given Better BibTeX's film, television episode and video, and a @video without its editor's role
+        Path file = Files.writeString(dir.resolve("video.bib"), """
+                @video{film,
+                  entrysubtype = {film},
+                  title = {One Flew over the Cuckoo's Nest},
+                  editor = {Forman, Miloš},
+                  editortype = {director},
+                  date = {1975}
+                }
+                @video{episode,
+                  entrysubtype = {tvbroadcast},
+                  title = {The One with the Princess Leia Fantasy},
+                  editor = {Mancuso, Gail},
+                  editortype = {director},
+                  date = {1996-09-16}
+                }
+                @video{edited,
+                  title = {A Compilation},
+                  editor = {Doe, Jane}
+                }
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        // then the director is the record's first creator, as Zotero and CSL have a film's
+        Metadata film = bib.fetch("film").orElseThrow().metadata();
+        assertEquals("motion_picture", film.type());
+        assertEquals(List.of(new Author("Forman", "Miloš")), film.authors());
+        assertTrue(film.editors().isEmpty() && film.extras(Field.BIBTEX_EXTRAS).isEmpty(), film.toString());
+        Metadata episode = bib.fetch("episode").orElseThrow().metadata();
+        assertEquals("broadcast", episode.type());
+        assertEquals(List.of(new Author("Mancuso", "Gail")), episode.authors());
+        Metadata edited = bib.fetch("edited").orElseThrow().metadata();
+        assertEquals(List.of(new Author("Doe", "Jane")), edited.editors(), "an editor of no role named stays an editor");
+        assertTrue(edited.authors().isEmpty());
+
+        // when a film is written to a new entry, and a director added in Idiom to the one read
+        RemoteRecord made = bib.create(Metadata.EMPTY.with(Field.TYPE, "motion_picture").with(Field.TITLE, "I, Daniel Blake").with(Field.YEAR, 2016)
+                .with(Field.AUTHORS, List.of(new Author("Loach", "Ken"))));
+        RemoteRecord read = bib.fetch("film").orElseThrow();
+        bib.update(read, film.with(Field.AUTHORS, List.of(new Author("Forman", "Miloš"), new Author("Doe", "John"))));
+        // then each is a @video whose editor holds its directors, and reads back as written
+        String text = Files.readString(file);
+        assertTrue(text.contains("@video{" + made.remoteId() + ",") && text.contains("editor = {Loach, Ken}") && text.contains("editortype = {director}"), text);
+        assertTrue(text.contains("editor = {Forman, Miloš and Doe, John}") && !text.contains("author ="), text);
+        assertEquals(List.of(new Author("Loach", "Ken")), bib.fetch(made.remoteId()).orElseThrow().metadata().authors());
+        assertEquals("motion_picture", bib.fetch(made.remoteId()).orElseThrow().metadata().type());
+    }
+
+    @Test
+    void aFilmIdiomWroteAsAMiscBeforeReadsAsItDidAndIsNotRetyped() throws IOException {
+        // given a film's entry as Idiom wrote one before films were @video
+        Path file = Files.writeString(dir.resolve("old-film.bib"), """
+                @misc{loach2016,
+                  entrysubtype = {motion\\_picture},
+                  title = {I, Daniel Blake},
+                  author = {Loach, Ken},
+                  year = {2016}
+                }
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord r = bib.fetch("loach2016").orElseThrow();
+        // then it reads as a film, with no entry type of its own to carry, and a change writes only the change
+        assertEquals("motion_picture", r.metadata().type());
+        assertTrue(r.metadata().extras(Field.BIBTEX_EXTRAS).isEmpty(), r.metadata().toString());
+        assertEquals(r.metadata(), bib.writable(r.metadata(), r.metadata()));
+        bib.update(r, r.metadata().with(Field.YEAR, 2017));
+        String text = Files.readString(file);
+        assertTrue(text.startsWith("@misc{loach2016,") && text.contains("author = {Loach, Ken}") && text.contains("2017"), text);
+    }
+
+    @Test
     void bibLaTeXsLangidIsTheLanguageAndAChangeOfItIsWrittenWhereTheEntrySaysIt() throws IOException {
         Path file = Files.writeString(dir.resolve("langid.bib"), """
                 @book{b,

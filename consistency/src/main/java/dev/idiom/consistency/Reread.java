@@ -1,0 +1,52 @@
+package dev.idiom.consistency;
+
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.Field;
+import dev.idiom.events.Metadata;
+import dev.idiom.events.Replica;
+import dev.idiom.events.ReplicaReread;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.RemoteRecord;
+import java.util.Objects;
+
+/**
+ * A copy that reads otherwise at the version it was last synced at, in a tool whose versions name
+ * their content ({@link AnnotationTool#versionNamesContent}): nobody changed it, Idiom reads it
+ * better (or worse) now. It is re-based, never merged: the DE keeps its content, no other copy is
+ * written, and the copy is owed nothing — where the new reading differs from the DE the field
+ * becomes the copy's own ({@link Replica#ownFields}, with the DE's value now), so a push writes it
+ * only once the DE's value changes. A field the copy now reads a value for that the DE has none of
+ * stays as last synced: the DE takes it when the copy next changes, with that change.
+ */
+final class Reread {
+    private Reread() {}
+
+    /** True if {@code r} is the copy as last synced, by its version, in a tool whose versions name their content. */
+    static boolean sameVersion(AnnotationTool tool, Replica replica, RemoteRecord r) {
+        return tool.versionNamesContent() && replica.remoteVersion() != null && replica.remoteVersion().equals(r.version())
+                && replica.privateCopy() == r.privateCopy();
+    }
+
+    /** The re-base of {@code replica} on reading {@code r}, or null when the copy is based on that reading already. */
+    static ReplicaReread of(AnnotationTool tool, RemoteRecord r, DigitalEntity de, Replica replica) {
+        Metadata was = replica.synced() == null ? Metadata.EMPTY : replica.synced();
+        Metadata synced = r.metadata();
+        Metadata own = replica.ownFields();
+        for (Field f : tool.fieldsKept()) {
+            Object now = CanonicalForm.value(synced, f);
+            if (Objects.equals(CanonicalForm.value(was, f), now)) {
+                continue;
+            }
+            Object mine = CanonicalForm.value(de.metadata(), f);
+            if (mine == null) {
+                synced = synced.with(f, was.get(f));
+            } else if (!mine.equals(now) && (own == null || own.get(f) == null)) {
+                own = (own == null ? Metadata.EMPTY : own).with(f, de.metadata().get(f));
+            }
+        }
+        if (CanonicalForm.agree(was, synced, tool.fieldsKept()) && Objects.equals(own, replica.ownFields())) {
+            return null;
+        }
+        return new ReplicaReread(tool.kind(), tool.account(), r.remoteId(), r.version(), synced, own, r.shadow(), r.privateCopy());
+    }
+}
