@@ -270,13 +270,21 @@ public final class BibTeXMapping {
         };
     }
 
-    /** The entrysubtype that completes {@link #entryType} for a CSL type, or null. */
-    static String entrySubtype(String cslType) {
+    /**
+     * The entrysubtype that completes {@link #entryType} for a record, or null: a film's or a video's
+     * {@code @video} says which as Better BibTeX does ({@code film}, {@code video} for a Zotero video
+     * recording, {@code tvbroadcast}).
+     */
+    static String entrySubtype(Metadata m) {
+        String cslType = m.type();
         if (cslType == null) {
             return null;
         }
         if (cslType.equals("broadcast")) {
             return "tvbroadcast"; // the entry subtype of a broadcast's @video; a @misc names the CSL type
+        }
+        if (cslType.equals("motion_picture")) {
+            return "videoRecording".equals(m.extras(Field.ZOTERO_EXTRAS).get("itemType")) ? "video" : "film";
         }
         for (Map.Entry<String, String> article : ARTICLE_SUBTYPE.entrySet()) {
             if (article.getValue().equals(cslType)) {
@@ -293,7 +301,7 @@ public final class BibTeXMapping {
     public static String fieldName(String entryType, Field f) {
         String t = lower(entryType);
         return switch (f) {
-            case VENUE -> t.equals("article") || t.equals("periodical") ? "journal" : IN_BOOK.contains(t) ? "booktitle"
+            case VENUE -> t.equals("article") || t.equals("periodical") ? "journal" : IN_BOOK.contains(t) || VIDEOS.contains(t) ? "booktitle"
                     : t.equals("online") ? "organization" // a web page's site, as Better BibTeX writes it
                     : NO_CONTAINER.contains(t) ? null : "howpublished";
             case PUBLISHER -> THESES.contains(t) ? "school" : REPORTS.contains(t) ? "institution" : "publisher";
@@ -532,7 +540,7 @@ public final class BibTeXMapping {
         String oldType = e.type();
         if (!Objects.equals(before.type(), after.type()) && after.type() != null && !cslType(e).equals(after.type())) {
             e.type(entryType(after, e.bibtexDialect()));
-            String subtype = "misc".equalsIgnoreCase(e.type()) && !"document".equals(after.type()) ? after.type() : entrySubtype(after.type());
+            String subtype = "misc".equalsIgnoreCase(e.type()) && !"document".equals(after.type()) ? after.type() : entrySubtype(after);
             if (subtype != null || e.get("entrysubtype") != null) {
                 e.set("entrysubtype", subtype);
             }

@@ -1011,7 +1011,8 @@ class BibTeXFileTest extends AnnotationToolContract {
         bib.update(read, film.with(Field.AUTHORS, List.of(new Author("Forman", "Miloš"), new Author("Doe", "John"))));
         // then each is a @video whose editor holds its directors, and reads back as written
         String text = Files.readString(file);
-        assertTrue(text.contains("@video{" + made.remoteId() + ",") && text.contains("editor = {Loach, Ken}") && text.contains("editortype = {director}"), text);
+        assertTrue(text.contains("@video{" + made.remoteId() + ",") && text.contains("entrysubtype = {film}") && text.contains("editor = {Loach, Ken}")
+                && text.contains("editortype = {director}"), text);
         assertTrue(text.contains("editor = {Forman, Miloš and Doe, John}") && !text.contains("author ="), text);
         assertEquals(List.of(new Author("Loach", "Ken")), bib.fetch(made.remoteId()).orElseThrow().metadata().authors());
         assertEquals("motion_picture", bib.fetch(made.remoteId()).orElseThrow().metadata().type());
