@@ -608,7 +608,7 @@ public final class BibTeXMapping {
                 e.set("archiveprefix", null);
             }
         }
-        if (!e.bibtexDialect() && changed(before, after, Field.URL)) {
+        if (changed(before, after, Field.URL)) { // in either dialect, as Better BibTeX writes it: BibTeX's styles pass over eprint
             String[] was = urlEprint(before.url());
             String[] now = urlEprint(after.url());
             boolean derived = was != null && was[0].equalsIgnoreCase(Objects.toString(e.get("eprinttype"), "")) && was[1].equals(e.get("eprint"));
@@ -627,7 +627,7 @@ public final class BibTeXMapping {
             Map.entry("hdl", Pattern.compile("^https?://hdl\\.handle\\.net/([^/\\s]+/\\S+)$", Pattern.CASE_INSENSITIVE)));
 
     /**
-     * The eprint an address names, as Better BibTeX writes it for BibLaTeX ({@code eprinttype} and
+     * The eprint an address names, as Better BibTeX writes it ({@code eprinttype} and
      * {@code eprint}: a JSTOR, Google Books or Handle address), or null. Written with the address
      * and not read back: the address says it, so it is no value of the record's.
      */
@@ -687,12 +687,13 @@ public final class BibTeXMapping {
 
     /**
      * Whether the entry gives its PubMed id as {@code eprint} with {@code eprinttype = {pubmed}}: where
-     * it does already, or, in BibLaTeX, where the eprint is free (no arXiv id) and no {@code pmid} field is written.
+     * it does already, or where the eprint is free (no arXiv id) and no {@code pmid} field is written (in
+     * either dialect, as Better BibTeX writes it).
      */
     private static boolean pubmedEprint(Entry e, Metadata after) {
         String type = e.get("eprinttype");
         return type != null ? lower(type).equals("pubmed")
-                : !e.bibtexDialect() && e.get("eprint") == null && e.get("archiveprefix") == null && after.arxiv() == null;
+                : e.get("eprint") == null && e.get("archiveprefix") == null && after.arxiv() == null;
     }
 
     /** BibLaTeX's {@code date} where the entry has one and no {@code year}; else {@code year}, {@code month} (a macro) and {@code day}. */

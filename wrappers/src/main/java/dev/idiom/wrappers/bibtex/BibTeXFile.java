@@ -595,7 +595,7 @@ public final class BibTeXFile implements AnnotationTool {
      * when {@code dialect}: as {@link #writable}, for a copy last synced as {@code known} (null: a new one).
      * An arXiv id with classes is the id and an {@code eprintclass}; a copy that has it whole in its
      * {@code eprint} (as Idiom wrote it before) keeps it so while the id is the same. A PubMed address
-     * gives a BibLaTeX entry its PubMed id, where the record has none (a copy made before, only where it has that one).
+     * gives a new entry its PubMed id, where the record has none (a copy made before, only where it has that one).
      * A value is as the entry reads back: its runs of white space one space, a {@code @phdthesis} a PhD thesis, a
      * Zotero date typed as a range or a season the BibLaTeX {@code date} it is written as.
      */
@@ -619,7 +619,7 @@ public final class BibTeXFile implements AnnotationTool {
             extras.putIfAbsent(known != null && known.extras(Field.BIBTEX_EXTRAS).containsKey(other) ? other : arxiv[1], BibTeXFields.latex(arxiv[2]));
         }
         String pubmed = BibTeXMapping.pubmedIdOf(m.url());
-        if (m.pmid() == null && m.arxiv() == null && pubmed != null && (known == null ? !dialect : pubmed.equals(known.pmid()))) {
+        if (m.pmid() == null && m.arxiv() == null && pubmed != null && (known == null || pubmed.equals(known.pmid()))) {
             m = m.with(Field.PMID, pubmed); // a PubMed address's id, as Better BibTeX gives it (eprint, eprinttype = {pubmed}); read back as the entry's own
         }
         String whole = dialect ? null : BibTeXMapping.wholeDate(m); // a Zotero date typed as a range or a season, written whole

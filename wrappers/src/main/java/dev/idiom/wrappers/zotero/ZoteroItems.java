@@ -43,6 +43,8 @@ final class ZoteroItems {
     private static final List<String> MONTHS = List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
     private static final Pattern MONTH_NAME = Pattern.compile("(?i)\\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?");
     private static final Pattern DAY = Pattern.compile("(?<!\\d)(\\d{1,2})(?!\\d)");
+    /** A date in numbers with slashes or dots, as Zotero parses one: {@code 2016/12/01}, {@code 7/1994}, {@code 22/09/2020}, {@code 12.05.2019}. */
+    private static final Pattern NUMERIC_DATE = Pattern.compile("^(\\d{1,4})[/.](\\d{1,4})(?:[/.](\\d{1,4}))?$");
 
     /** The fields read from and written to a plain field of the item (or its extra line): all but these. */
     private static final Set<Field> APART = EnumSet.of(Field.TYPE, Field.AUTHORS, Field.EDITORS, Field.TRANSLATORS, Field.YEAR, Field.MONTH,
@@ -475,6 +477,10 @@ final class ZoteroItems {
         if (t.length() > 1 && t.charAt(0) == '-' && Character.isDigit(t.charAt(1))) {
             return m; // a year before the common era (EDTF's -0333): no year of the record's, which start at 1; the date stays as typed in the Zotero extras
         }
+        Matcher numeric = NUMERIC_DATE.matcher(t);
+        if (numeric.matches()) {
+            return numericDate(m, numeric.group(1), numeric.group(2), numeric.group(3));
+        }
         int slash = t.indexOf('/');
         if (slash > 0 && ISO_DATE.matcher(t.substring(0, slash)).matches()) {
             t = t.substring(0, slash); // an EDTF interval (2014-12-31/2015-01-01): the record's date is its start, the whole stays as typed
@@ -499,6 +505,36 @@ final class ZoteroItems {
             }
         }
         return m;
+    }
+
+    /**
+     * Year, month and day of a date in numbers, read as Zotero's date parser reads it: a year of four
+     * digits first is year, month, day; a year last is month, day, year (day first where the first
+     * number cannot be a month: {@code 22/09/2020}); two numbers are a month and its year. Anything
+     * else gives no month or day, only the year.
+     */
+    private static Metadata numericDate(Metadata m, String a, String b, String c) {
+        if (c == null) {
+            return a.length() == 4 ? month(number(m, Field.YEAR, a), b, null) : b.length() == 4 ? month(number(m, Field.YEAR, b), a, null) : m;
+        }
+        if (a.length() == 4) {
+            return month(number(m, Field.YEAR, a), b, c);
+        }
+        if (c.length() != 4) {
+            return m;
+        }
+        m = number(m, Field.YEAR, c);
+        return Integer.parseInt(a) > 12 ? month(m, b, a) : month(m, a, b);
+    }
+
+    /** The month, and its day where given, when the month is one. */
+    private static Metadata month(Metadata m, String month, String day) {
+        int n = Integer.parseInt(month);
+        if (n < 1 || n > 12 || m.year() == null) {
+            return m;
+        }
+        m = m.with(Field.MONTH, n);
+        return day == null ? m : number(m, Field.DAY, day);
     }
 
     private static Metadata number(Metadata m, Field f, String v) {

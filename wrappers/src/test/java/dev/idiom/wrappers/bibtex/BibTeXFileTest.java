@@ -831,6 +831,28 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aFileInBibTeXsDialectGetsTheEprintAnAddressNamesAsBetterBibTeXWritesIt() throws IOException {
+        Path file = Files.writeString(dir.resolve("bibtex-eprints.bib"), "@article{k, title = {Old}, journal = {J}, year = 1999}\n");
+        BibTeXFile bib = new BibTeXFile(file);
+        bib.changedSince(null);
+        Metadata article = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "On JSTOR").with(Field.YEAR, 1999)
+                .with(Field.URL, "https://www.jstor.org/stable/41164635");
+        Metadata indexed = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "In PubMed").with(Field.YEAR, 2005)
+                .with(Field.URL, "http://www.ncbi.nlm.nih.gov/pubmed/15599377");
+        RemoteRecord a = bib.create(bib.writable(article, null));
+        RemoteRecord p = bib.create(bib.writable(indexed, null));
+        String text = Files.readString(file);
+        assertTrue(text.contains("eprint = {41164635}") && text.contains("eprinttype = {jstor}") && text.contains("eprint = {15599377}")
+                && text.contains("eprinttype = {pubmed}") && !text.contains("pmid"), text);
+        assertEquals("15599377", bib.fetch(p.remoteId()).orElseThrow().metadata().pmid());
+        for (RemoteRecord made : List.of(a, p)) {
+            Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+            assertEquals(bib.writable(made == a ? article : indexed, back).with(Field.CITATION_KEY, null), back.with(Field.CITATION_KEY, null),
+                    "not owed again: " + back);
+        }
+    }
+
+    @Test
     void aDateRangeASeasonCircaOrAYearBeforeTheCommonEraReachesAnotherBibLaTeXFileWholeAndABibTeXFileAsItsStart() throws IOException {
         Path from = Files.writeString(dir.resolve("dates.bib"), """
                 @inproceedings{range, title = {Range}, booktitle = {Conf}, date = {2017-06-18/2017-06-23}}

@@ -265,6 +265,21 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void aDateInNumbersIsReadAsZoteroReadsItAndReachesACopyAsTyped() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        // as Zotero's strToDate: year first is y/m/d; year last is m/d/y, or d/m/y where the first cannot be a month; two numbers a month and a year
+        for (String[] c : new String[][] {{"2016/12/01", "2016-12-01"}, {"7/1994", "1994-07"}, {"22/09/2020", "2020-09-22"},
+                {"05/09/2020", "2020-05-09"}, {"1994/7", "1994-07"}, {"13/13/2020", "2020"}, {"12.05.2019", "2019-12-05"}}) {
+            String key = stub.addRemotely("{\"itemType\": \"book\", \"title\": \"Dated " + c[0] + "\", \"date\": \"" + c[0]
+                    + "\", \"creators\": [], \"tags\": [], \"collections\": [], \"relations\": {}}");
+            Metadata read = z.fetch(key).orElseThrow().metadata();
+            String iso = read.year() + (read.month() == null ? "" : String.format("-%02d", read.month())) + (read.day() == null ? "" : String.format("-%02d", read.day()));
+            assertEquals(c[1], iso, c[0]);
+            assertEquals(c[0], stub.data(z.create(read).remoteId()).path("date").asText(), "the copy's date as typed");
+        }
+    }
+
+    @Test
     void aValueTheItemHeldBeforeIdiomReadItsFieldIsNeverOverwrittenUnseen() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         String key = stub.addRemotely("""
