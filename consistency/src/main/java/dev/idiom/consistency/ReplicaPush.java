@@ -192,6 +192,15 @@ public final class ReplicaPush {
         // what the tool holds now, its tags read through what was just written (a "_" written for a space is that space)
         Metadata held = ReplicaMerge.asHeld(wanted, tool.tagsAsRead(written.metadata(), wanted), kept);
         String replaces = written.remoteId().equals(r.remoteId()) ? null : r.remoteId();
+        if (replaces == null && tool.versionNamesContent() && java.util.Objects.equals(written.version(), r.remoteVersion())) {
+            // the copy is as it was: what it reads otherwise than wanted it cannot hold so, and is not owed again (no write per check)
+            dev.idiom.events.ReplicaReread same = Reread.unwritable(tool, written, held, de, r, wanted);
+            if (same != null) {
+                record(de, same, EventSources.push(r.tool()));
+            }
+            outbox.acknowledged(owed, de.version());
+            return PushOutcome.ALREADY_IN_SYNC;
+        }
         // a write keeps the copy's privacy as it was (adapters re-send it); a pull brings news of it
         record(de, new ReplicaPushed(r.tool(), r.account(), written.remoteId(), written.version(), held, written.shadow(), replaces, de.version(),
                 r.privateCopy() || written.privateCopy()), EventSources.push(r.tool()));

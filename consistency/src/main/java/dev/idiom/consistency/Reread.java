@@ -49,4 +49,25 @@ final class Reread {
         }
         return new ReplicaReread(tool.kind(), tool.account(), r.remoteId(), r.version(), synced, own, r.shadow(), r.privateCopy());
     }
+
+    /**
+     * A write the tool took that left the copy as it was (its version, which names its content, did
+     * not move) while the copy reads otherwise than {@code wanted}: the copy cannot hold those values
+     * as the DE has them (a LaTeX command a {@code .bib} entry reads as something else). They become
+     * the copy's own, with the DE's values now, so no check owes the same write again; a later change
+     * of the DE's value is written as any is. Null where nothing would change (a field the DE has no
+     * value for, tags: left to the next write).
+     */
+    static ReplicaReread unwritable(AnnotationTool tool, RemoteRecord written, Metadata held, DigitalEntity de, Replica replica, Metadata wanted) {
+        Metadata own = replica.ownFields();
+        for (Field f : tool.fieldsKept()) {
+            Object mine = CanonicalForm.value(de.metadata(), f);
+            if (f != Field.TAGS && mine != null && !Objects.equals(CanonicalForm.value(held, f), CanonicalForm.value(wanted, f))
+                    && (own == null || own.get(f) == null)) {
+                own = (own == null ? Metadata.EMPTY : own).with(f, de.metadata().get(f));
+            }
+        }
+        return Objects.equals(own, replica.ownFields()) && CanonicalForm.agree(held, replica.synced(), tool.fieldsKept()) ? null
+                : new ReplicaReread(tool.kind(), tool.account(), written.remoteId(), written.version(), held, own, written.shadow(), replica.privateCopy());
+    }
 }

@@ -285,4 +285,26 @@ class EngineTest {
         f.engine.pushes().drain(10);
         assertTrue(java.nio.file.Files.readString(f.bibFile).startsWith("@book{demers87,"), java.nio.file.Files.readString(f.bibFile));
     }
+
+    @Test
+    void aValueAnEntryCannotHoldAsWrittenIsWrittenOnceNotOnEveryCheck() throws Exception {
+        // given a DE whose title a .bib entry reads back otherwise than written (a LaTeX command in math: the entry reads "$12$")
+        UUID id = f.uploaded(paper("The $\\frac{1}{2}$ rule"), "file");
+        String file = java.nio.file.Files.readString(f.bibFile);
+        // when the checks find the copy owed that title and its push writes it
+        CheckReport first = f.engine.check("file");
+        Map<PushOutcome, Integer> pushed = f.engine.pushes().drain(10);
+        // then the write changed nothing, is reported so, and no later check owes it again
+        assertEquals(1, first.reEnqueued(), first.toString());
+        assertEquals(Map.of(PushOutcome.ALREADY_IN_SYNC, 1), pushed);
+        assertEquals(file, java.nio.file.Files.readString(f.bibFile));
+        CheckReport second = f.engine.check("file");
+        assertEquals(0, second.reEnqueued() + second.divergent(), second.toString());
+        assertEquals("The $\\frac{1}{2}$ rule", f.load(id).metadata().title(), "the DE keeps its title");
+        // and a change of that title in Idiom is written as any change is
+        f.editedInIdiom(id, Field.TITLE, "The one-half rule");
+        f.engine.pushes().drain(10);
+        assertTrue(java.nio.file.Files.readString(f.bibFile).contains("title = {The one-half rule}"), java.nio.file.Files.readString(f.bibFile));
+        assertEquals(0, f.engine.check("file").reEnqueued());
+    }
 }

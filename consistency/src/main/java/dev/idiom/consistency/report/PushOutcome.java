@@ -4,7 +4,10 @@ package dev.idiom.consistency.report;
 public enum PushOutcome {
     /** The tool acknowledged the DE's content. */
     PUSHED,
-    /** The replica already held the DE's content in every field the tool keeps: no remote call. */
+    /**
+     * The replica already held the DE's content in every field the tool keeps: no remote call; or a
+     * write left it as it was (it cannot hold a value as the DE has it: that value is its own until the DE's changes).
+     */
     ALREADY_IN_SYNC,
     /** The replica had changed remotely: its changes were merged into the DE; the push follows. */
     MERGED_REMOTE_CHANGES,
