@@ -195,7 +195,7 @@ final class BibTeXFields {
      * {@code tex.name: value} lines (and {@code bibtex.}/{@code biblatex.} ones for their dialect),
      * LCCN, MR and original-date lines, {@code extra}'s free text as {@code annotation}, in
      * BibTeX's dialect the call number as {@code lccn}, in BibLaTeX's the creators of roles the
-     * record keeps no list for ({@link #roles}).
+     * record keeps no list for ({@link #roles}) and a patent's assignee field as its {@code holder}.
      */
     private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect) {
         if (m.extras(Field.ZOTERO_EXTRAS).isEmpty() && m.get(Field.CALL_NUMBER) == null) {
@@ -233,6 +233,10 @@ final class BibTeXFields {
         }
         if (!bibtexDialect) {
             roles(m).forEach(out::putIfAbsent);
+            String assignee = m.extras(Field.ZOTERO_EXTRAS).get("assignee"); // a patent's assignee typed in its field: one literal name
+            if (assignee != null && !assignee.isBlank()) {
+                out.putIfAbsent("holder", "{" + latex(assignee.strip()) + "}");
+            }
         }
         return out;
     }

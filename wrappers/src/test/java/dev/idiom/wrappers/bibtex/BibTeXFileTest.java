@@ -728,6 +728,20 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aPatentsAssigneeFieldIsItsHolderAsOneLiteralName() throws IOException {
+        Metadata patent = Metadata.EMPTY.with(Field.TYPE, "patent").with(Field.TITLE, "A Patent Application").with(Field.YEAR, 2019)
+                .with(Field.AUTHORS, List.of(new Author("Werner", "Nils"))).with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("assignee", "My Employer")));
+        Path file = Files.writeString(dir.resolve("patents.bib"), "@online{site, title = {Site}, url = {https://example.org}, date = {2020}}\n");
+        BibTeXFile bib = new BibTeXFile(file);
+        bib.changedSince(null);
+        RemoteRecord made = bib.create(bib.writable(patent, null));
+        assertTrue(Files.readString(file).contains("holder = {{My Employer}}"), Files.readString(file));
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals(back.bibtexExtras(), bib.writable(patent, back).bibtexExtras(), "what the copy holds is what it is owed");
+        assertNull(bib.writable(patent, back.with(Field.BIBTEX_EXTRAS, null)).bibtexExtras(), "a copy made before is not owed it");
+    }
+
+    @Test
     void aCopyKeepsWhatItWasWrittenWithWhenAnotherEntryChangesWhichDialectItsFileReadsAs() throws IOException {
         Metadata book = Metadata.EMPTY.with(Field.TYPE, "book").with(Field.TITLE, "Catalogued").with(Field.YEAR, 1994)
                 .with(Field.CALL_NUMBER, "QA3 .C39 1994").with(Field.URL, "https://www.ncbi.nlm.nih.gov/pubmed/15599377");
