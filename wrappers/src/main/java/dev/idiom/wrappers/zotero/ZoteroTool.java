@@ -296,6 +296,7 @@ public final class ZoteroTool implements AnnotationTool {
      * key, and that item is the copy. The answer names each item by its index in the request.
      */
     private List<Made> create(List<Metadata> items, List<String> keys) {
+        List<ObjectNode> childNotes = new ArrayList<>();
         ArrayNode body = JSON.createArrayNode();
         for (int i = 0; i < items.size(); i++) {
             body.add(ZoteroItems.newItem(schema(), items.get(i)).put("key", keys.get(i)).put("version", 0));
@@ -319,12 +320,40 @@ public final class ZoteroTool implements AnnotationTool {
                     out.add(new Made(null, new ToolException("Zotero did not report the created item " + key + ": " + result)));
                 } else {
                     out.add(new Made(record(created), null));
+                    String notes = items.get(i).notes();
+                    if (notes != null && !notes.isBlank()) {
+                        childNotes.add(ZoteroNote.child(key, notes));
+                    }
                 }
             } catch (ToolException fetchFailed) {
                 out.add(new Made(null, fetchFailed));
             }
         }
+        writeNotes(childNotes);
         return out;
+    }
+
+    /**
+     * The notes of items just made, each as a child note of its item (Zotero keeps notes as child
+     * items, HTML): written once, with the new item. Idiom does not read child notes back (its
+     * listing is of top-level items) and never writes one again: a later change of either side's
+     * notes does not travel, and a note Idiom did not make is never touched. A note Zotero refuses is
+     * logged; its item stands.
+     */
+    private void writeNotes(List<ObjectNode> notes) {
+        for (int from = 0; from < notes.size(); from += MAX_WRITE) {
+            ArrayNode body = JSON.createArrayNode();
+            notes.subList(from, Math.min(notes.size(), from + MAX_WRITE)).forEach(body::add);
+            try {
+                HttpResponse<String> r = http.send(request("items").header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
+                expect(r, 200, "create child notes");
+                json(r).path("failed").properties().forEach(f -> LOG.warning("Zotero refused the child note of item "
+                        + body.path(Integer.parseInt(f.getKey())).path("parentItem").asText() + ": " + f.getValue().path("message").asText()));
+            } catch (ToolException failed) {
+                LOG.warning("the child notes of " + body.size() + " new Zotero items were not written: " + failed.getMessage());
+            }
+        }
     }
 
     /**

@@ -168,7 +168,7 @@ public final class ZoteroStub extends StubServer {
         ObjectNode failed = result.putObject("failed");
         for (int i = 0; i < body.size(); i++) {
             JsonNode data = body.get(i);
-            String invalid = invalidHere(data);
+            String invalid = refused(data);
             if (invalid != null) {
                 failed.putObject(Integer.toString(i)).put("key", "").put("code", 400).put("message", invalid);
                 continue;
@@ -373,6 +373,18 @@ public final class ZoteroStub extends StubServer {
         return invalid(served, data);
     }
 
+    /** Why this library refuses a new item, or null: as {@link #invalidHere}, and a child item's parent must be a regular item of it. */
+    private String refused(JsonNode data) {
+        String invalid = invalidHere(data);
+        if (invalid != null || !data.hasNonNull("parentItem")) {
+            return invalid;
+        }
+        ObjectNode parent = items.get(data.path("parentItem").asText());
+        return parent == null ? "Parent item " + data.path("parentItem").asText() + " doesn't exist"
+                : NON_BIBLIOGRAPHIC.containsKey(parent.path("data").path("itemType").asText()) ? "Parent item cannot be a note or attachment"
+                : data.path("collections").isEmpty() ? null : "Child items cannot be assigned to collections";
+    }
+
     /** As above, by the schema this server runs. */
     static String invalid(ZoteroSchema schema, JsonNode data) {
         if (!data.has("itemType")) {
@@ -441,7 +453,7 @@ public final class ZoteroStub extends StubServer {
     public String addRemotely(String json) {
         try {
             ObjectNode data = (ObjectNode) JSON.readTree(json);
-            String problem = invalidHere(data);
+            String problem = refused(data);
             if (problem != null) {
                 throw new IllegalArgumentException(problem);
             }

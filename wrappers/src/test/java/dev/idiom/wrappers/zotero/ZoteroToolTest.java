@@ -1,6 +1,7 @@
 package dev.idiom.wrappers.zotero;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -458,6 +459,39 @@ class ZoteroToolTest extends AnnotationToolContract {
         z.update(r, r.metadata().with(Field.NOTES, "Compare with Bayou.").with(Field.TITLE, "Epidemic algorithms for replicated databases"));
         assertEquals(extra, stub.data(key).path("extra").asText(), "extra is left as it was: notes do not go there");
         assertEquals("Epidemic algorithms for replicated databases", stub.data(key).path("title").asText());
+    }
+
+    @Test
+    void aNewItemsNotesAreItsChildNoteWrittenOnceAndNeverWrittenAgain() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        Metadata m = Metadata.EMPTY.with(Field.TYPE, "book").with(Field.TITLE, "Replication").with(Field.YEAR, 2010)
+                .with(Field.NOTES, "Read chapter 3 first.\nThen <the> appendix & index.\n\nBorrowed from the library.");
+        RemoteRecord made = z.create(m);
+        assertEquals(List.of("<p>Read chapter 3 first.<br>Then &lt;the&gt; appendix &amp; index.</p><p>Borrowed from the library.</p>"),
+                stub.childNotes(made.remoteId()), "paragraphs and line breaks, as Zotero's notes are HTML");
+        assertEquals(1, z.changedSince(null).records().size(), "the note is the item's, no record of its own");
+        // a later change of the record's notes is not written: Idiom does not read child notes, and a note it did not make is not touched
+        assertFalse(z.fieldsKept().contains(Field.NOTES));
+        z.update(made, m.with(Field.NOTES, "Changed in Idiom."));
+        assertEquals(1, stub.childNotes(made.remoteId()).size());
+        assertTrue(stub.childNotes(made.remoteId()).getFirst().contains("chapter 3"));
+        // and a record without notes gets none
+        assertEquals(List.of(), stub.childNotes(z.create(m.with(Field.NOTES, null).with(Field.TITLE, "No notes")).remoteId()));
+    }
+
+    @Test
+    void theStubRefusesAChildNoteOfAnItemThatIsNotThere() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String note = stub.addRemotely("""
+                {"itemType": "note", "note": "<p>standalone</p>", "tags": [], "collections": [], "relations": {}}
+                """);
+        assertThrows(IllegalArgumentException.class, () -> stub.addRemotely("""
+                {"itemType": "note", "parentItem": "ABCD2345", "note": "<p>orphan</p>", "tags": [], "relations": {}}
+                """));
+        assertThrows(IllegalArgumentException.class, () -> stub.addRemotely("""
+                {"itemType": "note", "parentItem": "%s", "note": "<p>child of a note</p>", "tags": [], "relations": {}}
+                """.formatted(note)));
+        assertEquals(0, z.changedSince(null).records().size());
     }
 
     @Test
