@@ -555,6 +555,8 @@ public final class BibTeXMapping {
                     }
                 }
             }
+        } else if (before.type() == null && after.type() != null && e.get("entrysubtype") == null && entrySubtype(after) != null) {
+            e.set("entrysubtype", entrySubtype(after)); // a new entry whose type reads as the record's already: a film's @video says film
         }
         for (Field f : MAPPED) {
             String name = fieldName(e.type(), f); // null for the type, names, dates and the arXiv id: below
