@@ -178,11 +178,17 @@ final class BibTeXFields {
         java.util.Map<String, String> copyHas = known == null ? null : known.extras(Field.BIBTEX_EXTRAS);
         java.util.Map<String, String> here = fromZotero(m, bibtexDialect);
         java.util.Map<String, String> otherDialect = copyHas == null ? java.util.Map.of() : fromZotero(m, !bibtexDialect);
+        // a film's copy written as a @misc (before films were @video) has its creators' lists as a @misc's were made (in BibLaTeX's
+        // dialect, the one with such lists: the copy keeps them if its file has since read as BibTeX's)
+        java.util.Map<String, String> asMisc = copyHas == null || !BibTeXMapping.FORMERLY_MISC.contains(m.type()) ? java.util.Map.of()
+                : fromZotero(m, false, false);
         java.util.Set<String> names = new java.util.LinkedHashSet<>(here.keySet());
         names.addAll(otherDialect.keySet());
+        names.addAll(asMisc.keySet());
         for (String name : names) {
             // a copy written while its file read as the other dialect (one entry's options = {…} makes a file BibLaTeX's) keeps what it was written with
-            String value = otherDialect.get(name) != null && otherDialect.get(name).equals(copyHas.get(name)) ? otherDialect.get(name) : here.get(name);
+            String value = otherDialect.get(name) != null && otherDialect.get(name).equals(copyHas.get(name)) ? otherDialect.get(name)
+                    : asMisc.get(name) != null && asMisc.get(name).equals(copyHas.get(name)) ? asMisc.get(name) : here.get(name);
             if (value != null && extraName(name) && balanced(value) && (copyHas == null || copyHas.containsKey(name))) {
                 out.putIfAbsent(name, value);
             }
@@ -198,6 +204,11 @@ final class BibTeXFields {
      * record keeps no list for ({@link #roles}) and a patent's assignee field as its {@code holder}.
      */
     private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect) {
+        return fromZotero(m, bibtexDialect, java.util.Set.of("video", "movie").contains(BibTeXMapping.entryType(m, false).toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    /** As above, the record written as a video ({@code @video}: its script writers beside its directors in {@code editora}) when {@code video}. */
+    private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect, boolean video) {
         if (m.extras(Field.ZOTERO_EXTRAS).isEmpty() && m.get(Field.CALL_NUMBER) == null) {
             return java.util.Map.of(); // a record no Zotero item made: nothing to derive (every owed-write check of every copy asks, in both dialects)
         }
@@ -232,7 +243,7 @@ final class BibTeXFields {
             out.putIfAbsent("lccn", latex(Field.CALL_NUMBER.toText(m.get(Field.CALL_NUMBER))));
         }
         if (!bibtexDialect) {
-            roles(m).forEach(out::putIfAbsent);
+            roles(m, video).forEach(out::putIfAbsent);
             String assignee = m.extras(Field.ZOTERO_EXTRAS).get("assignee"); // a patent's assignee typed in its field: one literal name
             if (assignee != null && !assignee.isBlank()) {
                 out.putIfAbsent("holder", "{" + latex(assignee.strip()) + "}");
@@ -253,12 +264,11 @@ final class BibTeXFields {
      * {@code editoratype}; every other role (a contributor, a cast member, a producer…) in
      * {@code namea}…{@code namec} as a {@code collaborator}. A video keeps {@code editor} for its director.
      */
-    private static java.util.Map<String, String> roles(Metadata m) {
+    private static java.util.Map<String, String> roles(Metadata m, boolean video) {
         List<dev.idiom.wrappers.ZoteroExtras.Creator> others = dev.idiom.wrappers.ZoteroExtras.otherCreators(m);
         if (others.isEmpty()) {
             return java.util.Map.of();
         }
-        boolean video = java.util.Set.of("video", "movie").contains(BibTeXMapping.entryType(m, false).toLowerCase(java.util.Locale.ROOT));
         java.util.Map<String, String> listOfType = new java.util.HashMap<>(); // the list each role went to
         java.util.Map<String, String> typeOfList = new java.util.HashMap<>();
         if (video || !m.editors().isEmpty()) {

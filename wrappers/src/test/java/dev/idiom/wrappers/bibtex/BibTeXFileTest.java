@@ -1076,6 +1076,15 @@ class BibTeXFileTest extends AnnotationToolContract {
         bib.update(r, r.metadata().with(Field.YEAR, 2017));
         String text = Files.readString(file);
         assertTrue(text.startsWith("@misc{loach2016,") && text.contains("author = {Loach, Ken}") && text.contains("2017"), text);
+        // and its script writer, written among the collaborators as a @misc's were, is not owed a move to a @video's editora
+        Metadata film = Metadata.EMPTY.with(Field.TYPE, "motion_picture").with(Field.TITLE, "I, Daniel Blake").with(Field.YEAR, 2016)
+                .with(Field.AUTHORS, List.of(new Author("Loach", "Ken"))).with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("creators",
+                        "[{\"creatorType\":\"scriptwriter\",\"firstName\":\"Paul\",\"lastName\":\"Laverty\"}]")));
+        Files.writeString(file, "@misc{laverty, entrysubtype = {motion\\_picture}, title = {I, Daniel Blake}, author = {Loach, Ken}, year = {2016},"
+                + " namea = {Laverty, Paul}, nameatype = {collaborator}}\n", StandardOpenOption.APPEND);
+        Metadata copy = bib.fetch("laverty").orElseThrow().metadata();
+        assertEquals(copy.bibtexExtras(), bib.writable(film, copy).bibtexExtras());
+        assertTrue(BibTeXFile.entry(film).contains("editora = {Laverty, Paul}"), "a new copy is a @video's: " + BibTeXFile.entry(film));
     }
 
     @Test
