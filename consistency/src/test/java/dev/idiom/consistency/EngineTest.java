@@ -307,4 +307,35 @@ class EngineTest {
         assertTrue(java.nio.file.Files.readString(f.bibFile).contains("title = {The one-half rule}"), java.nio.file.Files.readString(f.bibFile));
         assertEquals(0, f.engine.check("file").reEnqueued());
     }
+
+    @Test
+    void aZoteroItemReadBetterAtItsVersionChangesNoLibraryAndItsNextEditBringsTheNewReadingWithIt() throws Exception {
+        // given a Zotero item dated as typed "12/21/2011", read by an older version as the year alone, its DE copied to a file
+        String key = f.zotero.addRemotely("{\"itemType\": \"journalArticle\", \"title\": \"Gossip\", \"date\": \"12/21/2011\", \"creators\": [],"
+                + " \"tags\": [], \"collections\": [], \"relations\": {}}");
+        dev.idiom.wrappers.RemoteRecord now = f.tools.zot.fetch(key).orElseThrow();
+        assertEquals(12, now.metadata().month(), "this version reads the month, as Zotero does");
+        Metadata older = now.metadata().with(Field.MONTH, null).with(Field.DAY, null);
+        UUID id = UUID.randomUUID();
+        f.store.append(id, 0, List.of(new dev.idiom.events.NewEvent(UUID.randomUUID(), "replica:zotero", new dev.idiom.events.RecordImported(older,
+                f.tools.zot.kind(), f.tools.zot.account(), key, now.version(), null, now.shadow(), false))));
+        f.engine.upload().upload(id, f.tools.file);
+        String file = java.nio.file.Files.readString(f.bibFile);
+        int zoteroWrites = f.zotero.writeRequests();
+        // when the account is checked and synced
+        CheckReport c = f.engine.check("zot");
+        f.engine.sync().sync("zot", true, Progress.SILENT);
+        f.engine.pushes().drain(10);
+        // then nothing diverged and nothing was written anywhere: the DE has no month, and gets none from a reading alone
+        assertEquals(0, c.divergent(), c.toString());
+        assertEquals(older, f.load(id).metadata());
+        assertEquals(file, java.nio.file.Files.readString(f.bibFile));
+        assertEquals(zoteroWrites, f.zotero.writeRequests());
+        // when someone then edits the item in Zotero
+        f.zotero.editRemotely(key, "Gossip protocols");
+        f.engine.sync().sync("zot", false, Progress.SILENT);
+        // then the edit comes in, and the month the item has comes with it
+        assertEquals("Gossip protocols", f.load(id).metadata().title());
+        assertEquals(12, f.load(id).metadata().month());
+    }
 }
