@@ -520,6 +520,54 @@ class ConsistencyEngineTest {
     }
 
     @Test
+    void aCopyAnOlderVersionReadOtherwiseIsReadAnewOverTheDatabaseAndStaysSoAfterARestart() throws Exception {
+        // given a film's entry as Better BibTeX writes it, imported, and then as an older version of Idiom had read it: a document
+        Path refs = java.nio.file.Files.writeString(dir.resolve("films.bib"), """
+                @video{forman1975,
+                  entrysubtype = {film},
+                  title = {One Flew over the Cuckoo's Nest},
+                  editor = {Forman, Miloš},
+                  editortype = {director},
+                  date = {1975}
+                }
+                """);
+        String db = TestDatabase.freshUrl();
+        Idiom idiom = idiom(db, Map.of());
+        Application app = idiom.application();
+        app.tools().accounts().put("films", "bibtex", refs.toString(), "", null);
+        app.sync().sync("films", false, QUIET);
+        UUID id = idiom.store().findMatch(Metadata.EMPTY.with(Field.TITLE, "One Flew over the Cuckoo's Nest").with(Field.YEAR, 1975)
+                .with(Field.AUTHORS, List.of(new Author("Forman", "Miloš")))).orElseThrow();
+        DigitalEntity imported = load(idiom, id);
+        Replica copy = imported.replicas().getFirst();
+        assertEquals("motion_picture", imported.metadata().type());
+        Metadata older = copy.synced().with(Field.TYPE, "document");
+        idiom.store().append(id, imported.version(), List.of(
+                new dev.idiom.events.NewEvent(UUID.randomUUID(), "test", new dev.idiom.events.FieldChanged(Field.TYPE, "document")),
+                new dev.idiom.events.NewEvent(UUID.randomUUID(), "test", new dev.idiom.events.ReplicaLinked(copy.tool(), copy.account(), copy.remoteId(),
+                        copy.remoteVersion(), older))));
+        String text = java.nio.file.Files.readString(refs);
+
+        // when this version checks the account, and again after a restart on the same database
+        dev.idiom.consistency.report.CheckReport first = app.sync().check("films");
+        closing.remove(idiom);
+        idiom.close();
+        Idiom again = idiom(db, Map.of());
+        dev.idiom.consistency.report.CheckReport second = again.application().sync().check("films");
+        again.application().sync().sync("films", false, QUIET);
+
+        // then the copy was read anew once, the DE kept its type, and the file was not written
+        assertEquals(1, first.reread(), first.toString());
+        assertEquals(0, first.divergent() + first.reEnqueued(), first.toString());
+        assertEquals(0, second.reread() + second.divergent() + second.reEnqueued(), second.toString());
+        DigitalEntity de = load(again, id);
+        assertEquals("document", de.metadata().type());
+        assertEquals("motion_picture", de.replicas().getFirst().synced().type());
+        assertEquals("document", de.replicas().getFirst().ownFields().type(), "the copy keeps its type as its own, stored with the DE");
+        assertEquals(text, java.nio.file.Files.readString(refs));
+    }
+
+    @Test
     void antiEntropyRepairsAReplicaThatDivergedUnseenAndASecondPassRepairsNothing() {
         Idiom idiom = idiom();
         Application app = idiom.application();
