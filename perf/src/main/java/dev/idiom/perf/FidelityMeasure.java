@@ -227,6 +227,15 @@ public final class FidelityMeasure {
                 toZotero.refused++;
                 continue;
             }
+            for (JsonNode note : item.path("notes")) { // the item's child notes, as Zotero holds them (HTML)
+                String html = note.isTextual() ? note.asText() : note.path("note").asText("");
+                if (!html.isBlank()) {
+                    ObjectNode child = JSON.createObjectNode().put("itemType", "note").put("parentItem", key).put("note", html);
+                    child.putArray("tags");
+                    child.putObject("relations");
+                    stub.addRemotely(child.toString());
+                }
+            }
             Metadata m;
             try {
                 m = zotero.fetch(key).orElseThrow().metadata();

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * A record's notes as the child note of a new Zotero item, as Zotero keeps notes: HTML, a
  * paragraph per run of lines between blank lines, a line break where the text has one, the
  * characters HTML gives a meaning escaped. (Zotero's notes are child items of their own, not a
- * field: see {@link ZoteroTool#createAll} for when one is written.)
+ * field: see {@link ZoteroTool#createAll} for when one is written, {@link ZoteroTool#changedSince} for when one is read.)
  */
 final class ZoteroNote {
     private ZoteroNote() {}
@@ -30,6 +30,17 @@ final class ZoteroNote {
         note.putArray("tags");
         note.putObject("relations");
         return note;
+    }
+
+    /**
+     * A note's HTML as plain text, as {@link #html} writes it back: a paragraph (or heading, list item,
+     * block) ends with a blank line, {@code <br>} with a line end, entities decoded, other tags dropped.
+     */
+    static String text(String html) {
+        String t = html.replaceAll("(?i)<br\\s*/?>", "\n").replaceAll("(?i)</(p|div|h[1-6]|li|blockquote|pre|tr)>", "\n\n")
+                .replaceAll("(?s)<[^>]*>", "");
+        t = t.replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&");
+        return String.join("\n", t.lines().map(String::strip).toList()).replaceAll("\n{3,}", "\n\n").strip();
     }
 
     private static String escaped(String line) {

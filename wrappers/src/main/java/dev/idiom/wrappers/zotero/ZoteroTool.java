@@ -24,6 +24,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -205,6 +206,7 @@ public final class ZoteroTool implements AnnotationTool {
                 }
             }
         }
+        records = withNotes(records, since);
         List<String> deleted = new ArrayList<>(trashed);
         if (cursor != null) {
             HttpResponse<String> gone = http.send(request("deleted?since=" + since).GET().build());
@@ -214,6 +216,53 @@ public final class ZoteroTool implements AnnotationTool {
         // from the start, the listing is every top-level item (the trashed ones among the deleted)
         return new ChangePage(records, deleted, skipped, libraryVersion, false, cursor == null && skipped.isEmpty());
     }
+
+    /**
+     * The records with their child notes as their notes (each note's text, in the order Zotero added
+     * them, a blank line between): read so that a new item's notes arrive with its first import (a
+     * `.bib` copy writes them as its {@code note}). Zotero keeps no notes as a field, so they are no
+     * field the tool keeps ({@link ZoteroItems#KEPT}): a later change of a note is not followed, and
+     * Idiom never writes one back. Only notes changed since the cursor are listed (all of them from the start).
+     */
+    private List<RemoteRecord> withNotes(List<RemoteRecord> records, String since) {
+        if (records.isEmpty()) {
+            return records;
+        }
+        java.util.Set<String> wanted = new java.util.HashSet<>();
+        records.forEach(r -> wanted.add(r.remoteId()));
+        Map<String, List<JsonNode>> byParent = new java.util.HashMap<>();
+        int total = Integer.MAX_VALUE;
+        for (int start = 0; start < total; start += NOTES_PAGE) {
+            HttpResponse<String> r = http.send(request("items?itemType=note&since=" + since + "&limit=" + NOTES_PAGE + "&start=" + start).GET().build());
+            expect(r, 200, "list changed notes");
+            total = r.headers().firstValue("Total-Results").map(Integer::parseInt).orElse(0);
+            JsonNode page = json(r);
+            for (JsonNode note : page) {
+                String parent = note.path("data").path("parentItem").asText("");
+                if (wanted.contains(parent)) {
+                    byParent.computeIfAbsent(parent, k -> new ArrayList<>()).add(note.path("data"));
+                }
+            }
+            if (page.isEmpty()) {
+                break;
+            }
+        }
+        if (byParent.isEmpty()) {
+            return records;
+        }
+        return records.stream().map(r -> withNotes(r, byParent.getOrDefault(r.remoteId(), List.of()))).toList();
+    }
+
+    /** The record with these child notes' text as its notes (in the order Zotero added them, a blank line between); as it is without any. */
+    private static RemoteRecord withNotes(RemoteRecord r, List<JsonNode> notes) {
+        String text = notes.stream().sorted(java.util.Comparator.comparing((JsonNode n) -> n.path("dateAdded").asText()).thenComparing(n -> n.path("key").asText()))
+                .map(n -> ZoteroNote.text(n.path("note").asText(""))).filter(t -> !t.isBlank()).reduce((a, b) -> a + "\n\n" + b).orElse(null);
+        return text == null ? r : new RemoteRecord(r.remoteId(), r.version(), r.metadata().with(dev.idiom.events.Field.NOTES, text), r.identityHint(),
+                r.shadow(), r.privateCopy());
+    }
+
+    /** Notes listed per request, the API's most. */
+    private static final int NOTES_PAGE = 100;
 
     private RemoteRecord record(JsonNode item) {
         JsonNode data = item.has("data") ? item.get("data") : item;
@@ -243,7 +292,15 @@ public final class ZoteroTool implements AnnotationTool {
         if (!ZoteroItems.work(item.has("data") ? item.get("data") : item)) {
             return Optional.empty(); // a note, an attachment or an annotation is no record of a work
         }
-        return Optional.of(record(item));
+        HttpResponse<String> children = http.send(request("items/" + ToolHttp.segment(key) + "/children").GET().build());
+        expect(children, 200, "fetch the child notes of item " + key);
+        List<JsonNode> notes = new ArrayList<>();
+        json(children).forEach(c -> {
+            if (c.path("data").path("itemType").asText().equals("note")) {
+                notes.add(c.path("data"));
+            }
+        });
+        return Optional.of(withNotes(record(item), notes));
     }
 
     @Override

@@ -70,7 +70,7 @@ public final class ZoteroStub extends StubServer {
         return switch (r.method() + " " + (rest.startsWith("items/") && !rest.equals("items/top") ? "items/{key}" : rest)) {
             case "GET items/top" -> versions(r);
             case "GET items" -> byKeys(r);
-            case "GET items/{key}" -> one(rest.substring(6));
+            case "GET items/{key}" -> rest.endsWith("/children") ? children(rest.substring(6, rest.length() - "/children".length())) : one(rest.substring(6));
             case "GET deleted" -> deleted(r);
             case "POST items" -> create(r);
             case "PUT items/{key}" -> update(rest.substring(6), r, false);
@@ -105,6 +105,9 @@ public final class ZoteroStub extends StubServer {
     }
 
     private Reply byKeys(Request r) {
+        if (!r.query().containsKey("itemKey")) {
+            return listing(r);
+        }
         String[] keys = r.query().getOrDefault("itemKey", "").split(",");
         if (keys.length > 50) {
             return Reply.of(400, "Too many keys (max 50)");
@@ -116,6 +119,41 @@ public final class ZoteroStub extends StubServer {
                 out.add(items.get(k));
             }
         }
+        return ok(200, out.toString());
+    }
+
+    /**
+     * {@code GET items} without {@code itemKey}: every item (children too), as the API pages them —
+     * {@code limit} 25 by default and at most 100, {@code start}, {@code Total-Results} — filtered by
+     * {@code itemType} (one type, or {@code -type} for all others), {@code since} and {@code includeTrashed}.
+     */
+    private Reply listing(Request r) {
+        String type = r.query().get("itemType");
+        long since = Long.parseLong(r.query().getOrDefault("since", "0"));
+        boolean trash = "1".equals(r.query().get("includeTrashed"));
+        int limit = Math.min(100, Integer.parseInt(r.query().getOrDefault("limit", "25")));
+        int start = Integer.parseInt(r.query().getOrDefault("start", "0"));
+        if (limit < 1 || start < 0) {
+            return Reply.of(400, "Invalid 'limit' or 'start'");
+        }
+        List<ObjectNode> all = items.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(Map.Entry::getValue)
+                .filter(v -> v.path("version").asLong() > since && (trash || !trashed(v)))
+                .filter(v -> type == null || (type.startsWith("-") ? !v.path("data").path("itemType").asText().equals(type.substring(1))
+                        : v.path("data").path("itemType").asText().equals(type)))
+                .toList();
+        ArrayNode out = JSON.createArrayNode();
+        all.stream().skip(start).limit(limit).forEach(out::add);
+        return Reply.of(200, out.toString(), "Last-Modified-Version", Long.toString(libraryVersion), "Content-Type", "application/json",
+                "Total-Results", Integer.toString(all.size()));
+    }
+
+    /** {@code GET items/{key}/children}: the item's child items (notes, attachments), trashed ones left out; 404 for no such item. */
+    private Reply children(String key) {
+        if (!items.containsKey(key)) {
+            return Reply.of(404, "Not found");
+        }
+        ArrayNode out = JSON.createArrayNode();
+        items.values().stream().filter(v -> key.equals(v.path("data").path("parentItem").asText(null)) && !trashed(v)).forEach(out::add);
         return ok(200, out.toString());
     }
 

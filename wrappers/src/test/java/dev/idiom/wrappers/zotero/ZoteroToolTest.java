@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -469,7 +470,9 @@ class ZoteroToolTest extends AnnotationToolContract {
         RemoteRecord made = z.create(m);
         assertEquals(List.of("<p>Read chapter 3 first.<br>Then &lt;the&gt; appendix &amp; index.</p><p>Borrowed from the library.</p>"),
                 stub.childNotes(made.remoteId()), "paragraphs and line breaks, as Zotero's notes are HTML");
-        assertEquals(1, z.changedSince(null).records().size(), "the note is the item's, no record of its own");
+        List<RemoteRecord> listed = z.changedSince(null).records();
+        assertEquals(1, listed.size(), "the note is the item's, no record of its own");
+        assertEquals(m.notes(), listed.getFirst().metadata().notes(), "read back as written: its first import brings it");
         // a later change of the record's notes is not written: Idiom does not read child notes, and a note it did not make is not touched
         assertFalse(z.fieldsKept().contains(Field.NOTES));
         z.update(made, m.with(Field.NOTES, "Changed in Idiom."));
@@ -477,6 +480,38 @@ class ZoteroToolTest extends AnnotationToolContract {
         assertTrue(stub.childNotes(made.remoteId()).getFirst().contains("chapter 3"));
         // and a record without notes gets none
         assertEquals(List.of(), stub.childNotes(z.create(m.with(Field.NOTES, null).with(Field.TITLE, "No notes")).remoteId()));
+    }
+
+    @Test
+    void anItemsChildNotesAreItsNotesWhenItIsListedInZoterosOrderAndEveryPage() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String book = stub.addRemotely("""
+                {"itemType": "book", "title": "Replication", "creators": [], "tags": []}
+                """);
+        String other = stub.addRemotely("""
+                {"itemType": "book", "title": "Consensus", "creators": [], "tags": []}
+                """);
+        stub.addRemotely("""
+                {"itemType": "note", "parentItem": "%s", "note": "<h1>Second</h1><ul><li>one</li><li>two &amp; three</li></ul>",
+                 "dateAdded": "2024-02-01T00:00:00Z", "tags": [], "relations": {}}
+                """.formatted(book));
+        stub.addRemotely("""
+                {"itemType": "note", "parentItem": "%s", "note": "<p>First, <b>bold</b></p>", "dateAdded": "2024-01-01T00:00:00Z",
+                 "tags": [], "relations": {}}
+                """.formatted(book));
+        for (int i = 0; i < 120; i++) { // more notes than one page holds, of another item
+            stub.addRemotely("""
+                    {"itemType": "note", "parentItem": "%s", "note": "<p>n%d</p>", "dateAdded": "2024-03-01T00:00:00Z", "tags": [], "relations": {}}
+                    """.formatted(other, i));
+        }
+        Map<String, RemoteRecord> listed = new java.util.HashMap<>();
+        z.changedSince(null).records().forEach(r -> listed.put(r.remoteId(), r));
+        assertEquals("First, bold\n\nSecond\n\none\n\ntwo & three", listed.get(book).metadata().notes());
+        assertEquals(listed.get(book).metadata().notes(), z.fetch(book).orElseThrow().metadata().notes(), "a fetch reads them as a listing does");
+        assertEquals(120, listed.get(other).metadata().notes().split("\n\n").length, "every page of notes");
+        // a pull after the cursor brings only what changed: a note edited alone does not make its item listed
+        String cursor = z.changedSince(null).cursor();
+        assertTrue(z.changedSince(cursor).records().isEmpty());
     }
 
     @Test
