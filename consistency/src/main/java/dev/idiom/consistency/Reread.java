@@ -40,8 +40,8 @@ final class Reread {
             Object mine = CanonicalForm.value(de.metadata(), f);
             if (mine == null) {
                 synced = synced.with(f, was.get(f));
-            } else if (!mine.equals(now) && (own == null || own.get(f) == null)) {
-                own = (own == null ? Metadata.EMPTY : own).with(f, de.metadata().get(f));
+            } else if (!mine.equals(now)) {
+                own = owning(own, f, de);
             }
         }
         if (CanonicalForm.agree(was, synced, tool.fieldsKept()) && Objects.equals(own, replica.ownFields())) {
@@ -61,13 +61,17 @@ final class Reread {
     static ReplicaReread unwritable(AnnotationTool tool, RemoteRecord written, Metadata held, DigitalEntity de, Replica replica, Metadata wanted) {
         Metadata own = replica.ownFields();
         for (Field f : tool.fieldsKept()) {
-            Object mine = CanonicalForm.value(de.metadata(), f);
-            if (f != Field.TAGS && mine != null && !Objects.equals(CanonicalForm.value(held, f), CanonicalForm.value(wanted, f))
-                    && (own == null || own.get(f) == null)) {
-                own = (own == null ? Metadata.EMPTY : own).with(f, de.metadata().get(f));
+            if (f != Field.TAGS && CanonicalForm.value(de.metadata(), f) != null
+                    && !Objects.equals(CanonicalForm.value(held, f), CanonicalForm.value(wanted, f))) {
+                own = owning(own, f, de);
             }
         }
         return Objects.equals(own, replica.ownFields()) && CanonicalForm.agree(held, replica.synced(), tool.fieldsKept()) ? null
                 : new ReplicaReread(tool.kind(), tool.account(), written.remoteId(), written.version(), held, own, written.shadow(), replica.privateCopy());
+    }
+
+    /** The own fields with {@code f} among them, its base the DE's value now; one already the copy's own keeps its base. */
+    private static Metadata owning(Metadata own, Field f, DigitalEntity de) {
+        return own != null && own.get(f) != null ? own : (own == null ? Metadata.EMPTY : own).with(f, de.metadata().get(f));
     }
 }

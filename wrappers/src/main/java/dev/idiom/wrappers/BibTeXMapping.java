@@ -103,6 +103,11 @@ public final class BibTeXMapping {
 
     /** Entry types of BibLaTeX (and Mendeley's {@code @movie}) for a film, a video or a television broadcast. */
     private static final Set<String> VIDEOS = Set.of("video", "movie");
+
+    /** True if a record is written as a video ({@code @video}, in BibLaTeX's dialect): a film, a television broadcast. */
+    public static boolean writtenAsVideo(Metadata m) {
+        return VIDEOS.contains(lower(entryType(m, false)));
+    }
     /** The {@code entrysubtype}s of a {@code @video} that make it a television broadcast, as Better BibTeX writes and reads them. */
     private static final Set<String> TV_SUBTYPES = Set.of("tvbroadcast", "tvepisode");
     /** The Zotero item type of a television broadcast, the one kind of CSL broadcast written as a {@code @video}. */

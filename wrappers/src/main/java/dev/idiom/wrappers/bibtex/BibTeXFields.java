@@ -204,11 +204,14 @@ final class BibTeXFields {
      * record keeps no list for ({@link #roles}) and a patent's assignee field as its {@code holder}.
      */
     private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect) {
-        return fromZotero(m, bibtexDialect, java.util.Set.of("video", "movie").contains(BibTeXMapping.entryType(m, false).toLowerCase(java.util.Locale.ROOT)));
+        return fromZotero(m, bibtexDialect, null);
     }
 
-    /** As above, the record written as a video ({@code @video}: its script writers beside its directors in {@code editora}) when {@code video}. */
-    private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect, boolean video) {
+    /**
+     * As above; {@code video}: whether the record is written as a video ({@code @video}: its script
+     * writers beside its directors in {@code editora}), null for as it is written now.
+     */
+    private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect, Boolean video) {
         if (m.extras(Field.ZOTERO_EXTRAS).isEmpty() && m.get(Field.CALL_NUMBER) == null) {
             return java.util.Map.of(); // a record no Zotero item made: nothing to derive (every owed-write check of every copy asks, in both dialects)
         }
@@ -243,7 +246,7 @@ final class BibTeXFields {
             out.putIfAbsent("lccn", latex(Field.CALL_NUMBER.toText(m.get(Field.CALL_NUMBER))));
         }
         if (!bibtexDialect) {
-            roles(m, video).forEach(out::putIfAbsent);
+            roles(m, video != null ? video : BibTeXMapping.writtenAsVideo(m)).forEach(out::putIfAbsent);
             String assignee = m.extras(Field.ZOTERO_EXTRAS).get("assignee"); // a patent's assignee typed in its field: one literal name
             if (assignee != null && !assignee.isBlank()) {
                 out.putIfAbsent("holder", "{" + latex(assignee.strip()) + "}");
