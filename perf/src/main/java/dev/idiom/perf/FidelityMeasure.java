@@ -52,7 +52,7 @@ import java.util.stream.Stream;
  * </ol>
  * A {@code .bibtex} fixture is compared with the entry Idiom writes to a file in BibTeX's dialect, a
  * {@code .biblatex} one with the entry of a BibLaTeX file. Prints the shares, then the fields lost
- * most ({@code FIDELITY_SHOW=field} prints each case of one field, {@code csl:*} each CSL difference;
+ * most ({@code FIDELITY_SHOW=field} prints each case of one field, {@code *} each lost .bib field, {@code csl:*} each CSL difference;
  * {@code FIDELITY_DIFF=field} each case where both have the field with other values).
  * Run with {@code perf/fidelity.sh FOLDER}.
  */
@@ -294,7 +294,7 @@ public final class FidelityMeasure {
                                 && !ours.get(n).replaceAll("\\s+", " ").strip().equals(field.getValue().replaceAll("\\s+", " ").strip())) {
                             System.err.println("differs " + n + " of @" + theirs.get("@type") + ": " + field.getValue() + "\n   ours:   " + ours.get(n));
                         }
-                        if (!kept && n.equals(System.getenv("FIDELITY_SHOW"))) {
+                        if (!kept && (n.equals(System.getenv("FIDELITY_SHOW")) || "*".equals(System.getenv("FIDELITY_SHOW")))) {
                             System.err.println("lost " + n + " of @" + theirs.get("@type") + " (" + data.path("itemType").asText() + "): " + field.getValue()
                                     + "\n   ours: " + ours + (System.getenv("FIDELITY_RECORD") != null ? "\n   record: " + m : ""));
                         }
@@ -392,7 +392,7 @@ public final class FidelityMeasure {
         ObjectNode data = JSON.createObjectNode().put("itemType", type.name());
         item.properties().forEach(p -> {
             // a fixture from an older Zotero may name a field by its base field (publicationTitle of a conference paper)
-            String own = type.has(p.getKey()) ? p.getKey() : type.fieldFor(p.getKey());
+            String own = type.has(p.getKey()) ? p.getKey() : type.fieldFor(p.getKey()) != null ? type.fieldFor(p.getKey()) : sameVariable(type, p.getKey());
             if (own != null && !LIBRARY_OWN.contains(own) && p.getValue().isValueNode() && !p.getValue().asText().isEmpty() && !data.has(own)) {
                 data.put(own, p.getValue().asText());
             }
@@ -425,6 +425,23 @@ public final class FidelityMeasure {
         data.putArray("collections");
         data.putObject("relations");
         return data;
+    }
+
+    /**
+     * The field of {@code type} an older Zotero's base field stood for where the schema has since
+     * unmapped it (a case's reporter was its publicationTitle): the type's field of the same CSL
+     * variable, where it has exactly one; else null.
+     */
+    private static String sameVariable(dev.idiom.wrappers.zotero.ZoteroSchema.ItemType type, String base) {
+        List<String> own = new ArrayList<>();
+        dev.idiom.events.ZoteroCslMapping.csl().path("fields").path("text").forEach(fields -> {
+            List<String> names = new ArrayList<>();
+            fields.forEach(n -> names.add(n.asText()));
+            if (names.contains(base)) {
+                names.stream().filter(n -> !n.equals(base) && type.has(n)).forEach(own::add);
+            }
+        });
+        return own.size() == 1 ? own.getFirst() : null;
     }
 
     /** A .bib file's entries through BibTeXFile into new Zotero items. */

@@ -79,7 +79,7 @@ public final class BibTeXMapping {
             Map.entry("online", "webpage"), Map.entry("electronic", "webpage"), Map.entry("www", "webpage"),
             Map.entry("software", "software"), Map.entry("dataset", "dataset"), Map.entry("unpublished", "manuscript"),
             Map.entry("patent", "patent"), Map.entry("periodical", "periodical"), Map.entry("misc", "document"),
-            Map.entry("video", "motion_picture"), Map.entry("movie", "motion_picture"));
+            Map.entry("video", "motion_picture"), Map.entry("movie", "motion_picture"), Map.entry("jurisdiction", "legal_case"));
 
     /** The entry type each CSL type is written as; any other type is a {@code @misc} with that entrysubtype. */
     private static final Map<String, String> ENTRY_TYPE = Map.ofEntries(Map.entry("article-journal", "article"),
@@ -89,17 +89,17 @@ public final class BibTeXMapping {
             Map.entry("webpage", "online"), Map.entry("software", "software"), Map.entry("dataset", "dataset"),
             Map.entry("manuscript", "unpublished"), Map.entry("patent", "patent"), Map.entry("periodical", "periodical"),
             Map.entry("document", "misc"), Map.entry("post-weblog", "online"), Map.entry("post", "online"),
-            Map.entry("motion_picture", "video"));
+            Map.entry("motion_picture", "video"), Map.entry("legal_case", "jurisdiction"));
 
     /** CSL types written as an {@code @online} that says which it is in its {@code entrysubtype} (a blog post, a forum post), as read back. */
     public static final Set<String> ONLINE_SUBTYPES = Set.of("post-weblog", "post");
 
     /**
      * CSL types Idiom wrote as a {@code @misc} naming the type in its {@code entrysubtype} before it
-     * gave them an entry type of their own (a blog post's {@code @online}, a film's {@code @video}):
-     * such a {@code @misc} still reads as it did, its entry type no extra of the record's.
+     * gave them an entry type of their own (a blog post's {@code @online}, a film's {@code @video}, a
+     * court case's {@code @jurisdiction}): such a {@code @misc} still reads as it did, its entry type no extra of the record's.
      */
-    public static final Set<String> FORMERLY_MISC = Set.of("post-weblog", "post", "motion_picture", "broadcast");
+    public static final Set<String> FORMERLY_MISC = Set.of("post-weblog", "post", "motion_picture", "broadcast", "legal_case");
 
     /** Entry types of BibLaTeX (and Mendeley's {@code @movie}) for a film, a video or a television broadcast. */
     private static final Set<String> VIDEOS = Set.of("video", "movie");
@@ -150,10 +150,21 @@ public final class BibTeXMapping {
 
     /**
      * CSL variables a BibTeX entry has no field for (BibLaTeX's data model and Better BibTeX's export
-     * leave them out): a file or a BibSonomy post does not hold them, so they are never owed to one.
+     * leave them out): a file or a BibSonomy post does not hold them, so they are never owed to one
+     * (but those of {@link #ONE_TYPE}, which a file holds in the one entry type that has a place).
      */
     public static final Set<Field> NO_FIELD = EnumSet.of(Field.ARCHIVE, Field.ARCHIVE_LOCATION, Field.CALL_NUMBER, Field.SOURCE,
             Field.DIMENSIONS, Field.MEDIUM, Field.SCALE, Field.AUTHORITY, Field.SECTION, Field.PART_NUMBER, Field.PART_TITLE, Field.REFERENCES);
+
+    /** BibLaTeX's entry type of a court case. */
+    private static final String JURISDICTION = "jurisdiction";
+
+    /**
+     * Variables one entry type alone has a place for (a {@code @jurisdiction}'s court, its
+     * {@code institution}): read and written there, held by a file (whose copies say their entry type)
+     * but not by a BibSonomy post, whose older {@code misc} posts of a case could never take one.
+     */
+    public static final Set<Field> ONE_TYPE = EnumSet.of(Field.AUTHORITY);
 
     /** The fields this mapping reads and writes (notes, tags and the citation key are each adapter's). */
     public static final Set<Field> MAPPED = mapped();
@@ -161,6 +172,7 @@ public final class BibTeXMapping {
     private static Set<Field> mapped() {
         Set<Field> out = EnumSet.complementOf(EnumSet.of(Field.NOTES, Field.TAGS, Field.CITATION_KEY, Field.ZOTERO_EXTRAS, Field.BIBTEX_EXTRAS));
         out.removeAll(NO_FIELD);
+        out.addAll(ONE_TYPE);
         return out;
     }
 
@@ -308,7 +320,9 @@ public final class BibTeXMapping {
         return switch (f) {
             case VENUE -> t.equals("article") || t.equals("periodical") ? "journal" : IN_BOOK.contains(t) || VIDEOS.contains(t) ? "booktitle"
                     : t.equals("online") ? "organization" // a web page's site, as Better BibTeX writes it
+                    : t.equals(JURISDICTION) ? "journaltitle" // a case's reporter, as BibLaTeX's and Better BibTeX's @jurisdiction has it
                     : NO_CONTAINER.contains(t) ? null : "howpublished";
+            case AUTHORITY -> t.equals(JURISDICTION) ? "institution" : null; // a case's court; no other entry type has a place for an authority
             case PUBLISHER -> THESES.contains(t) ? "school" : REPORTS.contains(t) ? "institution" : "publisher";
             case ISSUE -> t.equals("article") || t.equals("periodical") ? "number" : "issue";
             case COLLECTION_NUMBER -> BOOKS.contains(t) || IN_BOOK.contains(t) ? "number" : null;
@@ -521,7 +535,7 @@ public final class BibTeXMapping {
     /** As above, in a file of BibTeX's own dialect when {@code bibtexDialect}. */
     public static Metadata holdable(Metadata m, boolean bibtexDialect) {
         String entryType = entryType(m, bibtexDialect);
-        for (Field f : List.of(Field.VENUE, Field.COLLECTION_NUMBER, Field.NUMBER)) {
+        for (Field f : List.of(Field.VENUE, Field.COLLECTION_NUMBER, Field.NUMBER, Field.AUTHORITY)) {
             if (fieldName(entryType, f) == null && m.get(f) != null) {
                 m = m.with(f, null);
             }

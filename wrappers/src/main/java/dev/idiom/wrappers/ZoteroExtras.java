@@ -44,14 +44,37 @@ public final class ZoteroExtras {
 
     /** The free text Better BibTeX leaves of {@code extra} (its {@code annotation}): every line it does not read as data, trimmed; "" if none. */
     public static String freeText(String extra) {
+        return freeText(extra, false);
+    }
+
+    /**
+     * As above, as Idiom read it before it wrote an {@code event-date} line as the entry's
+     * {@code eventdate} ({@code formerly}): such a line was text. A copy written then keeps its annotation.
+     */
+    public static String freeText(String extra, boolean formerly) {
         if (extra == null) {
             return "";
         }
-        return String.join("\n", extra.lines().filter(l -> !dataLine(l)).toList()).strip();
+        return String.join("\n", extra.lines().filter(l -> !dataLine(l) || formerly && eventDate(l) != null).toList()).strip();
+    }
+
+    /** CSL's event date in an {@code extra} line ({@code event-date: 1888-08-28}, citeproc's {@code {:event-date: …}}): the date as typed, or null. */
+    public static String eventDate(String line) {
+        Matcher m = OLD.matcher(line);
+        if (!m.matches()) {
+            m = LINE.matcher(line);
+            if (!m.matches() || m.group("tex") != null || m.group("quoted") != null || m.group("assign").equals("=")) {
+                return null;
+            }
+        }
+        return label(m.group("key").strip()).equals("event date") && !m.group("value").isBlank() ? m.group("value").strip() : null;
     }
 
     /** Whether Better BibTeX reads {@code line} as data rather than text. */
     static boolean dataLine(String line) {
+        if (eventDate(line) != null) {
+            return true;
+        }
         if (CITATION_KEY.matcher(line).matches()) {
             return true;
         }

@@ -181,15 +181,18 @@ final class BibTeXFields {
         // a film's copy written as a @misc (before films were @video) has its creators' lists as a @misc's were made (in BibLaTeX's
         // dialect, the one with such lists: the copy keeps them if its file has since read as BibTeX's)
         java.util.Map<String, String> asMisc = copyHas == null || !BibTeXMapping.FORMERLY_MISC.contains(m.type()) ? java.util.Map.of()
-                : fromZotero(m, false, false);
+                : fromZotero(m, false, false, true);
+        // what a copy may have been written with before: in the other dialect (one entry's options = {…} makes a file BibLaTeX's),
+        // as a @misc (a film before it was a @video), with event-date lines in its annotation
+        List<java.util.Map<String, String>> former = copyHas == null ? List.of()
+                : List.of(otherDialect, asMisc, fromZotero(m, bibtexDialect, null, true), fromZotero(m, !bibtexDialect, null, true));
         java.util.Set<String> names = new java.util.LinkedHashSet<>(here.keySet());
-        names.addAll(otherDialect.keySet());
-        names.addAll(asMisc.keySet());
+        former.forEach(f -> names.addAll(f.keySet()));
         for (String name : names) {
-            // a copy written while its file read as the other dialect (one entry's options = {…} makes a file BibLaTeX's) keeps what it was written with
-            String value = otherDialect.get(name) != null && otherDialect.get(name).equals(copyHas.get(name)) ? otherDialect.get(name)
-                    : asMisc.get(name) != null && asMisc.get(name).equals(copyHas.get(name)) ? asMisc.get(name) : here.get(name);
-            if (value != null && extraName(name) && balanced(value) && (copyHas == null || copyHas.containsKey(name))) {
+            // a copy keeps what it was written with while the record still makes that
+            String value = former.stream().map(f -> f.get(name)).filter(v -> v != null && v.equals(copyHas.get(name))).findFirst().orElse(here.get(name));
+            if (value != null && (extraName(name) || copyHas == null && derivedName(name)) && balanced(value)
+                    && (copyHas == null || copyHas.containsKey(name))) {
                 out.putIfAbsent(name, value);
             }
         }
@@ -204,14 +207,16 @@ final class BibTeXFields {
      * record keeps no list for ({@link #roles}) and a patent's assignee field as its {@code holder}.
      */
     private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect) {
-        return fromZotero(m, bibtexDialect, null);
+        return fromZotero(m, bibtexDialect, null, false);
     }
 
     /**
      * As above; {@code video}: whether the record is written as a video ({@code @video}: its script
-     * writers beside its directors in {@code editora}), null for as it is written now.
+     * writers beside its directors in {@code editora}), null for as it is written now; {@code formerly}:
+     * as Idiom wrote them before an {@code event-date} line became the entry's {@code eventdate} (it was
+     * a line of the annotation).
      */
-    private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect, Boolean video) {
+    private static java.util.Map<String, String> fromZotero(Metadata m, boolean bibtexDialect, Boolean video, boolean formerly) {
         if (m.extras(Field.ZOTERO_EXTRAS).isEmpty() && m.get(Field.CALL_NUMBER) == null) {
             return java.util.Map.of(); // a record no Zotero item made: nothing to derive (every owed-write check of every copy asks, in both dialects)
         }
@@ -220,7 +225,10 @@ final class BibTeXFields {
         for (String line : extra == null ? java.util.List.<String>of() : extra.lines().toList()) {
             java.util.regex.Matcher t = TEX_LINE.matcher(line);
             java.util.regex.Matcher known = KNOWN_LINE.matcher(line);
-            if (known.matches()) { // LCCN: …, Original Date: …: the fields Better BibTeX writes them as
+            String eventDate = formerly ? null : dev.idiom.wrappers.ZoteroExtras.eventDate(line);
+            if (eventDate != null) { // CSL's event date: BibLaTeX's eventdate, as typed
+                out.putIfAbsent("eventdate", latex(eventDate));
+            } else if (known.matches()) { // LCCN: …, Original Date: …: the fields Better BibTeX writes them as
                 String name = KNOWN_LINES.get(known.group(1).strip().toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
                 if (name != null) {
                     out.putIfAbsent(name, latex(known.group(2).strip()));
@@ -238,7 +246,11 @@ final class BibTeXFields {
                 }
             }
         }
-        String text = dev.idiom.wrappers.ZoteroExtras.freeText(extra);
+        String classes = arxivClasses(m, extra);
+        if (classes != null) {
+            out.putIfAbsent(bibtexDialect ? "primaryclass" : "eprintclass", latex(classes));
+        }
+        String text = dev.idiom.wrappers.ZoteroExtras.freeText(extra, formerly);
         if (!text.isEmpty()) { // a LaTeX line break between lines, on one line of the file (a value's further lines are indented when written)
             out.putIfAbsent("annotation", String.join("\\\\ ", text.lines().map(BibTeXFields::latex).toList()));
         }
@@ -253,6 +265,82 @@ final class BibTeXFields {
             }
         }
         return out;
+    }
+
+    /** An arXiv id with its subject classes as Zotero's arXiv translator leaves it in {@code extra} or a journal title: {@code arXiv:2005.14165 [cs]}. */
+    private static final java.util.regex.Pattern ARXIV_CLASSES = java.util.regex.Pattern.compile("^\\s*arXiv:\\s*(\\S+)\\s*\\[([^\\]]+)]\\s*$",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The subject classes of the record's arXiv id (held without them) where the item names them
+     * beside the same id: in an {@code extra} line or as its journal title; else null.
+     */
+    private static String arxivClasses(Metadata m, String extra) {
+        if (m.arxiv() == null || m.arxiv().contains("[")) {
+            return null; // none, or held with its classes: the entry's eprintclass is made from that
+        }
+        List<String> places = new java.util.ArrayList<>(extra == null ? List.of() : extra.lines().toList());
+        if (m.venue() != null) {
+            places.add(m.venue());
+        }
+        for (String place : places) {
+            java.util.regex.Matcher a = ARXIV_CLASSES.matcher(place);
+            if (a.matches() && a.group(1).equalsIgnoreCase(m.arxiv().strip())) {
+                return a.group(2).strip();
+            }
+        }
+        return null;
+    }
+
+    /** Fields a tex line may not fill: the date (read from several fields at once) and what names the entry's kind or eprint. */
+    private static final java.util.Set<String> NOT_FILLED = java.util.Set.of("date", "year", "month", "day", "entrysubtype", "eprint", "eprinttype",
+            "archiveprefix");
+
+    /**
+     * The record with what a Zotero item's tex lines say in fields the mapping holds
+     * ({@code tex.journaltitle= Psychophysiology}, {@code tex.author= …}, as Better BibTeX writes them),
+     * where the record has no value of its own there: each as an entry of {@code entryType} reads it
+     * back, so the copy made holds, as synced, what it is read as (a later edit of the entry brings no
+     * such value along as a change of the curator's). A copy made before ({@code known}, as last
+     * synced) gets one only where it holds that value already: no copy is owed what this began to write.
+     */
+    static Metadata texFilled(Metadata m, boolean bibtexDialect, Metadata known, String entryType) {
+        String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
+        if (extra == null || !extra.contains(".")) {
+            return m;
+        }
+        BibTeXEntry scratch = new BibTeXEntry(new Key(entryType), new Key("scratch"));
+        for (String line : extra.lines().toList()) {
+            java.util.regex.Matcher t = TEX_LINE.matcher(line);
+            if (!t.matches()) {
+                continue;
+            }
+            String prefix = t.group(1).toLowerCase(java.util.Locale.ROOT);
+            String name = t.group(2).toLowerCase(java.util.Locale.ROOT);
+            String value = t.group(3).equals("=") ? t.group(4).strip() : latex(t.group(4).strip());
+            if ((prefix.equals("tex") || prefix.equals("bibtex") == bibtexDialect) && BibTeXMapping.READ.contains(name) && !NOT_FILLED.contains(name)
+                    && balanced(value) && (prefix.equals("tex") ? scratch.getField(new Key(name)) == null : true)) {
+                scratch.removeField(new Key(name));
+                scratch.addField(new Key(name), new StringValue(value, StringValue.Style.BRACED));
+            }
+        }
+        if (scratch.getFields().isEmpty()) {
+            return m;
+        }
+        Metadata said = metadata(scratch, bibtexDialect);
+        Metadata none = metadata(new BibTeXEntry(new Key(entryType), new Key("scratch")), bibtexDialect);
+        Metadata out = m;
+        for (Field f : BibTeXMapping.MAPPED) {
+            Object v = said.get(f);
+            if (f != Field.TYPE && !empty(v) && !v.equals(none.get(f)) && empty(m.get(f)) && (known == null || v.equals(known.get(f)))) {
+                out = out.with(f, v);
+            }
+        }
+        return out;
+    }
+
+    private static boolean empty(Object v) {
+        return v == null || v instanceof java.util.Collection<?> c && c.isEmpty();
     }
 
     /** BibLaTeX's name lists Better BibTeX writes a Zotero creator role to where the role has none of its own: a list and the role it names ({@code editora} with {@code editoratype}). */
@@ -315,6 +403,21 @@ final class BibTeXFields {
         return EXTRA_NAME.matcher(name).matches() && !BibTeXMapping.READ.contains(name) && !NOT_EXTRAS.contains(name) && !name.startsWith("comment-")
                 && !name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA);
     }
+
+    /**
+     * A field name a new entry may be written with from a Zotero item's {@code extra}: as {@link #extraName},
+     * but a library's bookkeeping too ({@code tex.owner}, {@code tex.crossref}: the curator asked for it
+     * in so many words, as Better BibTeX writes it); never a field the file adapter reads itself.
+     * Bookkeeping is not read back into a copy's extras: written once, with the entry, then the file's
+     * own ({@link BibTeXFile} leaves out a crossref that names an entry of the file: that entry's
+     * fields would be read as this one's, which the record does not hold).
+     */
+    private static boolean derivedName(String name) {
+        return extraName(name) || NOT_EXTRAS.contains(name) && !ADAPTER_READS.contains(name);
+    }
+
+    /** Fields the file adapter reads into the record itself (its notes, tags and attached files). */
+    private static final java.util.Set<String> ADAPTER_READS = java.util.Set.of("note", "keywords", "file");
 
     /**
      * What of the entry no canonical field holds, as the file has it (the BibTeX extras part): its
@@ -510,10 +613,13 @@ final class BibTeXFields {
             // the record's type, date, container and names (an entry read before they were keeps them)
             if (!name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) && !name.equals("date") && !name.equals(BibTeXMapping.fieldName(target.type(), Field.VENUE))
                     && !(name.equals("options") && useprefix(after) && (USEPREFIX.equals(extrasWere.get(name)) || USEPREFIX.equals(now.get(name))))
-                    && !java.util.Objects.equals(extrasWere.get(name), now.get(name))) {
+                    && !java.util.Objects.equals(extrasWere.get(name), now.get(name))
+                    && (extraName(name) || before == Metadata.EMPTY)) { // bookkeeping an entry was made with is the file's from then on
                 target.e.removeField(new Key(name));
                 if (now.get(name) != null) {
-                    target.e.addField(new Key(name), new StringValue(now.get(name), StringValue.Style.BRACED));
+                    StringValue value = new StringValue(now.get(name), StringValue.Style.BRACED);
+                    // jbibtex looks a field an entry lacks up in the entry its crossref names: one it cannot resolve, as its parser leaves it
+                    target.e.addField(new Key(name), name.equals("crossref") ? new org.jbibtex.CrossReferenceValue(value, null) : value);
                 }
             }
         }
@@ -532,14 +638,6 @@ final class BibTeXFields {
             if (value != null) { // written as composed: the keywords kept are the file's own text, the added ones already escaped
                 target.e.addField(new Key("keywords"), new StringValue(was == null ? escape(latex(value)) : value, StringValue.Style.BRACED));
             }
-        }
-        if (before == Metadata.EMPTY) { // a new entry's xref a Zotero item names (tex.xref= key): the file's own from then on, never read.
-            // Not a crossref: its entry's fields would be read as this one's, which the record does not hold
-            fromZotero(after, bibtexDialect).forEach((name, value) -> {
-                if (name.equals("xref") && balanced(value)) {
-                    target.e.addField(new Key(name), new StringValue(value, StringValue.Style.BRACED));
-                }
-            });
         }
         return target.e;
     }

@@ -606,6 +606,7 @@ public final class BibTeXFile implements AnnotationTool {
         String entryType = known != null && java.util.Objects.equals(known.type(), wanted.type())
                 ? known.extras(Field.BIBTEX_EXTRAS).get(BibTeXMapping.ENTRY_TYPE_EXTRA)
                 : written.equalsIgnoreCase(BibTeXMapping.defaultEntryType(wanted, dialect)) ? null : written;
+        m = BibTeXFields.texFilled(m, dialect, known, entryType != null ? entryType : written);
         Map<String, String> extras = new TreeMap<>(BibTeXFields.extrasFor(m, dialect, known));
         extras.remove(BibTeXMapping.ENTRY_TYPE_EXTRA);
         if (entryType != null) {
@@ -642,10 +643,11 @@ public final class BibTeXFile implements AnnotationTool {
     /** The fields an entry holds (worked out once: every owed-write check asks). */
     private static final java.util.Set<Field> HELD = BibTeXMapping.entryFields();
 
-    /** A file holds every field an entry has a place for, and its own kind's extras (not a Zotero item's). */
+    /** A file holds every field an entry has a place for (one entry type's too: a case's court), and its own kind's extras (not a Zotero item's). */
     @Override
     public java.util.Set<Field> fieldsKept() {
         java.util.Set<Field> out = BibTeXMapping.entryFields();
+        out.addAll(BibTeXMapping.ONE_TYPE);
         out.add(Field.BIBTEX_EXTRAS);
         return out;
     }
@@ -679,7 +681,15 @@ public final class BibTeXFile implements AnnotationTool {
             added.add(BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(c.metadata(), bibtexDialect)), new Key(key)),
                     Metadata.EMPTY, c.metadata(), bibtexDialect));
         }
-        added.forEach(entry -> p.segments().add(new Segment(null, new ArrayList<>(List.of(entry)))));
+        for (BibTeXEntry entry : added) {
+            // a crossref a Zotero item names (tex.crossref) is written where it names no entry of this file: the fields of one it
+            // named would be read as this entry's, which the record does not hold
+            String crossref = BibTeXFields.crossref(entry);
+            if (crossref != null && (p.entry(crossref) != null || keys.contains(crossref))) {
+                entry.removeField(new Key("crossref"));
+            }
+            p.segments().add(new Segment(null, new ArrayList<>(List.of(entry))));
+        }
         write(p);
         Parsed again = read(); // each entry as the file now holds it, read back: its version is the one the next read will see
         List<Made> out = new ArrayList<>();

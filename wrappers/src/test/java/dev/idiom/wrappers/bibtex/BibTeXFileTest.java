@@ -96,10 +96,10 @@ class BibTeXFileTest extends AnnotationToolContract {
         RemoteRecord made = bib.create(item);
         String text = Files.readString(file);
         assertTrue(text.contains("{Dept. of R\\&D}") && text.contains("{{GW}20}"), "escaped after ':', as written after '=': " + text);
-        assertTrue(text.contains("xref = {welker_andreas_1999}"), "a cross-reference it names, in the entry made: the file's own from then on");
-        assertFalse(text.contains("conf/icdm/2009w"), "but no crossref, whose entry's fields would read as this one's: " + text);
-        assertTrue(!text.contains("owner") && !text.contains("not this one") && !text.contains("unbalanced"),
-                "no bookkeeping, nothing the mapping reads, nothing that would break the file: " + text);
+        assertTrue(text.contains("xref = {welker_andreas_1999}") && text.contains("crossref = {conf/icdm/2009w}") && text.contains("owner = {ada}"),
+                "the cross-references and bookkeeping it names, in the entry made: the file's own from then on: " + text);
+        assertTrue(!text.contains("not this one") && !text.contains("unbalanced"),
+                "not over a field of the record's own, nothing that would break the file: " + text);
         Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
         assertEquals(Map.of("affiliation", "Dept. of R\\&D", "shorthand", "{GW}20", "lccn", "2004012345", "origdate", "1971",
                         "wonder", "in BibLaTeX's", "annotation", "Read twice.\\\\ OCLC: 724024071"), back.bibtexExtras(),
@@ -110,6 +110,89 @@ class BibTeXFileTest extends AnnotationToolContract {
         Metadata before = back.with(Field.BIBTEX_EXTRAS, Field.extras(Map.of("affiliation", "Dept. of R\\&D")));
         assertEquals(Map.of("affiliation", "Dept. of R\\&D"), bib.writable(item, before).bibtexExtras(),
                 "a copy made before this adapter wrote the others is not owed them: an upgrade rewrites no entry");
+
+        bib.update(bib.fetch(made.remoteId()).orElseThrow(), item.with(Field.TITLE, "Funded work, revised"));
+        assertTrue(Files.readString(file).contains("owner = {ada}") && Files.readString(file).contains("crossref = {conf/icdm/2009w}"),
+                "an edit leaves the bookkeeping the entry was made with alone: " + Files.readString(file));
+        Metadata child = Metadata.EMPTY.with(Field.TYPE, "paper-conference").with(Field.TITLE, "A paper of it").with(Field.YEAR, 2021)
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "tex.crossref= " + made.remoteId())));
+        String childKey = bib.create(child).remoteId();
+        assertFalse(Files.readString(file).contains("crossref = {" + made.remoteId() + "}"),
+                "no crossref to an entry of the file: its fields would be read as the new entry's: " + Files.readString(file));
+        assertEquals(null, bib.fetch(childKey).orElseThrow().metadata().venue());
+    }
+
+    @Test
+    void anEventDateLineIsTheEntrysEventdateAndACopyWrittenWithItInItsAnnotationKeepsIt() throws IOException {
+        Metadata item = Metadata.EMPTY.with(Field.TYPE, "manuscript").with(Field.TITLE, "A manuscript").with(Field.YEAR, 2014)
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "event-date: 1888-08-28\nRead twice.")));
+        String entry = BibTeXFile.entry(item);
+        assertTrue(entry.contains("eventdate = {1888-08-28}") && entry.contains("annotation = {Read twice.}"), entry);
+        Metadata before = item.with(Field.ZOTERO_EXTRAS, null)
+                .with(Field.BIBTEX_EXTRAS, Field.extras(Map.of("annotation", "event-date: 1888-08-28\\\\ Read twice.")));
+        Path file = dir.resolve("events.bib");
+        Files.writeString(file, "");
+        BibTeXFile bib = new BibTeXFile(file);
+        assertEquals(before.bibtexExtras(), bib.writable(item, before).bibtexExtras(),
+                "a copy written when the line was text keeps its annotation and is owed no eventdate: an upgrade rewrites no entry");
+    }
+
+    @Test
+    void aCourtCaseIsAJurisdictionWithItsReporterAndCourtAndAnOlderMiscOfOneReadsAsItDid() throws IOException {
+        Metadata item = Metadata.EMPTY.with(Field.TYPE, "legal_case").with(Field.TITLE, "Kartinyeri v Commonwealth").with(Field.YEAR, 1998)
+                .with(Field.VENUE, "CLR").with(Field.VOLUME, "195").with(Field.AUTHORITY, "HCA");
+        String entry = BibTeXFile.entry(item);
+        assertTrue(entry.startsWith("@jurisdiction{") && entry.contains("journaltitle = {CLR}") && entry.contains("institution = {HCA}"), entry);
+        assertTrue(BibTeXFile.entry(item, true).startsWith("@misc{") && BibTeXFile.entry(item, true).contains("entrysubtype = {legal\\_case}"),
+                "BibTeX's dialect has no @jurisdiction: " + BibTeXFile.entry(item, true));
+        Path file = dir.resolve("cases.bib");
+        String older = "@misc{kartinyeri,\n  entrysubtype = {legal_case},\n  title = {Kartinyeri v Commonwealth},\n  howpublished = {CLR},\n  volume = {195},\n  date = {1998}\n}\n"; // BibLaTeX's date: a file of BibLaTeX's dialect
+        Files.writeString(file, older);
+        BibTeXFile bib = new BibTeXFile(file);
+        RemoteRecord old = bib.fetch("kartinyeri").orElseThrow();
+        assertEquals("legal_case", old.metadata().type());
+        assertEquals("CLR", old.metadata().venue());
+        RemoteRecord made = bib.create(item);
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals("HCA", back.get(Field.AUTHORITY), "the court read back from the institution");
+        assertEquals("CLR", back.venue());
+        String now = Files.readString(file);
+        bib.update(old, bib.writable(item, old.metadata()));
+        assertEquals(now, Files.readString(file), "the older @misc, which has no place for the court, is left as it is");
+    }
+
+    @Test
+    void theSubjectClassesAZoteroItemGivesBesideItsArxivIdAreTheEntrysEprintclass() {
+        Metadata item = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "TorchAudio").with(Field.YEAR, 2022)
+                .with(Field.VENUE, "arXiv:2110.15018 [cs, eess]").with(Field.ARXIV, "2110.15018")
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "arXiv: 2110.15018")));
+        assertTrue(BibTeXFile.entry(item).contains("eprintclass = {cs, eess}"), BibTeXFile.entry(item));
+        assertTrue(BibTeXFile.entry(item, true).contains("primaryclass = {cs, eess}"), BibTeXFile.entry(item, true));
+        Metadata other = item.with(Field.ARXIV, "1408.1149");
+        assertFalse(BibTeXFile.entry(other).contains("eprintclass"), "classes of another id are not this one's");
+    }
+
+    @Test
+    void aTexLineFillsAFieldTheRecordLacksAsTheEntryReadsItBackAndOnlyInCopiesMadeSince() throws IOException {
+        Metadata item = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Brain activation").with(Field.YEAR, 2008)
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "tex.journaltitle= Psychophysiology\ntex.author= Wendt, Julia\ntex.title: Not this")));
+        Path file = dir.resolve("filled.bib");
+        Files.writeString(file, "");
+        BibTeXFile bib = new BibTeXFile(file);
+        Metadata wanted = bib.writable(item, null);
+        assertEquals("Psychophysiology", wanted.venue(), "what the new copy holds, as synced: the journal its tex line gives");
+        assertEquals(List.of(new Author("Wendt", "Julia")), wanted.authors());
+        assertEquals("Brain activation", wanted.title(), "a field of the record's own is never overridden");
+        RemoteRecord made = bib.create(wanted);
+        assertTrue(Files.readString(file).contains("journal = {Psychophysiology}"), Files.readString(file));
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals(wanted.venue(), back.venue());
+        assertEquals(wanted.authors(), back.authors(), "read back as written: a later edit of the entry brings neither as the curator's change");
+        assertEquals(back.venue(), bib.writable(item, back).venue(), "and nothing is owed");
+
+        Metadata before = back.with(Field.VENUE, null).with(Field.AUTHORS, List.of());
+        assertEquals(null, bib.writable(item, before).venue(), "a copy made before this adapter filled fields so is not owed them");
+        assertEquals(List.of(), bib.writable(item, before).authors());
     }
 
     @Test
