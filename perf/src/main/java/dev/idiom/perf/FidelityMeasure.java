@@ -280,7 +280,9 @@ public final class FidelityMeasure {
                 Map<String, String> theirs = dialect.getValue().get(keyed.getKey());
                 if (theirs != null) {
                     toBibtex.records++;
-                    Map<String, String> ours = BibFields.entries(BibTeXFile.entry(m, dialect.getKey())).values().iterator().next();
+                    // Better BibTeX's BibTeX export with bibtexURL = note gives addresses in notes (a url command): a file that does so throughout
+                    boolean urlsAsNotes = dialect.getKey() && "note".equals(doc.path("config").path("preferences").path("bibtexURL").asText());
+                    Map<String, String> ours = BibFields.entries(BibTeXFile.entry(m, dialect.getKey(), urlsAsNotes)).values().iterator().next();
                     for (Map.Entry<String, String> field : theirs.entrySet()) {
                         String n = field.getKey();
                         if (n.equals("@type") || n.equals("file")) { // attachments are not items' data; the entry type is not a field

@@ -121,7 +121,23 @@ final class BibTeXFields {
         if (m.title() == null) { // a collection or proceedings named by its booktitle alone, as JabRef's own files have them
             m = set(m, Field.TITLE, text(e, "booktitle"));
         }
-        m = set(m, Field.NOTES, text(e, "note"));
+        if (urlOnly(e, "note") == null) {
+            m = set(m, Field.NOTES, text(e, "note"));
+        }
+        for (Alias a : ALIASES) { // a field the entry names as the file's dialect does, where it has not the mapping's name
+            if (a.of(e) && m.get(a.field()) == null && e.getField(new Key(a.mapped())) == null) {
+                m = set(m, a.field(), text(e, a.name()));
+            }
+        }
+        for (String place : URL_PLACES) { // classic BibTeX's place for an address its styles print: the note (a @misc's howpublished), in a url command
+            String url = urlOnly(e, place);
+            if (url != null && e.getField(new Key("url")) == null) {
+                m = set(m, Field.URL, url);
+            }
+            if (url != null && place.equals("howpublished") && m.venue() != null && m.venue().equals(text(e, place))) {
+                m = m.with(Field.VENUE, null); // an address, not what the entry was published in
+            }
+        }
         Value keywords = e.getField(new Key("keywords"));
         if (keywords != null) {
             SortedSet<String> tags = new TreeSet<>();
@@ -152,11 +168,12 @@ final class BibTeXFields {
             java.util.regex.Pattern.DOTALL);
 
     /**
-     * A Zotero extra line Better BibTeX writes as a BibTeX field: {@code tex.name: text} (escaped for
+     * A Zotero extra line Better BibTeX writes as a BibTeX field: {@code tex.name: text} (a name in
+     * quotes may hold a colon: {@code tex."author+an:role": …}, BibLaTeX's name annotations) (escaped for
      * LaTeX) or {@code tex.name= LaTeX}; {@code bibtex.name} only in BibTeX's dialect, {@code biblatex.name} only in BibLaTeX's.
      */
     private static final java.util.regex.Pattern TEX_LINE = java.util.regex.Pattern.compile(
-            "^\\s*(tex|bibtex|biblatex)\\.([A-Za-z][A-Za-z0-9_.:+-]{0,60})\\s*([:=])\\s*(\\S.*)$", java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
+            "^\\s*(tex|bibtex|biblatex)\\.\"?([A-Za-z][A-Za-z0-9_.:+-]{0,60})\"?\\s*([:=])\\s*(\\S.*)$", java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
 
     /**
      * The fields beyond the mapping an entry written from {@code m} holds: the record's BibTeX extras,
@@ -186,12 +203,18 @@ final class BibTeXFields {
         // as a @misc (a film before it was a @video), with event-date lines in its annotation
         List<java.util.Map<String, String>> former = copyHas == null ? List.of()
                 : List.of(otherDialect, asMisc, fromZotero(m, bibtexDialect, null, true), fromZotero(m, !bibtexDialect, null, true));
+        unread(m, bibtexDialect).forEach((name, value) -> {
+            if (copyHas == null || value.equals(copyHas.get(name))) {
+                out.put(name, value); // written with a new entry, read as nothing: part of the copy as synced, never owed again
+            }
+        });
         java.util.Set<String> names = new java.util.LinkedHashSet<>(here.keySet());
         former.forEach(f -> names.addAll(f.keySet()));
         for (String name : names) {
             // a copy keeps what it was written with while the record still makes that
             String value = former.stream().map(f -> f.get(name)).filter(v -> v != null && v.equals(copyHas.get(name))).findFirst().orElse(here.get(name));
-            if (value != null && (extraName(name) || copyHas == null && derivedName(name)) && balanced(value)
+            // bookkeeping a new entry is written with is part of it as synced (a reading of it has none): never owed again
+            if (value != null && (extraName(name) || derivedName(name) && (copyHas == null || value.equals(copyHas.get(name)))) && balanced(value)
                     && (copyHas == null || copyHas.containsKey(name))) {
                 out.putIfAbsent(name, value);
             }
@@ -247,6 +270,9 @@ final class BibTeXFields {
             }
         }
         String classes = arxivClasses(m, extra);
+        if (classes == null && m.arxiv() == null && "preprint".equals(m.type()) && m.get(Field.SECTION) != null) {
+            classes = m.get(Field.SECTION).toString(); // a preprint server's section, as Better BibTeX gives it (Oceanography)
+        }
         if (classes != null) {
             out.putIfAbsent(bibtexDialect ? "primaryclass" : "eprintclass", latex(classes));
         }
@@ -256,6 +282,13 @@ final class BibTeXFields {
         }
         if (bibtexDialect && m.get(Field.CALL_NUMBER) != null) {
             out.putIfAbsent("lccn", latex(Field.CALL_NUMBER.toText(m.get(Field.CALL_NUMBER))));
+        }
+        if (bibtexDialect) { // BibTeX has one list for every other role (a series editor is an editor there: the record keeps its own)
+            List<dev.idiom.events.Author> others = dev.idiom.wrappers.ZoteroExtras.otherCreators(m).stream()
+                    .filter(c -> !c.role().equals("seriesEditor")).map(dev.idiom.wrappers.ZoteroExtras.Creator::name).toList();
+            if (!others.isEmpty()) {
+                out.putIfAbsent("collaborator", latex(BibTeXMapping.authorList(others)));
+            }
         }
         if (!bibtexDialect) {
             roles(m, video != null ? video : BibTeXMapping.writtenAsVideo(m)).forEach(out::putIfAbsent);
@@ -292,6 +325,13 @@ final class BibTeXFields {
         return null;
     }
 
+    private static final String DIRECTOR = "director";
+
+    /** The directors among a record's creators of other roles (a Zotero video recording's, whose first role is "creator"). */
+    private static List<dev.idiom.events.Author> directors(List<dev.idiom.wrappers.ZoteroExtras.Creator> others) {
+        return others.stream().filter(c -> c.role().equals(DIRECTOR)).map(dev.idiom.wrappers.ZoteroExtras.Creator::name).toList();
+    }
+
     /** Fields a tex line may not fill: the date (read from several fields at once) and what names the entry's kind or eprint. */
     private static final java.util.Set<String> NOT_FILLED = java.util.Set.of("date", "year", "month", "day", "entrysubtype", "eprint", "eprinttype",
             "archiveprefix");
@@ -299,18 +339,26 @@ final class BibTeXFields {
     /**
      * The record with what a Zotero item's tex lines say in fields the mapping holds
      * ({@code tex.journaltitle= Psychophysiology}, {@code tex.author= …}, as Better BibTeX writes them),
-     * where the record has no value of its own there: each as an entry of {@code entryType} reads it
+     * and a video recording's directors as its editor (its first creators, as read back), where the
+     * record has no value of its own there: each as an entry of {@code entryType} reads it
      * back, so the copy made holds, as synced, what it is read as (a later edit of the entry brings no
      * such value along as a change of the curator's). A copy made before ({@code known}, as last
      * synced) gets one only where it holds that value already: no copy is owed what this began to write.
      */
-    static Metadata texFilled(Metadata m, boolean bibtexDialect, Metadata known, String entryType) {
+    static Metadata filled(Metadata m, boolean bibtexDialect, Metadata known, String entryType) {
         String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
-        if (extra == null || !extra.contains(".")) {
+        List<dev.idiom.events.Author> directors = !bibtexDialect && m.authors().isEmpty() && m.editors().isEmpty() && BibTeXMapping.writtenAsVideo(m)
+                ? directors(dev.idiom.wrappers.ZoteroExtras.otherCreators(m)) : List.of();
+        BibTeXEntry scratch = new BibTeXEntry(new Key(entryType), new Key("scratch"));
+        if (!directors.isEmpty()) { // a video recording's directors (no role of its first kind): its editor, as Better BibTeX writes them
+            scratch.addField(new Key("editor"), new StringValue(latex(BibTeXMapping.authorList(directors)), StringValue.Style.BRACED));
+            scratch.addField(new Key("editortype"), new StringValue(DIRECTOR, StringValue.Style.BRACED));
+        }
+        java.util.Map<String, String> derived = derived(m, bibtexDialect);
+        if ((extra == null || !extra.contains(".")) && directors.isEmpty() && derived.isEmpty()) {
             return m;
         }
-        BibTeXEntry scratch = new BibTeXEntry(new Key(entryType), new Key("scratch"));
-        for (String line : extra.lines().toList()) {
+        for (String line : extra == null ? List.<String>of() : extra.lines().toList()) {
             java.util.regex.Matcher t = TEX_LINE.matcher(line);
             if (!t.matches()) {
                 continue;
@@ -324,6 +372,11 @@ final class BibTeXFields {
                 scratch.addField(new Key(name), new StringValue(value, StringValue.Style.BRACED));
             }
         }
+        derived.forEach((name, value) -> {
+            if (scratch.getField(new Key(name)) == null) { // a tex line says it otherwise
+                scratch.addField(new Key(name), new StringValue(value, StringValue.Style.BRACED));
+            }
+        });
         if (scratch.getFields().isEmpty()) {
             return m;
         }
@@ -335,6 +388,67 @@ final class BibTeXFields {
             if (f != Field.TYPE && !empty(v) && !v.equals(none.get(f)) && empty(m.get(f)) && (known == null || v.equals(known.get(f)))) {
                 out = out.with(f, v);
             }
+        }
+        return out;
+    }
+
+    /** A Zotero date that says there is none ("n.d."), as citation styles print it. */
+    private static final java.util.regex.Pattern NO_DATE = java.util.regex.Pattern.compile("(?i)n\\.\\s?d\\.?|no date|undated");
+
+    /**
+     * Fields a new entry is written with that its mapping reads as nothing, as Better BibTeX writes
+     * them for a Zotero item: in BibLaTeX's dialect {@code year = {\\bibstring{nodate}}} for a date
+     * given as "n.d." (BibLaTeX prints its "n.d." in the document's language). Written once, like
+     * bookkeeping: an edit of the entry leaves them alone, a year the record gets later replaces it.
+     */
+    private static java.util.Map<String, String> unread(Metadata m, boolean bibtexDialect) {
+        String date = m.extras(Field.ZOTERO_EXTRAS).get("date");
+        if (!bibtexDialect && m.year() == null && date != null && NO_DATE.matcher(date.strip()).matches()) {
+            return java.util.Map.of("year", "\\bibstring{nodate}");
+        }
+        return java.util.Map.of();
+    }
+
+    /** Patent offices by the prefix of a patent's number, as BibLaTeX's patent types name them ({@code patenteu}, {@code patrequs}). */
+    private static final java.util.Map<String, String> PATENT_REGIONS = java.util.Map.of("us", "us", "ep", "eu", "gb", "uk", "de", "de", "fr", "fr");
+
+    /**
+     * Fields the mapping reads that are filled from what the record holds otherwise (each as LaTeX): in
+     * BibTeX's dialect, which has no eventtitle, a conference paper's conference as its booktitle where
+     * it names no proceedings; and as Better BibTeX fills them for a Zotero item: a patent's type by its office and state ({@code patenteu}; {@code patreqeu} for an
+     * application) and an application's number, where it has no patent number; in BibLaTeX's dialect a
+     * preprint's {@code pubstate} (prepublished) where it states none, in BibTeX's its arXiv id as its
+     * number; an article's journal by its abbreviation where it names no journal otherwise.
+     */
+    private static java.util.Map<String, String> derived(Metadata m, boolean bibtexDialect) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (bibtexDialect && "paper-conference".equals(m.type()) && m.venue() == null && m.get(Field.EVENT) != null) {
+            out.put("booktitle", latex(m.get(Field.EVENT).toString())); // BibTeX has no eventtitle: the conference names the proceedings
+        }
+        if (m.extras(Field.ZOTERO_EXTRAS).isEmpty()) {
+            return out; // a record no Zotero item made: the rest is what Better BibTeX makes of one
+        }
+        if ("patent".equals(m.type())) {
+            Object number = m.get(Field.NUMBER);
+            Object application = m.get(Field.CALL_NUMBER); // Zotero's application number is CSL's call number
+            Object given = number != null ? number : application;
+            String region = given == null || given.toString().length() < 2 ? null
+                    : PATENT_REGIONS.get(given.toString().substring(0, 2).toLowerCase(java.util.Locale.ROOT));
+            if (region != null) {
+                out.put("type", (number != null ? "patent" : "patreq") + region);
+            }
+            if (number == null && application != null) {
+                out.put("number", latex(application.toString()));
+            }
+        }
+        if (!bibtexDialect && "preprint".equals(m.type()) && m.get(Field.STATUS) == null) {
+            out.put("pubstate", "prepublished");
+        }
+        if (bibtexDialect && "preprint".equals(m.type()) && m.get(Field.NUMBER) == null && m.arxiv() != null) {
+            out.put("number", "arXiv:" + latex(m.arxiv().replaceAll("\\s*\\[.*$", ""))); // the archive id Zotero's preprint has
+        }
+        if ("article-journal".equals(m.type()) && m.venue() == null && m.get(Field.CONTAINER_TITLE_SHORT) != null) {
+            out.put("journal", latex(m.get(Field.CONTAINER_TITLE_SHORT).toString()));
         }
         return out;
     }
@@ -357,6 +471,9 @@ final class BibTeXFields {
      */
     private static java.util.Map<String, String> roles(Metadata m, boolean video) {
         List<dev.idiom.wrappers.ZoteroExtras.Creator> others = dev.idiom.wrappers.ZoteroExtras.otherCreators(m);
+        if (video && !m.authors().isEmpty() && m.authors().equals(directors(others))) {
+            others = others.stream().filter(c -> !c.role().equals(DIRECTOR)).toList(); // a video recording's directors, written as its editor
+        }
         if (others.isEmpty()) {
             return java.util.Map.of();
         }
@@ -444,7 +561,8 @@ final class BibTeXFields {
         boolean directors = BibTeXMapping.directorsAsEditors(view);
         e.getFields().forEach((k, v) -> {
             String name = k.getValue().toLowerCase(java.util.Locale.ROOT);
-            if (extraName(name) && !name.equals(venue) // a web page's organization, where it is its site
+            boolean aliased = ALIASES.stream().anyMatch(a -> a.name().equals(name) && a.of(e) && e.getField(new Key(a.mapped())) == null);
+            if (extraName(name) && !name.equals(venue) && !aliased // a web page's organization, where it is its site; a field read as the mapping's
                     && !(directors && name.equals("editortype")) // a video's editor as its directors: the mapping's
                     && !(name.equals("options") && !bibtexDialect && v.toUserString().strip().equals(USEPREFIX) && useprefix(m))) {
                 out.put(name, v.toUserString()); // the useprefix Idiom writes for a name with a particle is the names' own
@@ -602,8 +720,24 @@ final class BibTeXFields {
 
     /** As above, in a file of BibTeX's own dialect when {@code bibtexDialect} (a changed type is written as BibTeX's styles know it). */
     static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after, boolean bibtexDialect) {
+        return withChanges(e, before, after, bibtexDialect, false);
+    }
+
+    /** As above, in a file that gives addresses as <code>note = {&#92;url{…}}</code> when {@code urlsAsNotes} (a new one is written so). */
+    static BibTeXEntry withChanges(BibTeXEntry e, Metadata before, Metadata after, boolean bibtexDialect, boolean urlsAsNotes) {
         View target = new View(e, bibtexDialect);
+        String urlPlace = java.util.Objects.equals(before.url(), after.url()) ? null : urlPlace(target, after, urlsAsNotes);
+        java.util.Set<String> had = new java.util.HashSet<>();
+        e.getFields().keySet().forEach(k -> had.add(k.getValue().toLowerCase(java.util.Locale.ROOT)));
         BibTeXMapping.applyChanges(target, before, after);
+        aliased(target, before, after, had);
+        if (urlPlace != null) { // the address stays where the entry (or its file) gives it
+            target.e.removeField(new Key("url"));
+            target.e.removeField(new Key(urlPlace));
+            if (after.url() != null) { // LaTeX as written: the url command prints it
+                target.e.addField(new Key(urlPlace), new StringValue(urlValue(after.url()), StringValue.Style.BRACED));
+            }
+        }
         java.util.Map<String, String> extrasWere = extrasFor(before, bibtexDialect, null);
         java.util.Map<String, String> now = extrasFor(after, bibtexDialect, before == Metadata.EMPTY ? null : before);
         java.util.Set<String> names = new java.util.TreeSet<>(extrasWere.keySet());
@@ -628,7 +762,13 @@ final class BibTeXFields {
             target.set("options", USEPREFIX); // BibLaTeX then sorts "van der Meer" under v, as Zotero and CSL do
         }
         if (!java.util.Objects.equals(before.notes(), after.notes())) {
-            target.set("note", after.notes());
+            String url = urlOnly(target.e, "note");
+            if (url != null && after.notes() != null) { // notes take the note: the address it held goes to url
+                target.set("url", url);
+            }
+            if (url == null || after.notes() != null) {
+                target.set("note", after.notes());
+            }
         }
         if (!before.tags().equals(after.tags())) {
             Value was = target.e.getField(new Key("keywords"));
@@ -770,6 +910,75 @@ final class BibTeXFields {
             out.append(c == '{' ? "\\textbraceleft{}" : c == '}' ? "\\textbraceright{}" : String.valueOf(c));
         }
         return out.toString();
+    }
+
+    /**
+     * A field a file names otherwise than the shared mapping does ({@code name} for {@code mapped}), in
+     * entries of {@code types} (any, if empty): read there where the entry has not the mapping's name,
+     * and a new value written there where the entry has it, or has neither and its file's dialect
+     * names it so ({@code bibtexDialect}), as Better BibTeX writes it: a BibLaTeX {@code @misc}'s or
+     * {@code @software}'s publisher is its {@code organization}, an {@code @unpublished}'s kind (a
+     * manuscript's type: Working Paper) its {@code howpublished}, a licence in BibTeX's dialect its {@code copyright}.
+     */
+    private record Alias(Field field, String mapped, String name, java.util.Set<String> types, boolean bibtexDialect) {
+        boolean of(BibTeXEntry e) {
+            return (types.isEmpty() || types.contains(e.getType().getValue().toLowerCase(java.util.Locale.ROOT))) && e.getField(new Key(name)) != null
+                    && urlOnly(e, name) == null; // an address there is the entry's url
+        }
+    }
+
+    private static final List<Alias> ALIASES = List.of(new Alias(Field.PUBLISHER, "publisher", "organization", java.util.Set.of("misc", "software"), false),
+            new Alias(Field.LICENSE, "rights", "copyright", java.util.Set.of(), true),
+            new Alias(Field.GENRE, "type", "howpublished", java.util.Set.of("unpublished"), false));
+
+    /** Each alias's value moved where the entry (or its dialect) names it, after the mapping wrote {@code after} under its own names into an entry that {@code had} these fields. */
+    private static void aliased(View target, Metadata before, Metadata after, java.util.Set<String> had) {
+        String type = target.type().toLowerCase(java.util.Locale.ROOT);
+        for (Alias a : ALIASES) {
+            if (java.util.Objects.equals(before.get(a.field()), after.get(a.field())) || !(a.types().isEmpty() || a.types().contains(type))) {
+                continue;
+            }
+            boolean there = had.contains(a.name()) && !had.contains(a.mapped()) || !had.contains(a.mapped()) && a.bibtexDialect() == target.bibtexDialect();
+            if (there) {
+                target.e.removeField(new Key(a.mapped()));
+                target.set(a.name(), after.get(a.field()) == null ? null : a.field().toText(after.get(a.field())));
+            }
+        }
+    }
+
+    /** The fields classic BibTeX files give an entry's address in, as <code>&#92;url{…}</code>: its note, a {@code @misc}'s howpublished. */
+    private static final List<String> URL_PLACES = List.of("note", "howpublished");
+    private static final java.util.regex.Pattern URL_ONLY = java.util.regex.Pattern.compile("^\\s*\\\\url\\s*\\{([^{}\\s]+)}\\s*$");
+
+    /** The address a field holds and nothing else (<code>note = {&#92;url{https://…}}</code>), LaTeX's escapes undone; else null. */
+    static String urlOnly(BibTeXEntry e, String field) {
+        Value v = e.getField(new Key(field));
+        java.util.regex.Matcher m = v == null ? null : URL_ONLY.matcher(v.toUserString());
+        return m == null || !m.matches() ? null : m.group(1).replaceAll("\\\\([#%&_~$])", "$1");
+    }
+
+    /** An address as <code>&#92;url{…}</code> in a field of a .bib file: the characters that would end or comment out the field's argument escaped. */
+    private static String urlValue(String url) {
+        return "\\url{" + url.replaceAll("([#%])", "\\\\$1") + "}";
+    }
+
+    /**
+     * Where the entry gives its address, if not in {@code url}: the field that holds it as
+     * <code>&#92;url{…}</code> alone; for a new address in a file that gives addresses so ({@code urlsAsNotes}),
+     * a {@code @misc}'s or {@code @booklet}'s free howpublished, else its note where the record has no
+     * notes; else null (the {@code url} field).
+     */
+    private static String urlPlace(View target, Metadata after, boolean urlsAsNotes) {
+        for (String place : URL_PLACES) {
+            if (urlOnly(target.e, place) != null) {
+                return place;
+            }
+        }
+        if (!urlsAsNotes || target.e.getField(new Key("url")) != null) {
+            return null;
+        }
+        boolean misc = java.util.Set.of("misc", "booklet").contains(target.type().toLowerCase(java.util.Locale.ROOT));
+        return misc && target.e.getField(new Key("howpublished")) == null ? "howpublished" : after.notes() == null ? "note" : null;
     }
 
     /** A field's value as plain text: LaTeX accents and braces resolved. */

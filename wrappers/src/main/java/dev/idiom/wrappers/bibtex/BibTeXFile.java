@@ -206,11 +206,14 @@ public final class BibTeXFile implements AnnotationTool {
             segments.add(new Segment(c.text(), c.entry() ? parser.read(c, ids, unused, entries::put) : null));
         }
         bibtexDialect = dialect.bibtex();
+        urlsAsNotes = dialect.urlsAsNotes();
         return new Parsed(segments, entries, encoding);
     }
 
     /** The file's dialect as last read: BibTeX's own (no {@code @online}, no {@code date}), else BibLaTeX's (an empty file too). */
     private volatile boolean bibtexDialect;
+    /** Whether the file, as last read, gives addresses as classic BibTeX's styles print them (<code>note = {&#92;url{…}}</code>) and never in {@code url}. */
+    private volatile boolean urlsAsNotes;
 
     /**
      * The dialect of a file, from its entries' text as it is read: the entry types, and whether a
@@ -220,8 +223,12 @@ public final class BibTeXFile implements AnnotationTool {
     private static final class Dialect {
         private static final Pattern TYPE = Pattern.compile("^\\s*@\\s*([A-Za-z]+)");
         private static final Pattern BIBLATEX_FIELD = Pattern.compile("(?i)[,\\s](" + String.join("|", BibTeXMapping.BIBLATEX_FIELDS) + ")\\s*=");
+        private static final Pattern URL_FIELD = Pattern.compile("(?i)[,\\s]url\\s*=");
+        private static final Pattern URL_NOTE = Pattern.compile("(?i)[,\\s](?:note|howpublished)\\s*=\\s*[{\"]\\s*\\\\url\\s*\\{");
         private final java.util.Set<String> types = new java.util.HashSet<>();
         private final java.util.Set<String> fields = new java.util.HashSet<>();
+        private boolean urlFields;
+        private boolean urlNotes;
 
         void see(String entryText) {
             Matcher t = TYPE.matcher(entryText);
@@ -231,11 +238,18 @@ public final class BibTeXFile implements AnnotationTool {
                 if (f.find()) {
                     fields.add(f.group(1));
                 }
+                urlFields |= URL_FIELD.matcher(entryText).find();
+                urlNotes |= URL_NOTE.matcher(entryText).find();
             }
         }
 
         boolean bibtex() {
             return BibTeXMapping.bibtexDialect(types, fields);
+        }
+
+        /** An address in a note (<code>&#92;url{…}</code>) somewhere, and no {@code url} field anywhere: a new entry's goes there too. */
+        boolean urlsAsNotes() {
+            return urlNotes && !urlFields;
         }
     }
 
@@ -477,6 +491,7 @@ public final class BibTeXFile implements AnnotationTool {
                 hash = digest.finish();
                 dialect = seen.bibtex();
                 bibtexDialect = dialect;
+                urlsAsNotes = seen.urlsAsNotes();
                 chunks = chunks();
             } catch (IOException e) {
                 close();
@@ -606,7 +621,7 @@ public final class BibTeXFile implements AnnotationTool {
         String entryType = known != null && java.util.Objects.equals(known.type(), wanted.type())
                 ? known.extras(Field.BIBTEX_EXTRAS).get(BibTeXMapping.ENTRY_TYPE_EXTRA)
                 : written.equalsIgnoreCase(BibTeXMapping.defaultEntryType(wanted, dialect)) ? null : written;
-        m = BibTeXFields.texFilled(m, dialect, known, entryType != null ? entryType : written);
+        m = BibTeXFields.filled(m, dialect, known, entryType != null ? entryType : written);
         Map<String, String> extras = new TreeMap<>(BibTeXFields.extrasFor(m, dialect, known));
         extras.remove(BibTeXMapping.ENTRY_TYPE_EXTRA);
         if (entryType != null) {
@@ -679,7 +694,7 @@ public final class BibTeXFile implements AnnotationTool {
             taken.add(key);
             keys.add(key);
             added.add(BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(c.metadata(), bibtexDialect)), new Key(key)),
-                    Metadata.EMPTY, c.metadata(), bibtexDialect));
+                    Metadata.EMPTY, c.metadata(), bibtexDialect, urlsAsNotes));
         }
         for (BibTeXEntry entry : added) {
             // a crossref a Zotero item names (tex.crossref) is written where it names no entry of this file: the fields of one it
@@ -717,7 +732,7 @@ public final class BibTeXFile implements AnnotationTool {
                 fieldsKept(), "entry " + remoteId + " in " + file.getFileName());
         String before = version(entry);
         Map<Key, Value> fieldsBefore = new java.util.LinkedHashMap<>(entry.getFields()); // withChanges writes into the entry itself
-        BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted, bibtexDialect);
+        BibTeXEntry changed = BibTeXFields.withChanges(entry, known.metadata(), wanted, bibtexDialect, urlsAsNotes);
         if (changed == entry && version(changed).equals(before)) {
             return record(p, remoteId, changed); // nothing to write: the file is left as it is, not even touched
         }
@@ -990,9 +1005,14 @@ public final class BibTeXFile implements AnnotationTool {
 
     /** As above, as a new entry of a file in BibTeX's own dialect when {@code bibtexDialect} (no {@code @online}, no {@code date}). */
     public static String entry(Metadata m, boolean bibtexDialect) {
+        return entry(m, bibtexDialect, false);
+    }
+
+    /** As above, in a file that gives addresses as <code>note = {&#92;url{…}}</code> when {@code urlsAsNotes}. */
+    public static String entry(Metadata m, boolean bibtexDialect, boolean urlsAsNotes) {
         Parsed none = new Parsed(new ArrayList<>(), Map.of(), null);
         BibTeXEntry e = BibTeXFields.withChanges(new BibTeXEntry(new Key(BibTeXMapping.entryType(m, bibtexDialect)), new Key(newKey(none, m))),
-                Metadata.EMPTY, asWritten(m, null, bibtexDialect), bibtexDialect);
+                Metadata.EMPTY, asWritten(m, null, bibtexDialect), bibtexDialect, urlsAsNotes);
         BibTeXDatabase db = new BibTeXDatabase();
         db.addObject(e);
         StringWriter out = new StringWriter();

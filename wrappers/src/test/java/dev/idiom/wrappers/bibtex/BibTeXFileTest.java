@@ -173,6 +173,132 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void whatBetterBibTeXFillsFromAZoteroItemIsWrittenWhereTheRecordHasNothingAndReadBackAsWritten() {
+        Map<String, String> zotero = Map.of("itemType", "x");
+        Metadata application = Metadata.EMPTY.with(Field.TYPE, "patent").with(Field.TITLE, "A patent application").with(Field.YEAR, 2020)
+                .with(Field.CALL_NUMBER, "EP456456456").with(Field.ZOTERO_EXTRAS, Field.extras(zotero));
+        String entry = BibTeXFile.entry(application);
+        assertTrue(entry.contains("type = {patreqeu}") && entry.contains("number = {EP456456456}"), "an application by its office: " + entry);
+        Metadata granted = application.with(Field.NUMBER, "US123123123");
+        assertTrue(BibTeXFile.entry(granted).contains("type = {patentus}") && BibTeXFile.entry(granted).contains("number = {US123123123}"), BibTeXFile.entry(granted));
+        assertFalse(BibTeXFile.entry(granted.with(Field.NUMBER, "123123123")).contains("type ="), "no office, no type");
+
+        Metadata preprint = Metadata.EMPTY.with(Field.TYPE, "preprint").with(Field.TITLE, "Few-shot learners").with(Field.YEAR, 2020)
+                .with(Field.ARXIV, "2005.14165").with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "arXiv:2005.14165 [cs]")));
+        assertTrue(BibTeXFile.entry(preprint).contains("pubstate = {prepublished}") && BibTeXFile.entry(preprint).contains("eprintclass = {cs}"),
+                BibTeXFile.entry(preprint));
+        assertFalse(BibTeXFile.entry(preprint.with(Field.STATUS, "submitted")).contains("prepublished"), "a status of its own stays");
+        assertTrue(BibTeXFile.entry(preprint, true).contains("number = {arXiv:2005.14165}"), "BibTeX's: " + BibTeXFile.entry(preprint, true));
+        Metadata elsewhere = preprint.with(Field.ARXIV, null).with(Field.SECTION, "Oceanography");
+        assertTrue(BibTeXFile.entry(elsewhere).contains("eprintclass = {Oceanography}"), "a preprint server's section: " + BibTeXFile.entry(elsewhere));
+
+        Metadata article = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Quantentheorie").with(Field.YEAR, 1925)
+                .with(Field.CONTAINER_TITLE_SHORT, "Sitzungsber. Preuss. Akad. Wiss.").with(Field.ZOTERO_EXTRAS, Field.extras(zotero));
+        assertTrue(BibTeXFile.entry(article).contains("journal = {Sitzungsber. Preuss. Akad. Wiss.}"), BibTeXFile.entry(article));
+        assertTrue(BibTeXFile.entry(article.with(Field.VENUE, "Sitzungsberichte")).contains("journal = {Sitzungsberichte}"));
+        assertFalse(BibTeXFile.entry(article.with(Field.ZOTERO_EXTRAS, null)).contains(" journal ="), "what Better BibTeX makes of a Zotero item only");
+
+        Metadata paper = Metadata.EMPTY.with(Field.TYPE, "paper-conference").with(Field.TITLE, "Noise statistics").with(Field.YEAR, 2020)
+                .with(Field.EVENT, "Conference on Lasers and Electro-optics");
+        assertTrue(BibTeXFile.entry(paper, true).contains("booktitle = {Conference on Lasers and Electro-optics}"),
+                "BibTeX has no eventtitle: " + BibTeXFile.entry(paper, true));
+        assertFalse(BibTeXFile.entry(paper).contains("booktitle"), "BibLaTeX's eventtitle says it: " + BibTeXFile.entry(paper));
+
+        Metadata reviewed = article.with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("creators",
+                "[{\"creatorType\":\"reviewedAuthor\",\"firstName\":\"Ekkehart\",\"lastName\":\"Malotki\"},"
+                        + "{\"creatorType\":\"seriesEditor\",\"firstName\":\"Ann\",\"lastName\":\"Series\"}]")));
+        assertTrue(BibTeXFile.entry(reviewed, true).contains("collaborator = {Malotki, Ekkehart}"), "BibTeX's one list of other roles: "
+                + BibTeXFile.entry(reviewed, true));
+
+        Metadata quoted = article.with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "tex.\"author+an:role\": 1=host,2=producer")));
+        assertTrue(BibTeXFile.entry(quoted).contains("author+an:role = {1=host,2=producer}"), BibTeXFile.entry(quoted));
+
+        Metadata undated = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.TITLE, "Leishuku").with(Field.URL, "http://example.org/")
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("date", "n.d.")));
+        assertTrue(BibTeXFile.entry(undated).contains("year = {\\bibstring{nodate}}"), BibTeXFile.entry(undated));
+        assertFalse(BibTeXFile.entry(undated, true).contains("bibstring"), "BibTeX's styles know no bibstring");
+    }
+
+    @Test
+    void whatANewEntryIsWrittenWithBeyondItsReadingIsPartOfItAsSyncedAndNeverOwedAgain() throws IOException {
+        Metadata item = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.TITLE, "Undated").with(Field.URL, "http://example.org/")
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("date", "n.d.", "extra", "tex.owner: ada")));
+        Path file = Files.writeString(dir.resolve("once.bib"), "");
+        BibTeXFile bib = new BibTeXFile(file);
+        Metadata synced = bib.writable(item, null); // what the engine records for a copy it makes
+        RemoteRecord made = bib.create(synced);
+        assertTrue(Files.readString(file).contains("owner = {ada}") && Files.readString(file).contains("year = {\\bibstring{nodate}}"),
+                Files.readString(file));
+        assertEquals(synced, bib.writable(item, synced), "owed nothing: the copy as synced is what it should hold");
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals(null, back.year(), "read as no year");
+        bib.update(bib.fetch(made.remoteId()).orElseThrow(), item.with(Field.YEAR, 2016).with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "tex.owner: ada"))));
+        String text = Files.readString(file);
+        assertTrue(text.contains("2016") && !text.contains("bibstring") && text.contains("owner = {ada}"), "a year the record gets replaces it: " + text);
+    }
+
+    @Test
+    void aFileThatGivesAddressesInNotesGetsNewOnesThereAndReadsThemAsAddresses() throws IOException {
+        Path file = Files.writeString(dir.resolve("classic.bib"), """
+                @article{a, title = {Patent landscape}, journal = {Analyses}, year = {2014}, note = {\\url{http://example.org/sample\\#top}}}
+                @misc{b, title = {A page}, year = {2015}, howpublished = {\\url{http://example.org/b}}}
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        Metadata a = bib.fetch("a").orElseThrow().metadata();
+        assertEquals("http://example.org/sample#top", a.url());
+        assertEquals(null, a.notes(), "an address is no note");
+        Metadata b = bib.fetch("b").orElseThrow().metadata();
+        assertEquals("http://example.org/b", b.url());
+        assertEquals(null, b.venue(), "nor where a @misc was published");
+        Metadata article = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Boogie").with(Field.YEAR, 2016)
+                .with(Field.URL, "https://example.org/krml213.pdf#page=2");
+        Metadata doc = Metadata.EMPTY.with(Field.TYPE, "document").with(Field.TITLE, "TheTitle").with(Field.YEAR, 2023).with(Field.URL, "https://example.org/d");
+        RemoteRecord madeArticle = bib.create(article);
+        bib.create(doc);
+        String text = Files.readString(file);
+        assertTrue(text.contains("note = {\\url{https://example.org/krml213.pdf\\#page=2}}") && text.contains("howpublished = {\\url{https://example.org/d}}")
+                && !text.contains("url = {"), "as the file gives them: " + text);
+        assertEquals(article.url(), bib.fetch(madeArticle.remoteId()).orElseThrow().metadata().url());
+        bib.update(bib.fetch(madeArticle.remoteId()).orElseThrow(), article.with(Field.URL, "https://example.org/v2").with(Field.NOTES, "Read twice."));
+        text = Files.readString(file);
+        assertTrue(text.matches("(?s).*url\\s+= \\{https://example.org/v2}.*") && text.contains("note = {Read twice.}"), "notes take the note, the address its field: " + text);
+
+        Path modern = Files.writeString(dir.resolve("modern-urls.bib"), "@article{c, title = {C}, year = {2014}, url = {http://example.org/c}}\n");
+        BibTeXFile other = new BibTeXFile(modern);
+        other.fetch("c");
+        other.create(article);
+        assertTrue(Files.readString(modern).contains("url = {https://example.org/krml213.pdf#page=2}"), "a file with url fields gets one: " + Files.readString(modern));
+    }
+
+    @Test
+    void aFieldAFileNamesOtherwiseIsReadAndWrittenThereAndAnEntryThatNamesItAsTheMappingDoesKeepsIt() throws IOException {
+        Path file = Files.writeString(dir.resolve("aliases.bib"), """
+                @misc{m, title = {XYZZY}, date = {2008}, organization = {Doubleday}}
+                @misc{p, title = {Older}, date = {2008}, publisher = {Anchor}}
+                @unpublished{u, title = {Contracting}, date = {2022}, howpublished = {Working Paper}}
+                """);
+        BibTeXFile bib = new BibTeXFile(file);
+        assertEquals("Doubleday", bib.fetch("m").orElseThrow().metadata().publisher());
+        assertFalse(bib.fetch("m").orElseThrow().metadata().extras(Field.BIBTEX_EXTRAS).containsKey("organization"));
+        assertEquals("Working Paper", bib.fetch("u").orElseThrow().metadata().get(Field.GENRE));
+        Metadata doc = Metadata.EMPTY.with(Field.TYPE, "document").with(Field.TITLE, "New").with(Field.YEAR, 2009).with(Field.PUBLISHER, "Knopf");
+        bib.create(doc);
+        assertTrue(Files.readString(file).contains("organization = {Knopf}"), "a new BibLaTeX @misc's publisher: " + Files.readString(file));
+        RemoteRecord older = bib.fetch("p").orElseThrow();
+        bib.update(older, older.metadata().with(Field.PUBLISHER, "Anchor Books"));
+        assertTrue(Files.readString(file).contains("publisher = {Anchor Books}"), "an entry keeps the name it gives: " + Files.readString(file));
+        Metadata manuscript = Metadata.EMPTY.with(Field.TYPE, "manuscript").with(Field.TITLE, "Draft").with(Field.YEAR, 2022).with(Field.GENRE, "Working Paper");
+        assertTrue(BibTeXFile.entry(manuscript).contains("howpublished = {Working Paper}") && !BibTeXFile.entry(manuscript).contains("type ="),
+                BibTeXFile.entry(manuscript));
+
+        Path classic = Files.writeString(dir.resolve("copyright.bib"), "@book{k, title = {K}, year = {1999}, copyright = {All rights reserved}}\n");
+        BibTeXFile bibtex = new BibTeXFile(classic);
+        assertEquals("All rights reserved", bibtex.fetch("k").orElseThrow().metadata().get(Field.LICENSE));
+        bibtex.create(doc.with(Field.LICENSE, "CC BY 4.0"));
+        assertTrue(Files.readString(classic).contains("copyright = {CC BY 4.0}"), "BibTeX's name for it: " + Files.readString(classic));
+    }
+
+    @Test
     void aTexLineFillsAFieldTheRecordLacksAsTheEntryReadsItBackAndOnlyInCopiesMadeSince() throws IOException {
         Metadata item = Metadata.EMPTY.with(Field.TYPE, "article-journal").with(Field.TITLE, "Brain activation").with(Field.YEAR, 2008)
                 .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("extra", "tex.journaltitle= Psychophysiology\ntex.author= Wendt, Julia\ntex.title: Not this")));
@@ -1168,6 +1294,34 @@ class BibTeXFileTest extends AnnotationToolContract {
         Metadata copy = bib.fetch("laverty").orElseThrow().metadata();
         assertEquals(copy.bibtexExtras(), bib.writable(film, copy).bibtexExtras());
         assertTrue(BibTeXFile.entry(film).contains("editora = {Laverty, Paul}"), "a new copy is a @video's: " + BibTeXFile.entry(film));
+    }
+
+    @Test
+    void aVideoRecordingsDirectorsAreItsEditorButNotInCopiesMadeBefore() throws IOException {
+        // Zotero's video recording has "creator" as its first role: its directors are creators of another role
+        Metadata video = Metadata.EMPTY.with(Field.TYPE, "motion_picture").with(Field.TITLE, "One flew over the cuckoo's nest").with(Field.YEAR, 1975)
+                .with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("itemType", "videoRecording", "creators",
+                        "[{\"creatorType\":\"director\",\"firstName\":\"Miloš\",\"lastName\":\"Forman\"},"
+                                + "{\"creatorType\":\"contributor\",\"firstName\":\"Jack\",\"lastName\":\"Nicholson\"}]")));
+        Path file = Files.writeString(dir.resolve("videos.bib"), "");
+        BibTeXFile bib = new BibTeXFile(file);
+        Metadata wanted = bib.writable(video, null);
+        assertEquals(List.of(new Author("Forman", "Miloš")), wanted.authors(), "the copy holds, as synced, what it reads back: its directors first");
+        RemoteRecord made = bib.create(wanted);
+        String text = Files.readString(file);
+        assertTrue(text.contains("editor = {Forman, Miloš}") && text.contains("editortype = {director}") && !text.contains("Forman, Miloš and"),
+                "the director as a @video's editor, not also a collaborator: " + text);
+        assertTrue(text.contains("namea = {Nicholson, Jack}") && text.contains("nameatype = {collaborator}"), "a contributor a collaborator: " + text);
+        Metadata back = bib.fetch(made.remoteId()).orElseThrow().metadata();
+        assertEquals(wanted.authors(), back.authors());
+        assertEquals(back.bibtexExtras(), bib.writable(video, back).bibtexExtras(), "nothing owed");
+        assertEquals(back.authors(), bib.writable(video, back).authors());
+
+        Files.writeString(file, "@video{older, entrysubtype = {video}, title = {One flew over the cuckoo's nest}, date = {1975},"
+                + " namea = {Forman, Miloš and Nicholson, Jack}, nameatype = {collaborator}}\n", StandardOpenOption.APPEND);
+        Metadata older = bib.fetch("older").orElseThrow().metadata();
+        assertEquals(List.of(), bib.writable(video, older).authors(), "a copy made before keeps its directors among its collaborators");
+        assertEquals(older.bibtexExtras(), bib.writable(video, older).bibtexExtras());
     }
 
     @Test
