@@ -342,8 +342,9 @@ final class BibTeXFields {
      * and a video recording's directors as its editor (its first creators, as read back), where the
      * record has no value of its own there: each as an entry of {@code entryType} reads it
      * back, so the copy made holds, as synced, what it is read as (a later edit of the entry brings no
-     * such value along as a change of the curator's). A copy made before ({@code known}, as last
-     * synced) gets one only where it holds that value already: no copy is owed what this began to write.
+     * such value along as a change of the curator's), and follows what fills it (a renamed conference).
+     * A copy made before ({@code known}, as last synced) with no value there gets none: no copy is
+     * owed what this began to write.
      */
     static Metadata filled(Metadata m, boolean bibtexDialect, Metadata known, String entryType) {
         String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
@@ -385,7 +386,8 @@ final class BibTeXFields {
         Metadata out = m;
         for (Field f : BibTeXMapping.MAPPED) {
             Object v = said.get(f);
-            if (f != Field.TYPE && !empty(v) && !v.equals(none.get(f)) && empty(m.get(f)) && (known == null || v.equals(known.get(f)))) {
+            // a copy made since holds the filled value (the record has none): it follows what fills it now
+            if (f != Field.TYPE && !empty(v) && !v.equals(none.get(f)) && empty(m.get(f)) && (known == null || !empty(known.get(f)))) {
                 out = out.with(f, v);
             }
         }

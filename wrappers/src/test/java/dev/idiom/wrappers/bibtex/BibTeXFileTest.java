@@ -203,6 +203,11 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertTrue(BibTeXFile.entry(paper, true).contains("booktitle = {Conference on Lasers and Electro-optics}"),
                 "BibTeX has no eventtitle: " + BibTeXFile.entry(paper, true));
         assertFalse(BibTeXFile.entry(paper).contains("booktitle"), "BibLaTeX's eventtitle says it: " + BibTeXFile.entry(paper));
+        Metadata copy = BibTeXFile.asWritten(paper, null, true);
+        assertEquals("Conference on Lasers and Electro-optics", copy.venue(), "synced as read back");
+        assertEquals("CLEO 2020", BibTeXFile.asWritten(paper.with(Field.EVENT, "CLEO 2020"), copy, true).venue(),
+                "a copy made so follows a renamed conference");
+        assertEquals(null, BibTeXFile.asWritten(paper, copy.with(Field.VENUE, null), true).venue(), "one made before gets none");
 
         Metadata reviewed = article.with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("creators",
                 "[{\"creatorType\":\"reviewedAuthor\",\"firstName\":\"Ekkehart\",\"lastName\":\"Malotki\"},"
