@@ -287,6 +287,39 @@ class EngineTest {
     }
 
     @Test
+    void whatACopyIsMadeWithBeyondItsRecordIsOwedNothingAndAnEditOfTheEntryBringsOnlyTheEdit() throws Exception {
+        // given a Zotero item whose extra asks for a journal and bookkeeping Better BibTeX writes, and has no journal of its own
+        String key = f.zotero.addRemotely("{\"itemType\": \"journalArticle\", \"title\": \"Brain activation\", \"date\": \"2008\","
+                + " \"extra\": \"tex.journaltitle= Psychophysiology\\ntex.owner: ada\", \"creators\": [], \"tags\": [], \"collections\": [],"
+                + " \"relations\": {}}");
+        dev.idiom.wrappers.RemoteRecord now = f.tools.zot.fetch(key).orElseThrow();
+        UUID id = UUID.randomUUID();
+        f.store.append(id, 0, List.of(new dev.idiom.events.NewEvent(UUID.randomUUID(), "replica:zotero", new dev.idiom.events.RecordImported(
+                now.metadata(), f.tools.zot.kind(), f.tools.zot.account(), key, now.version(), null, now.shadow(), false))));
+        // when its DE is copied to a file, and the file is then checked and synced
+        f.engine.upload().upload(id, f.tools.file);
+        String file = java.nio.file.Files.readString(f.bibFile);
+        assertTrue(file.contains("journal = {Psychophysiology}") && file.contains("owner = {ada}"), file);
+        CheckReport c = f.engine.check("file");
+        f.engine.sync().sync("file", false, Progress.SILENT);
+        f.engine.pushes().drain(10);
+        // then nothing is owed, read anew or written
+        assertEquals(0, c.reEnqueued() + c.divergent() + c.reread(), c.toString());
+        assertEquals(file, java.nio.file.Files.readString(f.bibFile));
+        int zoteroWrites = f.zotero.writeRequests();
+        // when the curator edits the entry's title in the file
+        java.nio.file.Files.writeString(f.bibFile, file.replace("{Brain activation}", "{Brain activation in spider phobia}"));
+        f.engine.sync().sync("file", false, Progress.SILENT);
+        f.engine.pushes().drain(10);
+        // then the title comes in and goes to Zotero; the journal the item's extra gave is no change of the curator's
+        assertEquals("Brain activation in spider phobia", f.load(id).metadata().title());
+        assertNull(f.load(id).metadata().venue());
+        assertEquals("Brain activation in spider phobia", f.zotero.data(key).path("title").asText());
+        assertEquals("", f.zotero.data(key).path("publicationTitle").asText(""), "the Zotero item gets no journal it did not have");
+        assertEquals(zoteroWrites + 1, f.zotero.writeRequests());
+    }
+
+    @Test
     void aValueAnEntryCannotHoldAsWrittenIsWrittenOnceNotOnEveryCheck() throws Exception {
         // given a DE whose title a .bib entry reads back otherwise than written (a LaTeX command in math: the entry reads "$12$")
         UUID id = f.uploaded(paper("The $\\frac{1}{2}$ rule"), "file");
