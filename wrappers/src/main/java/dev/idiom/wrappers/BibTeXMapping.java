@@ -161,8 +161,9 @@ public final class BibTeXMapping {
 
     /**
      * Variables one entry type alone has a place for (a {@code @jurisdiction}'s court, its
-     * {@code institution}): read and written there, held by a file (whose copies say their entry type)
-     * but not by a BibSonomy post, whose older {@code misc} posts of a case could never take one.
+     * {@code institution}): read and written there, held by a file but not by a BibSonomy post, whose
+     * older {@code misc} posts of a case could never take one. A file's copy of a case made before, a
+     * {@code @misc}, is owed its court once: the write changes nothing, and the court becomes the copy's own.
      */
     public static final Set<Field> ONE_TYPE = EnumSet.of(Field.AUTHORITY);
 
