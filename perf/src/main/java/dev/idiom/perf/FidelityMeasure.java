@@ -106,7 +106,7 @@ public final class FidelityMeasure {
         }
 
         String share() {
-            return total == 0 ? "no fields" : String.format(Locale.ROOT, "%.1f%% (%d of %d fields, %d records, %d refused by the stand-in)",
+            return total == 0 ? "no fields" : String.format(Locale.ROOT, "%.2f%% (%d of %d fields, %d records, %d refused by the stand-in)",
                     100.0 * kept / total, kept, total, records, refused);
         }
 
