@@ -965,18 +965,21 @@ final class BibTeXFields {
     }
 
     /**
-     * Where the entry gives its address, if not in {@code url}: the field that holds it as
+     * Where the entry gives its address, if it has no {@code url}: the field that holds it as
      * <code>&#92;url{…}</code> alone; for a new address in a file that gives addresses so ({@code urlsAsNotes}),
      * a {@code @misc}'s or {@code @booklet}'s free howpublished, else its note where the record has no
      * notes; else null (the {@code url} field).
      */
     private static String urlPlace(View target, Metadata after, boolean urlsAsNotes) {
+        if (target.e.getField(new Key("url")) != null) {
+            return null; // the address is read from there
+        }
         for (String place : URL_PLACES) {
             if (urlOnly(target.e, place) != null) {
                 return place;
             }
         }
-        if (!urlsAsNotes || target.e.getField(new Key("url")) != null) {
+        if (!urlsAsNotes) {
             return null;
         }
         boolean misc = java.util.Set.of("misc", "booklet").contains(target.type().toLowerCase(java.util.Locale.ROOT));

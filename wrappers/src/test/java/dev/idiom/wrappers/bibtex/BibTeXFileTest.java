@@ -268,6 +268,13 @@ class BibTeXFileTest extends AnnotationToolContract {
         text = Files.readString(file);
         assertTrue(text.matches("(?s).*url\\s+= \\{https://example.org/v2}.*") && text.contains("note = {Read twice.}"), "notes take the note, the address its field: " + text);
 
+        Path both = Files.writeString(dir.resolve("both.bib"), "@article{d, title = {D}, year = {2014}, url = {http://example.org/d},"
+                + " note = {\\url{http://example.org/d}}}\n");
+        BibTeXFile withUrl = new BibTeXFile(both);
+        RemoteRecord d = withUrl.fetch("d").orElseThrow();
+        withUrl.update(d, d.metadata().with(Field.URL, "http://example.org/d2"));
+        assertTrue(Files.readString(both).contains("url = {http://example.org/d2}"), "an entry with a url field is written there: " + Files.readString(both));
+
         Path modern = Files.writeString(dir.resolve("modern-urls.bib"), "@article{c, title = {C}, year = {2014}, url = {http://example.org/c}}\n");
         BibTeXFile other = new BibTeXFile(modern);
         other.fetch("c");
