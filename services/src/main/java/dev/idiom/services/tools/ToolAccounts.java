@@ -253,11 +253,19 @@ public final class ToolAccounts {
     public static final String BROWSER_FILE = "bookmarks.xbel";
     private static final java.security.SecureRandom PASSWORDS = new java.security.SecureRandom();
 
-    /** A password for browsers to sync with: 24 random bytes, URL-safe Base64 (printable, no padding). */
+    /**
+     * A password for browsers to sync with: 24 random bytes, URL-safe Base64 (printable, no padding),
+     * never starting with '-' or '_': a command-line client given it as an argument (rclone obscure,
+     * litmus) would read one starting with '-' as an option (one in 64 did; a CI run met one).
+     */
     public static String newBrowserPassword() {
         byte[] b = new byte[24];
-        PASSWORDS.nextBytes(b);
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        String password;
+        do {
+            PASSWORDS.nextBytes(b);
+            password = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        } while (!Character.isLetterOrDigit(password.charAt(0)));
+        return password;
     }
 
     /** A new password for the browsers' account {@code name}, in place of its old one (which stops working): said once, to the caller. */
