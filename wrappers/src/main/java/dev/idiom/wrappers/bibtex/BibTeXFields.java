@@ -175,6 +175,23 @@ final class BibTeXFields {
     private static final java.util.regex.Pattern TEX_LINE = java.util.regex.Pattern.compile(
             "^\\s*(tex|bibtex|biblatex)\\.\"?([A-Za-z][A-Za-z0-9_.:+-]{0,60})\"?\\s*([:=])\\s*(\\S.*)$", java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
 
+    /** A tex line's field: its name (lower case), its value as LaTeX, and whether the line names this dialect ({@code bibtex.}, {@code biblatex.}) rather than both. */
+    private record TexField(String name, String value, boolean dialectOwn) {}
+
+    /** The field a {@code tex.} line of {@code extra} gives an entry in a file of this dialect, or null (no such line, or one for the other dialect). */
+    private static TexField texField(String line, boolean bibtexDialect) {
+        java.util.regex.Matcher t = TEX_LINE.matcher(line);
+        if (!t.matches()) {
+            return null;
+        }
+        String prefix = t.group(1).toLowerCase(java.util.Locale.ROOT);
+        if (!prefix.equals("tex") && prefix.equals("bibtex") != bibtexDialect) {
+            return null;
+        }
+        String value = t.group(3).equals("=") ? t.group(4).strip() : latex(t.group(4).strip());
+        return new TexField(t.group(2).toLowerCase(java.util.Locale.ROOT), value, !prefix.equals("tex"));
+    }
+
     /**
      * The fields beyond the mapping an entry written from {@code m} holds: the record's BibTeX extras,
      * and, where those do not name them, the fields Better BibTeX writes from a Zotero item's
@@ -246,7 +263,7 @@ final class BibTeXFields {
         java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
         String extra = m.extras(Field.ZOTERO_EXTRAS).get("extra");
         for (String line : extra == null ? java.util.List.<String>of() : extra.lines().toList()) {
-            java.util.regex.Matcher t = TEX_LINE.matcher(line);
+            TexField tex = texField(line, bibtexDialect);
             java.util.regex.Matcher known = KNOWN_LINE.matcher(line);
             String eventDate = formerly ? null : dev.idiom.wrappers.ZoteroExtras.eventDate(line);
             if (eventDate != null) { // CSL's event date: BibLaTeX's eventdate, as typed
@@ -256,17 +273,10 @@ final class BibTeXFields {
                 if (name != null) {
                     out.putIfAbsent(name, latex(known.group(2).strip()));
                 }
-            } else if (t.matches()) {
-                String prefix = t.group(1).toLowerCase(java.util.Locale.ROOT);
-                if (prefix.equals("tex") || prefix.equals("bibtex") == bibtexDialect) {
-                    String name = t.group(2).toLowerCase(java.util.Locale.ROOT);
-                    String value = t.group(3).equals("=") ? t.group(4).strip() : latex(t.group(4).strip());
-                    if (prefix.equals("tex")) {
-                        out.putIfAbsent(name, value);
-                    } else {
-                        out.put(name, value); // the dialect's own line says it for this dialect
-                    }
-                }
+            } else if (tex != null && tex.dialectOwn()) {
+                out.put(tex.name(), tex.value()); // the dialect's own line says it for this dialect
+            } else if (tex != null) {
+                out.putIfAbsent(tex.name(), tex.value());
             }
         }
         String classes = arxivClasses(m, extra);
@@ -360,17 +370,11 @@ final class BibTeXFields {
             return m;
         }
         for (String line : extra == null ? List.<String>of() : extra.lines().toList()) {
-            java.util.regex.Matcher t = TEX_LINE.matcher(line);
-            if (!t.matches()) {
-                continue;
-            }
-            String prefix = t.group(1).toLowerCase(java.util.Locale.ROOT);
-            String name = t.group(2).toLowerCase(java.util.Locale.ROOT);
-            String value = t.group(3).equals("=") ? t.group(4).strip() : latex(t.group(4).strip());
-            if ((prefix.equals("tex") || prefix.equals("bibtex") == bibtexDialect) && BibTeXMapping.READ.contains(name) && !NOT_FILLED.contains(name)
-                    && balanced(value) && (prefix.equals("tex") ? scratch.getField(new Key(name)) == null : true)) {
-                scratch.removeField(new Key(name));
-                scratch.addField(new Key(name), new StringValue(value, StringValue.Style.BRACED));
+            TexField tex = texField(line, bibtexDialect);
+            if (tex != null && BibTeXMapping.READ.contains(tex.name()) && !NOT_FILLED.contains(tex.name()) && balanced(tex.value())
+                    && (tex.dialectOwn() || scratch.getField(new Key(tex.name())) == null)) {
+                scratch.removeField(new Key(tex.name()));
+                scratch.addField(new Key(tex.name()), new StringValue(tex.value(), StringValue.Style.BRACED));
             }
         }
         derived.forEach((name, value) -> {
