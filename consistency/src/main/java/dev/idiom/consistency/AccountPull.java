@@ -28,8 +28,10 @@ final class AccountPull {
     private final ToolAccountRepository states;
     private final Clock clock;
     private final ToolDirectory tools;
+    private final AccountExclusion exclusion;
 
-    AccountPull(Pull pull, Deletions deletions, ToolAccountRepository states, ToolDirectory tools, Clock clock) {
+    AccountPull(Pull pull, Deletions deletions, ToolAccountRepository states, ToolDirectory tools, Clock clock, AccountExclusion exclusion) {
+        this.exclusion = exclusion;
         this.tools = tools;
         this.pull = pull;
         this.deletions = deletions;
@@ -43,6 +45,10 @@ final class AccountPull {
 
     /** @param fromStart the whole account, not what changed since the cursor (a snapshot: what it no longer lists is gone) */
     Pulled run(AnnotationTool tool, boolean allowDeletions, boolean fromStart, Progress progress) {
+        return exclusion.holding(tool, () -> pulled(tool, allowDeletions, fromStart, progress)); // the listing and its deletions, no push between
+    }
+
+    private Pulled pulled(AnnotationTool tool, boolean allowDeletions, boolean fromStart, Progress progress) {
         if (!MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().direction().read()) {
             return new Pulled(new ImportSummary(), 0, null); // send-only: Idiom never takes the account's changes
         }

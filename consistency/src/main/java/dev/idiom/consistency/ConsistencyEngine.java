@@ -47,19 +47,29 @@ public final class ConsistencyEngine implements AutoCloseable {
     private final Conflicts conflicts;
     private final AccountPull accountPull;
 
+    private final AccountExclusion exclusion;
+
+    /** A node alone on its store (tests, commands): the accounts' exclusion is this process's. */
     public ConsistencyEngine(EventStore store, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
             Clock clock, RandomGenerator random, Settings settings) {
+        this(store, outbox, tools, states, ids, clock, random, settings, AccountExclusion.alone(clock));
+    }
+
+    /** @param exclusion one writer per tool account at a time, across the nodes sharing the store */
+    public ConsistencyEngine(EventStore store, Outbox outbox, ToolDirectory tools, ToolAccountRepository states, EntityIds ids,
+            Clock clock, RandomGenerator random, Settings settings, AccountExclusion exclusion) {
+        this.exclusion = exclusion;
         this.tools = tools;
         AccountReplicas replicas = new AccountReplicas(store);
         PropagationLag lag = new PropagationLag(clock);
-        this.pull = new Pull(store, replicas, tools, states, ids, settings.retry(), clock);
-        this.upload = new Upload(store, settings.retry(), tools);
+        this.pull = new Pull(store, replicas, tools, states, ids, settings.retry(), clock, exclusion, outbox);
+        this.upload = new Upload(store, settings.retry(), tools, exclusion);
         Deletions deletions = new Deletions(store, replicas, states, settings.hold(), settings.retry(), clock, tools);
         this.mirrors = new Mirrors(store, outbox, tools, states, replicas, settings.hold(), clock);
         this.pushes = new SyncEngine(outbox, new ReplicaPush(store, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
-                settings.pushInterval(), settings.lease(), states, clock);
-        this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, tools, clock);
-        this.accountPull = new AccountPull(pull, deletions, states, tools, clock);
+                settings.pushInterval(), settings.lease(), states, clock, exclusion);
+        this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, tools, clock, exclusion);
+        this.accountPull = new AccountPull(pull, deletions, states, tools, clock, exclusion);
         this.holds = new AccountHold(tools, states, deletions, upload, outbox, replicas, mirrors, clock);
         this.sync = new AccountSync(tools, states, accountPull, holds, pushes, replicas, mirrors);
         this.dryRun = new DryRun(tools, store, outbox, states, mirrors, pull, replicas, settings.hold(), clock);
@@ -170,5 +180,6 @@ public final class ConsistencyEngine implements AutoCloseable {
     @Override
     public void close() {
         pushes.close();
+        exclusion.close();
     }
 }

@@ -39,6 +39,57 @@ final class PendingView {
     private final Set<UUID> changed = new LinkedHashSet<>();
     /** The account's conflict policy, read once per batch. */
     final ConflictPolicy policy;
+    /** The DEs whose copy in this account may have been made without its link recorded (read at most once per batch, when asked). */
+    private java.util.function.Supplier<Set<UUID>> copiesTried = Set::of;
+    private Set<UUID> tried;
+
+    /** The view, knowing which DEs' copies in the account may be there unlinked ({@link dev.idiom.events.Outbox#copiesTried}). */
+    PendingView copiesTried(java.util.function.Supplier<Set<UUID>> read) {
+        this.copiesTried = read;
+        return this;
+    }
+
+    /** Most past versions of a DE looked at for the content a copy tried then was made with. */
+    private static final int VERSIONS_LOOKED_AT = 64;
+
+    /**
+     * The DE, among those whose copy here was tried, that {@code r} is Idiom's unlinked copy of though
+     * no match found it: by its origin where the tool keeps one; else by the content the DE had at any
+     * of its recent versions (the copy was made before an edit the DE has since).
+     */
+    Optional<UUID> triedCopyOf(AnnotationTool tool, RemoteRecord r) {
+        if (tried == null) {
+            tried = copiesTried.get();
+        }
+        Set<MatchKeys.Key> keys = MatchKeys.of(r.metadata());
+        for (UUID id : tried) {
+            DigitalEntity de = load(id);
+            if (de.holdsCopyIn(tool.kind(), tool.account())) {
+                continue;
+            }
+            if (tool.namesOrigin()) {
+                if (tool.madeFor(r, id)) {
+                    return Optional.of(id);
+                }
+                continue;
+            }
+            List<dev.idiom.events.RecordedEvent> history = store.history(id);
+            for (int v = history.size(); v >= Math.max(1, history.size() - VERSIONS_LOOKED_AT); v--) {
+                if (!java.util.Collections.disjoint(keys, MatchKeys.of(DigitalEntity.fold(id, history.subList(0, v)).metadata()))) {
+                    return Optional.of(id);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** True if the DE's copy in this account may have been made already, its link not recorded. */
+    boolean copyTried(UUID id) {
+        if (tried == null) {
+            tried = copiesTried.get();
+        }
+        return tried.contains(id);
+    }
 
     /** What a batch's appends change, as it will be once it commits: the entities, and which holders each key gains and loses. */
     record Pending(Map<UUID, DigitalEntity> states, Map<MatchKeys.Key, Moves> keys) {

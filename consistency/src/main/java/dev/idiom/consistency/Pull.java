@@ -44,9 +44,13 @@ public final class Pull {
     private final AccountReplicas replicas;
     private final OptimisticRetry retry;
     private final Clock clock;
+    private final AccountExclusion exclusion;
+    private final dev.idiom.events.Outbox outbox;
 
     Pull(EventStore store, AccountReplicas replicas, ToolDirectory tools, ToolAccountRepository states,
-            dev.idiom.events.EntityIds ids, OptimisticRetry retry, Clock clock) {
+            dev.idiom.events.EntityIds ids, OptimisticRetry retry, Clock clock, AccountExclusion exclusion, dev.idiom.events.Outbox outbox) {
+        this.exclusion = exclusion;
+        this.outbox = outbox;
         this.store = store;
         this.tools = tools;
         this.states = states;
@@ -58,6 +62,10 @@ public final class Pull {
 
     /** Imports everything that changed since the last import from this tool account ({@code fromStart}: all). */
     public ImportSummary importAll(AnnotationTool tool, boolean fromStart, Progress progress) {
+        return exclusion.holding(tool, () -> importing(tool, fromStart, progress));
+    }
+
+    private ImportSummary importing(AnnotationTool tool, boolean fromStart, Progress progress) {
         ImportSummary summary = new ImportSummary();
         String cursor = fromStart ? null : states.cursor(tool.kind(), tool.account()).orElse(null);
         ChangePage page;
@@ -118,10 +126,44 @@ public final class Pull {
         return tool.listingMayMissRecords() ? missing.stream().filter(id -> tool.fetch(id).isEmpty()).toList() : missing;
     }
 
+    /**
+     * Before copies that were tried already are made again in a tool that keeps no origin (a file):
+     * the account's records that no DE holds are read, and those that are the copy of one of
+     * {@code tried} are linked to it ({@link RecordArrival#OWN_COPY}), so the copy is not made twice.
+     * Nothing else is taken from the listing here (the account's pull does that, with its cursor
+     * and deletions). Returns how many were linked.
+     */
+    int adoptOwnCopies(AnnotationTool tool, Set<UUID> tried) {
+        return exclusion.holding(tool, () -> {
+            int linked = 0;
+            String cursor = null;
+            ChangePage page;
+            do {
+                page = tool.changedSince(cursor);
+                for (RemoteRecord r : page.records()) {
+                    if (store.findReplica(tool.kind(), tool.account(), r.remoteId()).isPresent()) {
+                        continue;
+                    }
+                    RecordArrival.Decision d = arrival.decide(tool, r, new PendingView(store, tools.policy(tool.kind(), tool.account())).copiesTried(() -> tried));
+                    if (RecordArrival.OWN_COPY.equals(d.outcome().reason()) && d.append() != null) {
+                        retry.appendOnLatest("linking Idiom's own copy " + r.remoteId() + " in " + tool.kind() + " " + tool.account(), store,
+                                d.append().entityId(), d.append().expectedVersion(), d.append().events());
+                        linked++;
+                    }
+                }
+                cursor = page.cursor();
+            } while (page.more());
+            if (linked > 0) {
+                LOG.info(tool.kind() + " " + tool.account() + ": " + linked + " copies Idiom made before (their links not recorded) found and linked, not made again");
+            }
+            return linked;
+        });
+    }
+
     /** Download: one record by its remote id. */
     public ImportOutcome download(AnnotationTool tool, String remoteId) {
-        return tool.fetch(remoteId).map(r -> one(tool, r))
-                .orElseThrow(() -> new UnknownRemoteRecordException(tool.kind(), tool.account(), remoteId));
+        return exclusion.holding(tool, () -> tool.fetch(remoteId).map(r -> one(tool, r))
+                .orElseThrow(() -> new UnknownRemoteRecordException(tool.kind(), tool.account(), remoteId)));
     }
 
     /**
@@ -130,7 +172,7 @@ public final class Pull {
      * (another writer moved its DE meanwhile) is decided again on its own.
      */
     public List<ImportOutcome> batch(AnnotationTool tool, List<RemoteRecord> records) {
-        return finish(commit(decide(tool, records, PendingView.Pending.NONE)));
+        return exclusion.holding(tool, () -> finish(commit(decide(tool, records, PendingView.Pending.NONE))));
     }
 
     /**
@@ -166,7 +208,8 @@ public final class Pull {
 
     /** A batch's records decided in order, each against the view as the ones before it leave it. */
     private Decided decide(AnnotationTool tool, List<RemoteRecord> records, PendingView.Pending before) {
-        PendingView view = new PendingView(store, tool, records, tools.policy(tool.kind(), tool.account()), before);
+        PendingView view = new PendingView(store, tool, records, tools.policy(tool.kind(), tool.account()), before)
+                .copiesTried(() -> outbox.copiesTried(tool.kind(), tool.account()));
         List<ImportOutcome> outcomes = new ArrayList<>();
         List<Append> batch = new ArrayList<>();
         List<Integer> appendOf = new ArrayList<>(); // record index → its append's index, or -1
@@ -226,9 +269,14 @@ public final class Pull {
 
     /** One record, decided from the store as it is now and again if its DE moves meanwhile; giving up is reported as a skip with why. */
     public ImportOutcome one(AnnotationTool tool, RemoteRecord r) {
+        return exclusion.holding(tool, () -> decided(tool, r));
+    }
+
+    private ImportOutcome decided(AnnotationTool tool, RemoteRecord r) {
         try {
             return retry.run("the record " + r.remoteId() + " from " + tool.kind() + " " + tool.account(), () -> {
-                RecordArrival.Decision d = arrival.decide(tool, r, new PendingView(store, tools.policy(tool.kind(), tool.account())));
+                RecordArrival.Decision d = arrival.decide(tool, r, new PendingView(store, tools.policy(tool.kind(), tool.account()))
+                        .copiesTried(() -> outbox.copiesTried(tool.kind(), tool.account())));
                 if (d.append() != null) {
                     store.append(d.append().entityId(), d.append().expectedVersion(), d.append().events());
                 }

@@ -129,7 +129,13 @@ final class PullSchedule implements SyncEngine.Pulls {
         Instant now = clock.instant();
         Duration every = pullInterval.compareTo(tool.limits().minInterval()) < 0 ? tool.limits().minInterval() : pullInterval;
         if (!pullInterval.isZero() && claim(tool, now, every, SyncState::lastPullAt, s -> s.pulled(now))) {
-            pull.run(tool, false, Progress.SILENT);
+            try {
+                // a pull holds its account: it never waits there for a tool's turn (Pinboard's posts/all, five minutes), which would
+                // hold the account's pushes too; a turn not due yet is taken by a later scheduled pull
+                pull.run(tool.answeringAtOnce(), false, Progress.SILENT);
+            } catch (dev.idiom.wrappers.ToolTurnException notYet) {
+                LOG.fine("scheduled pull of " + tool.kind() + " " + tool.account() + " waits for the tool's turn: " + notYet.getMessage());
+            }
         }
         if (!checkInterval.isZero() && claim(tool, now, checkInterval, SyncState::lastCheckAt, s -> s.checked(now, s.divergent()))) {
             check.check(tool);

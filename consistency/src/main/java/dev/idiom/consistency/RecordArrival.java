@@ -113,8 +113,18 @@ final class RecordArrival {
         if (match.isEmpty()) {
             match = view.findMatch(r.metadata(), eligible);
         }
+        if (match.isEmpty()) {
+            Optional<UUID> own = view.triedCopyOf(tool, r);
+            if (own.isPresent()) {
+                return ownCopy(tool, r, view.load(own.get()), source);
+            }
+        }
         if (match.isPresent()) {
             DigitalEntity de = view.load(match.get());
+            // Idiom's own copy, its link not recorded: by its origin where the tool keeps one, else as the copy of a DE tried there
+            if (!de.holdsCopyIn(tool.kind(), tool.account()) && (tool.namesOrigin() ? tool.madeFor(r, de.id()) : view.copyTried(de.id()))) {
+                return ownCopy(tool, r, de, source);
+            }
             Optional<Replica> former = succeeded(tool, r, de);
             if (former.isPresent()) {
                 return merged(tool, read(tool, r, former.get().synced()), de, former.get(), former.get().remoteId(), view, source);
@@ -125,6 +135,20 @@ final class RecordArrival {
         }
         UUID id = ids.next();
         return new Decision(new ImportOutcome(ImportOutcome.Kind.CREATED, r.remoteId(), id, null), new Append(id, 0, List.of(event)));
+    }
+
+    /** Why a copy Idiom made, read back before its link was recorded, was linked and nothing taken from it. */
+    static final String OWN_COPY = "Idiom's own copy of this entity, read back before its link was recorded: linked, nothing taken from it";
+
+    /**
+     * A copy Idiom made of {@code de} and had not linked yet (the tool's answer lost, or a crash
+     * between the write and its record): linked as what the tool holds, the DE unchanged — the
+     * copy's reading of the DE never fills the DE, nor reaches the other copies.
+     */
+    private static Decision ownCopy(AnnotationTool tool, RemoteRecord r, DigitalEntity de, String source) {
+        ReplicaLinked link = new ReplicaLinked(tool.kind(), tool.account(), r.remoteId(), r.version(), r.metadata(), r.shadow(), null, r.privateCopy());
+        return new Decision(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, r.remoteId(), de.id(), OWN_COPY),
+                new Append(de.id(), de.version(), List.of(new NewEvent(UUID.randomUUID(), source, link))));
     }
 
     /** The record with its tags in Idiom's words, read through the tags its copy was last synced with (see {@link AnnotationTool#tagsAsRead}). */

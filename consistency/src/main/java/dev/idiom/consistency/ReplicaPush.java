@@ -88,6 +88,18 @@ public final class ReplicaPush {
      * order. One result per row; a row that fails unexpectedly is retried after its lease.
      */
     public List<PushOutcome> pushAll(List<Outbox.Entry> owed) {
+        return pushAll(owed, Set.of());
+    }
+
+    /**
+     * As above, where {@code tried} are the DEs whose copy was tried before this claim (its row
+     * claimed by a node that died, or failed): in a tool that keeps no origin such a copy may be
+     * there unlinked, and is looked for before it is made again.
+     */
+    public List<PushOutcome> pushAll(List<Outbox.Entry> owed, Set<UUID> tried) {
+        if (!tried.isEmpty()) {
+            lookForCopiesTried(owed, tried);
+        }
         MirrorRules rules = MirrorRules.of(tools); // the rules as they stand, once per claim (each push would read every account again)
         List<PushOutcome> out = new ArrayList<>(java.util.Collections.nCopies(owed.size(), (PushOutcome) null));
         List<Integer> copies = new ArrayList<>();
@@ -122,6 +134,17 @@ public final class ReplicaPush {
             }
         }
         return out;
+    }
+
+    private void lookForCopiesTried(List<Outbox.Entry> owed, Set<UUID> tried) {
+        Set<UUID> these = new java.util.HashSet<>();
+        owed.stream().filter(e -> Outbox.NEW_COPY.equals(e.remoteId()) && tried.contains(e.entityId())).forEach(e -> these.add(e.entityId()));
+        if (these.isEmpty()) {
+            return;
+        }
+        Outbox.Entry first = owed.getFirst();
+        tools.open(first.tool(), emptyToNull(first.account()) == null ? "" : first.account()).filter(t -> !t.namesOrigin())
+                .ifPresent(tool -> pull.adoptOwnCopies(tool, these));
     }
 
     private PushOutcome push(Outbox.Entry owed, MirrorRules rules) {

@@ -59,7 +59,10 @@ public final class SyncEngine implements AutoCloseable {
      * @param interval time between rounds of the background worker (zero: no background worker)
      * @param lease how long a claimed row is this node's; a node that dies holding rows delays them by at most this
      */
-    public SyncEngine(Outbox outbox, ReplicaPush push, Duration interval, Duration lease, ToolAccountRepository states, Clock clock) {
+    private final AccountExclusion exclusion;
+
+    SyncEngine(Outbox outbox, ReplicaPush push, Duration interval, Duration lease, ToolAccountRepository states, Clock clock, AccountExclusion exclusion) {
+        this.exclusion = exclusion;
         for (PushOutcome o : PushOutcome.values()) {
             outcomes.put(o, new LongAdder());
         }
@@ -219,10 +222,16 @@ public final class SyncEngine implements AutoCloseable {
 
     /** Claims the due rows of one account (a round, or the tool's batch if larger) and carries them out. */
     private Map<PushOutcome, Integer> batch(String tool, String account) {
+        // claimed and pushed as the account's one writer: no pull lists a copy between its write and the record of that write
+        return exclusion.holding(tool, account, () -> pushed(tool, account));
+    }
+
+    private Map<PushOutcome, Integer> pushed(String tool, String account) {
         Map<PushOutcome, Integer> out = new EnumMap<>(PushOutcome.class);
+        Set<UUID> tried = outbox.copiesTried(tool, account); // before this claim marks its rows: copies a node tried before it
         List<Outbox.Entry> claimed = outbox.claim(node, push.batchSize(tool, account), lease, tool, account);
         boolean reached = false;
-        for (PushOutcome o : push.pushAll(claimed)) {
+        for (PushOutcome o : push.pushAll(claimed, tried)) {
             out.merge(o, 1, Integer::sum);
             outcomes.get(o).increment();
             reached |= o == PushOutcome.PUSHED || o == PushOutcome.ALREADY_IN_SYNC || o == PushOutcome.COPIED || o == PushOutcome.REMOVED;

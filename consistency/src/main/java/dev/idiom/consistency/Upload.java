@@ -24,8 +24,10 @@ public final class Upload {
     private final EventStore store;
     private final OptimisticRetry retry;
     private final ToolDirectory tools;
+    private final AccountExclusion exclusion;
 
-    public Upload(EventStore store, OptimisticRetry retry, ToolDirectory tools) {
+    Upload(EventStore store, OptimisticRetry retry, ToolDirectory tools, AccountExclusion exclusion) {
+        this.exclusion = exclusion;
         this.tools = tools;
         this.store = store;
         this.retry = retry;
@@ -33,6 +35,10 @@ public final class Upload {
 
     /** Creates the copy; refused if the DE has one in this account already. */
     public Replica upload(UUID id, AnnotationTool tool) {
+        return exclusion.holding(tool, () -> uploaded(id, tool));
+    }
+
+    private Replica uploaded(UUID id, AnnotationTool tool) {
         DigitalEntity de = store.load(id).orElseThrow(() -> new UnknownEntityException(id));
         if (!de.live()) { // in the trash, purged or merged: nothing of it is written to tools
             throw new SyncRefusedException("entity " + id + " is " + de.lifecycle().state().name().toLowerCase(java.util.Locale.ROOT)

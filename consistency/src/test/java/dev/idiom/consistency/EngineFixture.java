@@ -90,8 +90,11 @@ final class EngineFixture implements AutoCloseable {
         /** Replication rules by account name (none unless a test sets one). */
         final Map<String, MirrorRule> rules = new ConcurrentHashMap<>();
 
+        /** The file account opened anew at each use, as the application opens a file account (its path checked again each time). */
+        volatile boolean fileOpenedEachTime;
+
         private Map<String, AnnotationTool> byName() {
-            return Map.of("zot", zot, "bib", bib, "pin", pin, "file", file);
+            return Map.of("zot", zot, "bib", bib, "pin", pin, "file", fileOpenedEachTime ? new BibTeXFile(bibFile) : file);
         }
 
         @Override

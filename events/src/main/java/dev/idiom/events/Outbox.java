@@ -46,6 +46,13 @@ public interface Outbox {
     /** Every parked row of one account due again now (a curator's retry). */
     int unpark(String tool, String account);
 
+    /**
+     * The DEs owed a new copy in one account whose copy may have been tried already: claimed by a
+     * node (which may have died holding the row) or failed at least once. Such a copy may be in the
+     * tool without its link recorded (the answer lost, a crash between the write and its record).
+     */
+    java.util.Set<UUID> copiesTried(String tool, String account);
+
     /** Rows owed for one account or all (tool and account null): parked ones first, then by when they were enqueued. */
     List<Entry> list(String tool, String account, int max);
 

@@ -16,6 +16,8 @@ import dev.idiom.events.FeedFollower;
 import dev.idiom.events.GroupCommit;
 import dev.idiom.events.mysql.MySqlEventStore;
 import dev.idiom.events.accounts.mysql.MySqlCallTurns;
+import dev.idiom.events.accounts.mysql.MySqlAccountLeases;
+import dev.idiom.consistency.AccountExclusion;
 import dev.idiom.events.accounts.mysql.MySqlToolAccounts;
 import dev.idiom.events.mysql.MySqlDuplicateSuggestions;
 import dev.idiom.consistency.SuggestedDuplicates;
@@ -158,7 +160,8 @@ public final class Idiom implements AutoCloseable {
             IdiomConfig.SyncSettings sync = config.sync();
             ConsistencyEngine engine = new ConsistencyEngine(store, new SqlOutbox(database.dataSource(), clock), opened, toolAccounts, ids, clock,
                     new SecureRandom(), new ConsistencyEngine.Settings(sync.pushInterval(), sync.lease(), sync.pullInterval(), sync.checkInterval(),
-                            new DeletionHold(sync.massDeletePercent() / 100.0), OptimisticRetry.DEFAULT));
+                            new DeletionHold(sync.massDeletePercent() / 100.0), OptimisticRetry.DEFAULT),
+                    new AccountExclusion(new MySqlAccountLeases(database.dataSource()), nodeName(config), clock));
             store.onCommit(engine::committed);
             ImportRecords imports = new ImportRecords(engine.pull(), tools, engine::importAccount);
             ReplicaLinks links = new ReplicaLinks(engine.upload(), tools);
@@ -181,6 +184,21 @@ public final class Idiom implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * This node as the accounts' leases name it: its host and data folder, the same across its
+     * restarts, so a node killed while it held an account takes the account back when it returns.
+     */
+    static String nodeName(IdiomConfig config) {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException unresolved) {
+            host = "localhost";
+        }
+        String name = host + ":" + config.data().toAbsolutePath().normalize();
+        return name.length() <= 128 ? name : name.substring(0, 64) + "…" + name.substring(name.length() - 63);
     }
 
     /**

@@ -48,10 +48,11 @@ class AdmissionTest {
     @Test
     void pastTheLimitRequestsAreRefusedAtOnceWithRetryAfterWhileCacheReadsStillGetIn() throws Exception {
         // two tools: a stub answers one request at a time, and calls on one account are paced one at a time
-        try (ZoteroStub zotero = new ZoteroStub(); ZoteroStub other = new ZoteroStub();
+        // two libraries (one library's work is one writer at a time: two imports of one library would wait for each other)
+        try (ZoteroStub zotero = new ZoteroStub(); ZoteroStub other = new ZoteroStub("users/2");
              RunningIdiom idiom = new RunningIdiom(Map.of("max-in-flight", "2", "sync-interval-ms", "0"))) {
             assertEquals(200, idiom.put("/api/tools/zot", ACCOUNT.formatted(zotero.uri())).statusCode());
-            assertEquals(200, idiom.put("/api/tools/zot2", ACCOUNT.formatted(other.uri())).statusCode());
+            assertEquals(200, idiom.put("/api/tools/zot2", ACCOUNT.replace(ZoteroStub.LIBRARY, "users/2").formatted(other.uri())).statusCode());
             HttpResponse<String> de = idiom.post("/api/entities", "application/json", "{\"metadata\":{\"title\":\"Admitted\"}}");
             String id = RunningIdiom.json(de).get("id").asText();
             Gate gate = new Gate(zotero, 1);

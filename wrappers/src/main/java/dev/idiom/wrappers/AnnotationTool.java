@@ -61,6 +61,25 @@ public interface AnnotationTool {
     }
 
     /**
+     * True if {@code r} is the record Idiom made here as the copy of DE {@code origin} (its id
+     * derives from the DE, as Zotero's item keys do): read back before its link was recorded (the
+     * answer lost, a crash between), it is that DE's copy, never a new record. Default: false (the
+     * tool keeps no origin).
+     */
+    default boolean madeFor(RemoteRecord r, java.util.UUID origin) {
+        return false;
+    }
+
+    /**
+     * True if the records Idiom makes here carry their DE's origin ({@link #madeFor} can tell them,
+     * and making one again meets the first). Where they do not (a file, a bookmark service), a copy
+     * tried before is looked for among the records the account holds before it is made again.
+     */
+    default boolean namesOrigin() {
+        return false;
+    }
+
+    /**
      * True if a record Idiom creates here can be kept private (Pinboard's {@code shared=no},
      * BibSonomy's private group, a bookmark's {@code PRIVATE}, a peer's private mark, an account set
      * private as a whole). A replication rule copies a private DE only where this is true. Default: false.

@@ -107,6 +107,16 @@ public final class PrivateLibrary implements AnnotationTool {
     }
 
     @Override
+    public boolean madeFor(RemoteRecord r, java.util.UUID origin) {
+        return tool.madeFor(r, origin);
+    }
+
+    @Override
+    public boolean namesOrigin() {
+        return tool.namesOrigin();
+    }
+
+    @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {
         return tool.create(metadata, true, origin).asPrivate();
     }

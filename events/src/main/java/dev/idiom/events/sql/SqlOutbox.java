@@ -164,6 +164,13 @@ public final class SqlOutbox implements Outbox {
         }
         LocalDateTime now = SqlProjection.utc(clock.instant());
         List<Object> rows = new ArrayList<>();
+        // in key order, each row once: two plans owing overlapping rows lock them in one order, never each waiting on the other
+        java.util.TreeMap<String, Owed> ordered = new java.util.TreeMap<>();
+        for (Owed o : owed) {
+            ordered.merge(o.entityId() + "\n" + replicaKey(o.tool(), o.account() == null ? "" : o.account(), o.remoteId()), o,
+                    (a, b) -> a.entityVersion() >= b.entityVersion() ? a : b);
+        }
+        owed = List.copyOf(ordered.values());
         for (Owed o : owed) {
             String account = o.account() == null ? "" : o.account();
             Collections.addAll(rows, o.entityId().toString(), replicaKey(o.tool(), account, o.remoteId()), o.tool(), account, o.remoteId(),
@@ -272,6 +279,25 @@ public final class SqlOutbox implements Outbox {
                 ps.setString(2, tool);
                 ps.setString(3, account == null ? "" : account);
                 return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public java.util.Set<UUID> copiesTried(String tool, String account) {
+        return tx(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT entity_id FROM outbox WHERE tool = ? AND account = ? AND remote_id = ? "
+                    + "AND (attempts > 0 OR lease_owner IS NOT NULL)")) {
+                ps.setString(1, tool);
+                ps.setString(2, account == null ? "" : account);
+                ps.setString(3, NEW_COPY);
+                java.util.Set<UUID> out = new java.util.HashSet<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(UUID.fromString(rs.getString(1)));
+                    }
+                }
+                return out;
             }
         });
     }

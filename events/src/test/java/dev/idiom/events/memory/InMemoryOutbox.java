@@ -186,6 +186,15 @@ public final class InMemoryOutbox implements Outbox {
     }
 
     @Override
+    public java.util.Set<java.util.UUID> copiesTried(String tool, String account) {
+        synchronized (db.lock) {
+            return db.outbox.values().stream().filter(r -> r.tool.equals(tool) && r.account.equals(account == null ? "" : account)
+                    && NEW_COPY.equals(r.remoteId) && (r.attempts > 0 || r.leaseOwner != null)).map(r -> r.entityId)
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
+    @Override
     public List<Entry> list(String tool, String account, int max) {
         synchronized (db.lock) {
             return db.outbox.values().stream().filter(r -> tool == null || r.tool.equals(tool) && r.account.equals(account == null ? "" : account))

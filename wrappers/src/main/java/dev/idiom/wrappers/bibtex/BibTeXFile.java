@@ -988,10 +988,22 @@ public final class BibTeXFile implements AnnotationTool {
         name = name.substring(0, Math.min(name.length(), MAX_KEY_NAME)); // a title's first word may be any length
         String base = (name.isEmpty() ? "idiom" : name) + (m.year() == null ? "" : m.year()); // a key starts with a letter
         String key = base;
-        for (char c = 'a'; p.entry(key) != null || taken.contains(key); c++) {
-            key = base + c;
+        for (int n = 1; p.entry(key) != null || taken.contains(key); n++) {
+            key = base + suffix(n);
         }
         return key;
+    }
+
+    /**
+     * The {@code n}th suffix that tells apart keys of one author and year, as JabRef and Better
+     * BibTeX write them: a … z, then aa … az, ba …, so any number of them stay letters a key may hold.
+     */
+    static String suffix(int n) {
+        StringBuilder s = new StringBuilder();
+        for (int left = n; left > 0; left = (left - 1) / 26) {
+            s.append((char) ('a' + (left - 1) % 26));
+        }
+        return s.reverse().toString();
     }
 
     /**

@@ -37,6 +37,7 @@ public final class ToolHttp {
     private final HttpClient client = CLIENT;
     private final Semaphore inFlight;
     private Instant nextAllowed = Instant.EPOCH;
+    private final KeyBackoff keyBackoff;
     private final ToolHosts hosts;
     private final CallBounds bounds;
     /** Turns at the calls the tool limits apart from the rest (Pinboard's posts/all), for every adapter opened on the account. */
@@ -56,6 +57,13 @@ public final class ToolHttp {
 
     /** @param gate turns at the calls the tool limits on their own, shared with other nodes when it is the database's */
     public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts, ToolHosts hosts, CallBounds bounds, CallGate gate) {
+        this(tool, limits, clock, pacing, maxAttempts, hosts, bounds, gate, new KeyBackoff());
+    }
+
+    /** @param backoff the {@code Backoff} of the API key this account is called with, shared by every account on that key */
+    public ToolHttp(String tool, ToolLimits limits, Clock clock, Pacing pacing, int maxAttempts, ToolHosts hosts, CallBounds bounds, CallGate gate,
+            KeyBackoff backoff) {
+        this.keyBackoff = backoff;
         this.gate = gate;
         this.tool = tool;
         this.limits = limits;
@@ -148,21 +156,20 @@ public final class ToolHttp {
 
     private synchronized void waitTurn() throws InterruptedException {
         Instant now = clock.instant();
-        if (now.isBefore(nextAllowed)) {
-            pacing.pause(Duration.between(now, nextAllowed));
+        Instant keyFree = keyBackoff.until();
+        Instant allowed = keyFree.isAfter(nextAllowed) ? keyFree : nextAllowed;
+        if (now.isBefore(allowed)) {
+            pacing.pause(Duration.between(now, allowed));
         }
         Instant after = clock.instant();
         nextAllowed = (after.isAfter(nextAllowed) ? after : nextAllowed).plus(limits.minInterval());
     }
 
-    /** Zotero's {@code Backoff: N}: wait N seconds before the next request, whatever it is. */
-    private synchronized void honourBackoffHeader(HttpResponse<String> response) {
+    /** Zotero's {@code Backoff: N}: wait N seconds before the next request with this key, whatever it is and whichever library it is for. */
+    private void honourBackoffHeader(HttpResponse<String> response) {
         response.headers().firstValue("Backoff").ifPresent(v -> {
             try {
-                Instant until = clock.instant().plusSeconds(Long.parseLong(v.strip()));
-                if (until.isAfter(nextAllowed)) {
-                    nextAllowed = until;
-                }
+                keyBackoff.until(clock.instant().plusSeconds(Long.parseLong(v.strip())));
             } catch (NumberFormatException ignored) {
                 // a malformed hint is no reason to fail the call
             }

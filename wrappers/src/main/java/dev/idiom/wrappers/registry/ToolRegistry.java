@@ -14,6 +14,7 @@ import dev.idiom.wrappers.http.CallGate;
 import dev.idiom.wrappers.http.Pacing;
 import dev.idiom.wrappers.http.ToolHosts;
 import dev.idiom.wrappers.http.ToolHttp;
+import dev.idiom.wrappers.http.KeyBackoff;
 import dev.idiom.wrappers.idiom.IdiomPeer;
 import dev.idiom.wrappers.pinboard.PinboardTool;
 import dev.idiom.wrappers.zotero.ZoteroTool;
@@ -67,6 +68,8 @@ public final class ToolRegistry {
     private final CallTurns turns;
     private final FilesDir files;
     private final Map<String, ToolHttp> http = new ConcurrentHashMap<>();
+    /** Each API key's {@code Backoff}, shared by every account called with it. */
+    private final Map<String, KeyBackoff> backoffs = new ConcurrentHashMap<>();
 
     /**
      * @param hosts which hosts the accounts' tools may be called at (checked again before every call)
@@ -159,7 +162,14 @@ public final class ToolRegistry {
 
     private ToolHttp http(Account a, String toolName, ToolLimits limits) {
         return http.computeIfAbsent(a.name() + "\n" + a.baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS, hosts, bounds,
-                gate(a.kind(), a.account() == null ? "" : a.account())));
+                gate(a.kind(), a.account() == null ? "" : a.account()), backoffs.computeIfAbsent(keyOf(a), k -> new KeyBackoff())));
+    }
+
+    /** The API key an account is called with, at its service (a digest: the key itself is kept nowhere in the clear). */
+    private static String keyOf(Account a) {
+        URI base = URI.create(a.baseUrl());
+        return a.kind() + "\n" + base.getScheme() + "://" + base.getAuthority() + "\n"
+                + dev.idiom.events.Fingerprint.of(a.secret() == null ? "" : a.secret());
     }
 
     /** The account's turns at the calls its tool limits on its own: the database's when there is one, so every node's calls count. */

@@ -186,12 +186,18 @@ public final class ZoteroTool implements AnnotationTool {
         List<RemoteRecord> records = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         List<String> trashed = new ArrayList<>();
+        // whole only if every item listed came back and the library did not move between the calls (as Zotero's own sync checks):
+        // a listing that missed items never counts them as deleted
+        boolean whole = true;
         for (int i = 0; i < keys.size(); i += LIMITS.maxBatch()) {
             String batch = String.join(",", keys.subList(i, Math.min(keys.size(), i + LIMITS.maxBatch())));
             HttpResponse<String> items = http.send(request("items?itemKey=" + URLEncoder.encode(batch, StandardCharsets.UTF_8)
                     + "&includeTrashed=1").GET().build());
             expect(items, 200, "fetch changed items");
-            for (JsonNode item : json(items)) {
+            JsonNode fetched = json(items);
+            whole &= fetched.size() == Math.min(keys.size(), i + LIMITS.maxBatch()) - i
+                    && libraryVersion.equals(items.headers().firstValue("Last-Modified-Version").orElse(null));
+            for (JsonNode item : fetched) {
                 try {
                     if (ZoteroItems.trashed(item.path("data"))) {
                         trashed.add(item.path("key").asText());
@@ -214,7 +220,10 @@ public final class ZoteroTool implements AnnotationTool {
             json(gone).path("items").forEach(k -> deleted.add(k.asText()));
         }
         // from the start, the listing is every top-level item (the trashed ones among the deleted)
-        return new ChangePage(records, deleted, skipped, libraryVersion, false, cursor == null && skipped.isEmpty());
+        if (!whole) {
+            LOG.info("Zotero " + library + " changed while it was listed, or left items out: its listing counts no deletion this time");
+        }
+        return new ChangePage(records, deleted, skipped, libraryVersion, false, cursor == null && skipped.isEmpty() && whole);
     }
 
     /**
@@ -335,6 +344,16 @@ public final class ZoteroTool implements AnnotationTool {
             }
         }
         return out;
+    }
+
+    @Override
+    public boolean namesOrigin() {
+        return true;
+    }
+
+    @Override
+    public boolean madeFor(RemoteRecord r, java.util.UUID origin) {
+        return r.remoteId().equals(keyOf(origin));
     }
 
     /** The item key of the copy of DE {@code origin} in this library: 8 characters of Zotero's alphabet from a digest of both. */
@@ -515,7 +534,11 @@ public final class ZoteroTool implements AnnotationTool {
 
     private static JsonNode json(HttpResponse<String> r) {
         try {
-            return JSON.readTree(r.body());
+            JsonNode read = JSON.readTree(r.body());
+            if (read == null || !read.isContainerNode()) { // an empty or cut-off answer reads as nothing: refused whole, never taken for an empty library
+                throw new ToolException("Zotero answered HTTP " + r.statusCode() + " without a JSON object or array (an empty or cut-off answer)");
+            }
+            return read;
         } catch (IOException e) {
             throw new ToolException("Zotero answered malformed JSON (HTTP " + r.statusCode() + ")"); // the parser's words quote the answer
         }

@@ -58,6 +58,32 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void newKeysOfOneAuthorAndYearStayUniqueLettersPastZOneAtATimeAndInABatch() throws IOException {
+        assertEquals(List.of("a", "z", "aa", "az", "ba", "zz", "aaa"), java.util.stream.IntStream.of(1, 26, 27, 52, 53, 702, 703)
+                .mapToObj(BibTeXFile::suffix).toList());
+        Path file = dir.resolve("many.bib");
+        Files.writeString(file, "");
+        BibTeXFile bib = new BibTeXFile(file);
+        java.util.function.IntFunction<Metadata> report = i -> Metadata.EMPTY.with(Field.TYPE, "report").with(Field.TITLE, "Gossip, part " + i)
+                .with(Field.AUTHORS, List.of(new Author("Demers", "Alan"))).with(Field.YEAR, 1999);
+        Set<String> keys = new java.util.TreeSet<>();
+        for (int i = 0; i < 20; i++) {
+            keys.add(bib.create(report.apply(i)).remoteId());
+        }
+        List<AnnotationTool.NewCopy> batch = new java.util.ArrayList<>();
+        for (int i = 20; i < 40; i++) {
+            batch.add(new AnnotationTool.NewCopy(report.apply(i), false, null));
+        }
+        bib.createAll(batch).forEach(m -> keys.add(m.record().remoteId()));
+        assertEquals(40, keys.size(), "40 records, 40 keys: " + keys);
+        assertTrue(keys.contains("demers1999aa") && keys.contains("demers1999am"), "after z come aa, ab, …: " + keys);
+        assertTrue(keys.stream().allMatch(k -> k.matches("demers1999[a-z]*")), "letters only: " + keys);
+        List<RemoteRecord> read = bib.changedSince(null).records();
+        assertEquals(40, read.size(), "every entry reads back");
+        assertEquals(keys, new java.util.TreeSet<>(read.stream().map(RemoteRecord::remoteId).toList()));
+    }
+
+    @Test
     void aFileKeepsItsDialectABibTeXFileGetsNoOnlineEntryAndABibLaTeXFileDoes() throws IOException {
         Metadata page = Metadata.EMPTY.with(Field.TYPE, "webpage").with(Field.TITLE, "Replication notes").with(Field.URL, "https://example.org/r")
                 .with(Field.YEAR, 2024).with(Field.MONTH, 3);

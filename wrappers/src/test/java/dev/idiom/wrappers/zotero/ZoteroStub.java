@@ -39,13 +39,23 @@ public final class ZoteroStub extends StubServer {
     private int nextKey = 1;
     private final java.util.concurrent.atomic.AtomicInteger writeRequests = new java.util.concurrent.atomic.AtomicInteger();
 
+    /** The library this stub serves ({@value #LIBRARY} unless given). */
+    private final String library;
+
     public ZoteroStub() {
+        this(LIBRARY);
+    }
+
+    /** A stub serving another library ({@code users/N} or {@code groups/N}), with the same key. */
+    public ZoteroStub(String library) {
         super();
+        this.library = library;
     }
 
     /** A stub that takes requests concurrently on {@code executor} (a saturation run's tool). */
     public ZoteroStub(java.util.concurrent.Executor executor) {
         super(executor);
+        this.library = LIBRARY;
     }
 
     @Override
@@ -59,7 +69,7 @@ public final class ZoteroStub extends StubServer {
         if (!KEY.equals(r.header("Zotero-API-Key"))) {
             return Reply.of(403, "Forbidden");
         }
-        String prefix = "/" + LIBRARY + "/";
+        String prefix = "/" + library + "/";
         if (!r.path().startsWith(prefix)) {
             return Reply.of(404, "Not found");
         }
@@ -285,7 +295,7 @@ public final class ZoteroStub extends StubServer {
         ObjectNode item = JSON.createObjectNode();
         item.put("key", key);
         item.put("version", libraryVersion);
-        item.putObject("library").put("type", "user").put("id", 475425);
+        item.putObject("library").put("type", library.startsWith("groups/") ? "group" : "user").put("id", Long.parseLong(library.substring(library.indexOf('/') + 1)));
         item.set("data", data);
         return item;
     }
@@ -468,7 +478,7 @@ public final class ZoteroStub extends StubServer {
     }
 
     /** Someone moves the item to the trash in Zotero. */
-    public void trash(String key) {
+    public synchronized void trash(String key) {
         ObjectNode data = (ObjectNode) items.get(key).get("data").deepCopy();
         data.put("deleted", 1);
         libraryVersion++;
@@ -476,7 +486,7 @@ public final class ZoteroStub extends StubServer {
     }
 
     /** Someone edits the item in Zotero itself: sets properties of its data as given (JSON object). */
-    public void editData(String key, String json) {
+    public synchronized void editData(String key, String json) {
         ObjectNode data = (ObjectNode) items.get(key).get("data").deepCopy();
         try {
             JSON.readTree(json).properties().forEach(p -> data.set(p.getKey(), p.getValue()));
@@ -488,7 +498,7 @@ public final class ZoteroStub extends StubServer {
     }
 
     /** Someone creates an item in Zotero itself (data as JSON); returns its key. */
-    public String addRemotely(String json) {
+    public synchronized String addRemotely(String json) {
         try {
             ObjectNode data = (ObjectNode) JSON.readTree(json);
             String problem = refused(data);
@@ -514,8 +524,15 @@ public final class ZoteroStub extends StubServer {
         return items.size();
     }
 
+    /** Every item's version by its key (trashed ones included): what a change of any of them shows. */
+    public synchronized Map<String, Long> itemVersions() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        items.forEach((k, i) -> out.put(k, i.path("version").asLong()));
+        return out;
+    }
+
     /** The item's data as the stub holds it. */
-    public ObjectNode data(String key) {
+    public synchronized ObjectNode data(String key) {
         return (ObjectNode) items.get(key).get("data").deepCopy();
     }
 
@@ -549,7 +566,7 @@ public final class ZoteroStub extends StubServer {
     }
 
     /** Someone edits an item in Zotero itself (bumps its version). */
-    public void editRemotely(String key, String title) {
+    public synchronized void editRemotely(String key, String title) {
         ObjectNode data = (ObjectNode) items.get(key).get("data").deepCopy();
         data.put("title", title);
         libraryVersion++;

@@ -136,6 +136,60 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void aBackoffAskedOfOneLibrarysCallHoldsEveryLibraryCalledWithTheSameKey() {
+        List<Duration> paused = new ArrayList<>();
+        dev.idiom.wrappers.registry.ToolRegistry registry = new dev.idiom.wrappers.registry.ToolRegistry(Clock.systemUTC(), paused::add,
+                dev.idiom.wrappers.http.ToolHosts.ANY, dev.idiom.wrappers.http.CallBounds.DEFAULTS, null,
+                dev.idiom.wrappers.registry.FilesDir.at(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))));
+        AnnotationTool mine = registry.open(new dev.idiom.wrappers.registry.ToolRegistry.Account("mine", "zotero", stub.uri().toString(),
+                ZoteroStub.LIBRARY, ZoteroStub.KEY, false, false));
+        AnnotationTool group = registry.open(new dev.idiom.wrappers.registry.ToolRegistry.Account("group", "zotero", stub.uri().toString(),
+                "groups/42", ZoteroStub.KEY, false, false));
+        AnnotationTool otherKey = registry.open(new dev.idiom.wrappers.registry.ToolRegistry.Account("other", "zotero", stub.uri().toString(),
+                "users/7", "another-key", false, false));
+        stub.failNext(Reply.of(404, "Not found", "Backoff", "30", "Last-Modified-Version", "0"));
+        mine.fetch("ANY");
+        paused.clear();
+        assertThrows(ToolException.class, () -> otherKey.fetch("ANY")); // the stub serves one key: refused, but not held
+        assertTrue(paused.stream().noneMatch(w -> w.toSeconds() >= 20), "an account with another key does not wait: " + paused);
+        try {
+            group.fetch("ANY");
+        } catch (ToolException refusedByTheStub) {
+            // the stub serves one library: what matters is the wait before the call
+        }
+        assertTrue(paused.stream().anyMatch(w -> w.toSeconds() >= 28), "Zotero's Backoff is the key's: the group waits it out too: " + paused);
+    }
+
+    @Test
+    void aLibraryThatChangedWhileItWasListedGivesNoCompleteListing() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        List<RemoteRecord> made = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            made.add(z.create(sample(i)));
+        }
+        assertTrue(z.changedSince(null).complete(), "a quiet library's full listing is complete");
+        java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+        stub.beforeReply(line -> {
+            if (line.contains("/items/top") && once.compareAndSet(false, true)) {
+                stub.editRemotely(made.get(1).remoteId(), "Edited while listed"); // after the versions were listed, before the items are fetched
+            }
+        });
+        ChangePage listed = z.changedSince(null);
+        assertFalse(listed.complete(), "items fetched at another library version than the listing: what it lacks is not gone");
+    }
+
+    @Test
+    void anEmptyOrCutOffAnswerIsRefusedWholeNotReadAsAnEmptyLibrary() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        z.create(sample(1));
+        stub.failNext(Reply.of(200, "", "Last-Modified-Version", "9", "Content-Type", "application/json"));
+        assertThrows(ToolException.class, () -> z.changedSince(null));
+        stub.failNext(Reply.of(200, "{\"ABCD2345\": 3, \"EFGH", "Last-Modified-Version", "9", "Content-Type", "application/json"));
+        assertThrows(ToolException.class, () -> z.changedSince(null));
+        assertEquals(1, z.changedSince(null).records().size());
+    }
+
+    @Test
     void aWrongKeyStopsTheSyncWithAClearMessage() {
         ToolException e = assertThrows(ToolAuthException.class, () -> zotero("wrong").changedSince(null));
         assertTrue(e.getMessage().contains("403"), e.getMessage());

@@ -1,0 +1,457 @@
+package dev.idiom.consistency;
+
+import dev.idiom.consistency.report.Progress;
+import dev.idiom.events.Changes;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.EntityIds;
+import dev.idiom.events.EventCodec;
+import dev.idiom.events.EventStore;
+import dev.idiom.events.Field;
+import dev.idiom.events.NewEvent;
+import dev.idiom.events.Outbox;
+import dev.idiom.events.Replica;
+import dev.idiom.events.accounts.ToolAccountRepository;
+import dev.idiom.events.memory.InMemoryDatabase;
+import dev.idiom.events.memory.InMemoryEventStore;
+import dev.idiom.events.memory.InMemoryOutbox;
+import dev.idiom.events.memory.InMemoryToolAccounts;
+import dev.idiom.wrappers.AnnotationTool;
+import dev.idiom.wrappers.FakeTime;
+import dev.idiom.wrappers.FaultyNetwork;
+import dev.idiom.wrappers.RemoteRecord;
+import dev.idiom.wrappers.bibtex.BibTeXFile;
+import dev.idiom.wrappers.http.CallBounds;
+import dev.idiom.wrappers.http.CallGate;
+import dev.idiom.wrappers.http.KeyBackoff;
+import dev.idiom.wrappers.http.ToolHosts;
+import dev.idiom.wrappers.http.ToolHttp;
+import dev.idiom.wrappers.zotero.ZoteroStub;
+import dev.idiom.wrappers.zotero.ZoteroTool;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One seeded schedule of everything at once, and the checker of its whole history. A Zotero
+ * library ({@code source}, users/1 of the strict stand-in) of items with real items' shapes is
+ * imported, then mirrored into a second library ({@code copy}, users/2, same API key) and a BibTeX
+ * file ({@code file}, opened anew at each use as the application opens it), with a fault-injecting
+ * proxy in front of both libraries. Beside the engine's own rounds, curators sync accounts, edits
+ * are made in Idiom and in both Zotero libraries (as a Zotero client makes them, at the item's
+ * version), pulls run as scheduled, and the node "dies" at chosen moments: every store write fails
+ * from then on (so work in hand stops at its next write, wherever that is: inside a push, after the
+ * tool applied it, during a pull), then a new engine starts on the same store, outbox and accounts.
+ * After the network heals and everything settles, {@link #check()} compares the history with the end state.
+ */
+final class FaultSchedule implements AutoCloseable {
+    /** What a schedule does: its seed, its library, how much goes wrong, how long it runs. */
+    record Plan(long seed, int items, double faultShare, int crashes, Duration running, boolean curatorSyncs) {}
+
+    /** The node died: thrown by every store write until it restarts. */
+    static final class Crash extends Error {
+        Crash() {
+            super("the node died (fault schedule)", null, false, false);
+        }
+    }
+
+    final Plan plan;
+    final FakeTime time = new FakeTime();
+    private final InMemoryDatabase db = new InMemoryDatabase();
+    private final EventStore store = new InMemoryEventStore(db, new EventCodec(), time);
+    private final Outbox outbox = new InMemoryOutbox(db, time);
+    private final ToolAccountRepository states = new InMemoryToolAccounts(db);
+    final ZoteroStub source = new ZoteroStub("users/1");
+    final ZoteroStub copy = new ZoteroStub("users/2");
+    private final FaultyNetwork toSource;
+    private final FaultyNetwork toCopy;
+    private final Path bibFile;
+    private final Directory tools;
+    private final AtomicReference<ConsistencyEngine> engine = new AtomicReference<>();
+    private volatile boolean dead;
+    /** Held by each worker's step: a restart waits until no work of the dead node is still going. */
+    private final ReentrantReadWriteLock node = new ReentrantReadWriteLock();
+
+    // the history the checker reads
+    /** The title each DE must end with: the last acknowledged edit of it (wherever it was made). */
+    private final Map<UUID, String> lastEdit = new ConcurrentHashMap<>();
+    /** Each source item's version after the import, and the items someone edited (in Idiom or Zotero) since. */
+    private final Map<String, Long> importedVersions = new HashMap<>();
+    private final Set<UUID> edited = ConcurrentHashMap.newKeySet();
+    final List<String> unexpected = new CopyOnWriteArrayList<>();
+    final AtomicInteger toolFailures = new AtomicInteger();
+    final AtomicInteger crashes = new AtomicInteger();
+    final AtomicInteger editsInIdiom = new AtomicInteger();
+    final AtomicInteger editsInZotero = new AtomicInteger();
+    final AtomicInteger curatorSyncs = new AtomicInteger();
+
+    FaultSchedule(Plan plan) {
+        this.plan = plan;
+        toSource = new FaultyNetwork(source.uri(), plan.seed() * 31 + 1, 0);
+        toCopy = new FaultyNetwork(copy.uri(), plan.seed() * 31 + 2, 0);
+        try {
+            bibFile = Files.writeString(Files.createTempDirectory("fault-schedule").resolve("library.bib"), "");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        tools = new Directory();
+        engine.set(newEngine());
+    }
+
+    /** The accounts, each Zotero one with its own client and pacing but one Backoff for the key they share. */
+    private final class Directory implements ToolDirectory {
+        private final KeyBackoff sharedKey = new KeyBackoff();
+        private final ZoteroTool sourceTool = zotero(toSource, "users/1");
+        private final ZoteroTool copyTool = zotero(toCopy, "users/2");
+        final Map<String, MirrorRule> rules = new ConcurrentHashMap<>();
+
+        private ZoteroTool zotero(FaultyNetwork net, String library) {
+            return new ZoteroTool(net.uri(), library, ZoteroStub.KEY, new ToolHttp("Zotero", ZoteroTool.LIMITS, time, time, 3, ToolHosts.ANY,
+                    CallBounds.DEFAULTS, CallGate.inMemory(), sharedKey));
+        }
+
+        @Override
+        public AnnotationTool open(String name) {
+            return switch (name) {
+                case "source" -> sourceTool;
+                case "copy" -> copyTool;
+                case "file" -> new BibTeXFile(bibFile); // opened anew at each use, as the application opens a file account
+                default -> throw new IllegalArgumentException("no tool account " + name);
+            };
+        }
+
+        @Override
+        public List<String> names() {
+            return List.of("source", "copy", "file");
+        }
+
+        @Override
+        public Optional<AnnotationTool> open(String kind, String account) {
+            String wanted = account == null ? "" : account;
+            return names().stream().map(this::open).filter(t -> t.kind().equals(kind) && t.account().equals(wanted)).findFirst();
+        }
+
+        @Override
+        public ConflictPolicy policy(String kind, String account) {
+            return ConflictPolicy.PREFER_IDIOM;
+        }
+
+        @Override
+        public List<Account> configured() {
+            return names().stream().map(n -> new Account(n, open(n).kind(), open(n).account(), rules.getOrDefault(n, MirrorRule.NONE))).toList();
+        }
+    }
+
+    /** The store as the engine sees it: every write fails while the node is dead (the engine's own threads too: no lock is taken here). */
+    private EventStore mortal(EventStore real) {
+        return (EventStore) java.lang.reflect.Proxy.newProxyInstance(EventStore.class.getClassLoader(), new Class<?>[] {EventStore.class}, (proxy, m, args) -> {
+            if (dead && m.getName().startsWith("append")) {
+                throw new Crash();
+            }
+            try {
+                return m.invoke(real, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+    }
+
+    private ConsistencyEngine newEngine() {
+        return new ConsistencyEngine(mortal(store), outbox, tools, states, new EntityIds(time), time, new SplittableRandom(plan.seed()),
+                ConsistencyEngine.Settings.ON_DEMAND);
+    }
+
+    /** The whole schedule: the library, its import and mirrors under faults, everything at once, crashes, then settling. */
+    FaultSchedule run() throws InterruptedException {
+        SplittableRandom random = new SplittableRandom(plan.seed());
+        ZoteroShapes shapes = new ZoteroShapes(random.split());
+        for (int i = 0; i < plan.items(); i++) {
+            source.addRemotely(shapes.item(i));
+        }
+        importedVersions.putAll(source.itemVersions());
+        toSource.share(plan.faultShare());
+        toCopy.share(plan.faultShare());
+        untilDone("the first import", () -> engine.get().importAccount(tools.open("source"), true, Progress.SILENT));
+        tools.rules.put("copy", MirrorRule.stored("\"all\"", "both"));
+        tools.rules.put("file", MirrorRule.stored("\"all\"", "both"));
+
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> workers = new ArrayList<>();
+        workers.add(worker("engine", running, () -> {
+            engine.get().mirrors().planAll();
+            engine.get().pushes().round();
+        }));
+        SplittableRandom pulls = random.split();
+        workers.add(worker("scheduled pulls", running, () -> {
+            String name = tools.names().get(pulls.nextInt(3));
+            engine.get().importAccount(tools.open(name), false, Progress.SILENT);
+        }));
+        if (plan.curatorSyncs()) {
+            SplittableRandom syncs = random.split();
+            workers.add(worker("curator syncs", running, () -> {
+                engine.get().sync().sync(tools.names().get(syncs.nextInt(3)), false, Progress.SILENT);
+                curatorSyncs.incrementAndGet();
+            }));
+        }
+        SplittableRandom edits = random.split();
+        AtomicInteger editNo = new AtomicInteger();
+        workers.add(worker("edits", running, () -> {
+            edit(edits, editNo.incrementAndGet());
+            Thread.sleep(5);
+        }));
+        long until = System.nanoTime() + plan.running().toNanos();
+        long between = plan.running().toNanos() / (plan.crashes() + 1);
+        for (int c = 0; c < plan.crashes(); c++) {
+            Thread.sleep(Duration.ofNanos(between));
+            crashAndRestart();
+        }
+        Thread.sleep(Duration.ofNanos(Math.max(0, until - System.nanoTime())));
+        running.set(false);
+        for (Thread w : workers) {
+            w.join(120_000);
+        }
+        settle();
+        return this;
+    }
+
+    /** One edit at a time, each DE edited on one side only (in Idiom, or in the Zotero library it came from, or its copy there). */
+    private void edit(SplittableRandom random, int n) {
+        List<DigitalEntity> des = new ArrayList<>();
+        store.foldAll(des::add);
+        des.removeIf(de -> !de.live());
+        if (des.isEmpty()) {
+            return;
+        }
+        DigitalEntity de = des.get(random.nextInt(des.size()));
+        int side = Math.floorMod(de.id().hashCode(), 3); // a DE's edits all come from one side: no conflict to settle
+        String title = "Edited " + n + " of seed " + plan.seed() + ": " + de.metadata().title().replaceFirst("^Edited \\d+ of seed \\d+: ", "");
+        if (side == 0) {
+            DigitalEntity now = store.load(de.id()).orElseThrow();
+            try {
+                mortal(store).append(de.id(), now.version(), Changes.toSet(now.metadata(), Map.of(Field.TITLE, title)).stream()
+                        .map(e -> new NewEvent(UUID.randomUUID(), "portal", e)).toList());
+            } catch (dev.idiom.events.StaleVersionException | Crash stale) {
+                return; // not acknowledged: not expected anywhere
+            }
+            editsInIdiom.incrementAndGet();
+        } else {
+            ZoteroStub library = side == 1 ? source : copy;
+            String kind = "zotero";
+            String account = side == 1 ? "users/1" : "users/2";
+            Optional<Replica> there = de.replicas().stream().filter(r -> r.tool().equals(kind) && account.equals(r.account())).findFirst();
+            if (there.isEmpty()) {
+                return; // not copied there yet
+            }
+            library.editRemotely(there.get().remoteId(), title);
+            editsInZotero.incrementAndGet();
+        }
+        edited.add(de.id());
+        lastEdit.put(de.id(), title);
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private Thread worker(String name, AtomicBoolean running, Step step) {
+        return Thread.ofPlatform().name("fault-schedule-" + name).start(() -> {
+            while (running.get()) {
+                try {
+                    node.readLock().lock(); // a restart waits for the step in hand to stop
+                    try {
+                        if (!dead) {
+                            step.run();
+                        }
+                    } finally {
+                        node.readLock().unlock();
+                    }
+                    if (dead) {
+                        Thread.sleep(5);
+                    }
+                } catch (Crash died) {
+                    // the node is dead: this work stopped where it was
+                } catch (dev.idiom.wrappers.ToolException | dev.idiom.consistency.report.SyncRefusedException expected) {
+                    toolFailures.incrementAndGet(); // what a fault does to one call: the next round tries again
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception | Error e) {
+                    if (causedByCrash(e)) {
+                        continue;
+                    }
+                    unexpected.add(name + ": " + e);
+                }
+            }
+        });
+    }
+
+    private static boolean causedByCrash(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof Crash) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The node dies (every write fails from now on); once no work of it is inside a write, a new one starts on the same state. */
+    private void crashAndRestart() {
+        dead = true;
+        node.writeLock().lock();
+        try {
+            crashes.incrementAndGet();
+            engine.getAndSet(newEngine()).close();
+            time.pause(Duration.ofMinutes(2)); // past the dead node's leases on its claimed rows
+            dead = false;
+        } finally {
+            node.writeLock().unlock();
+        }
+    }
+
+    private interface Work {
+        Object run();
+    }
+
+    /** Tried until it is done: a call that met a fault is tried again, as the scheduler does. */
+    private void untilDone(String what, Work work) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                work.run();
+                return;
+            } catch (dev.idiom.wrappers.ToolException | dev.idiom.consistency.report.SyncRefusedException e) {
+                toolFailures.incrementAndGet();
+                if (attempt == 200) {
+                    throw new AssertionError(what + " never got through: " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /** The network heals; every account is synced and checked until nothing moves. */
+    private void settle() {
+        toSource.share(0);
+        toCopy.share(0);
+        time.pause(Duration.ofMinutes(10));
+        ConsistencyEngine e = engine.get();
+        for (int round = 0; round < 6; round++) {
+            for (String name : tools.names()) {
+                if (states.syncState(tools.open(name).kind(), tools.open(name).account()).held() != null) {
+                    unexpected.add("account " + name + " held: " + states.syncState(tools.open(name).kind(), tools.open(name).account()).held());
+                    e.holds().resume(name, false);
+                }
+                untilDone("settling " + name, () -> e.sync().sync(name, false, Progress.SILENT));
+            }
+            for (String name : tools.names()) {
+                untilDone("checking " + name, () -> e.check(name));
+            }
+            e.mirrors().planAll();
+            e.pushes().drain(100);
+            time.pause(Duration.ofMinutes(5));
+        }
+    }
+
+    /** What the history and the end state disagree on; empty when nothing was lost, duplicated or rewritten. */
+    List<String> check() {
+        List<String> wrong = new ArrayList<>(unexpected);
+        List<DigitalEntity> des = new ArrayList<>();
+        store.foldAll(des::add);
+        des.removeIf(de -> !de.live());
+        if (des.size() != plan.items()) {
+            wrong.add(des.size() + " live DEs for " + plan.items() + " source items: copies read back as new records, or records lost");
+        }
+        Map<String, String> copyTitles = titles(tools.open("copy"));
+        Map<String, String> fileTitles = titles(tools.open("file"));
+        Map<String, String> sourceTitles = titles(tools.open("source"));
+        Map<String, UUID> holder = new HashMap<>();
+        Map<String, Long> versionsNow = source.itemVersions();
+        for (DigitalEntity de : des) {
+            String expected = lastEdit.getOrDefault(de.id(), null);
+            if (expected != null && !expected.equals(de.metadata().title())) {
+                wrong.add("DE " + de.id() + " lost its last edit: '" + expected + "', has '" + de.metadata().title() + "'");
+            }
+            if (de.replicas().stream().noneMatch(r -> "users/1".equals(r.account()))) {
+                String no = de.metadata().title().replaceFirst(".*(, no\\. \\d+)$", "$1");
+                String twin = des.stream().filter(o -> o != de && o.metadata().title().endsWith(no)).map(o -> o.metadata().title() + " " + o.metadata().year()
+                        + " " + o.metadata().authors() + (edited.contains(o.id()) ? " (edited)" : "")).findFirst().orElse("none");
+                wrong.add("DE " + de.id() + " '" + de.metadata().title() + "' " + de.metadata().year() + " " + de.metadata().authors() + " came from "
+                        + de.replicas().stream().map(r -> r.account() + " " + r.remoteId()).toList() + ", not from the source library; its twin: " + twin);
+                continue;
+            }
+            for (String account : List.of("users/1", "users/2", "library.bib")) {
+                List<Replica> copies = de.replicas().stream().filter(r -> account.equals(r.account())).toList();
+                if (copies.size() != 1) {
+                    wrong.add("DE " + de.id() + " has " + copies.size() + " copies in " + account);
+                    continue;
+                }
+                String id = copies.getFirst().remoteId();
+                UUID other = holder.put(account + "\n" + id, de.id());
+                if (other != null) {
+                    wrong.add("DEs " + other + " and " + de.id() + " share the copy " + id + " in " + account);
+                }
+                Map<String, String> there = account.equals("users/1") ? sourceTitles : account.equals("users/2") ? copyTitles : fileTitles;
+                if (!de.metadata().title().equals(there.get(id))) {
+                    wrong.add("DE " + de.id() + " '" + de.metadata().title() + "' but its copy " + id + " in " + account + " has '" + there.get(id) + "'");
+                }
+                if (account.equals("users/1") && !edited.contains(de.id()) && !java.util.Objects.equals(importedVersions.get(id), versionsNow.get(id))) {
+                    wrong.add("source item " + id + " nobody edited was rewritten (version " + importedVersions.get(id) + " -> " + versionsNow.get(id) + ")");
+                }
+            }
+        }
+        for (Map.Entry<String, Map<String, String>> lib : Map.of("users/2", copyTitles, "library.bib", fileTitles, "users/1", sourceTitles).entrySet()) {
+            if (lib.getValue().size() != des.size()) {
+                wrong.add(lib.getKey() + " holds " + lib.getValue().size() + " records for " + des.size() + " DEs");
+            }
+        }
+        return wrong;
+    }
+
+    /** Each record's title as the account holds it now, by its remote id. */
+    private static Map<String, String> titles(AnnotationTool tool) {
+        Map<String, String> out = new TreeMap<>();
+        String cursor = null;
+        dev.idiom.wrappers.ChangePage page;
+        do {
+            page = tool.changedSince(cursor);
+            for (RemoteRecord r : page.records()) {
+                out.put(r.remoteId(), r.metadata().title());
+            }
+            page.deleted().forEach(out::remove);
+            cursor = page.cursor();
+        } while (page.more());
+        return out;
+    }
+
+    /** What was injected and what came of it, in one line. */
+    String figures() {
+        return "seed " + plan.seed() + ": " + plan.items() + " items, faults " + toSource.counts() + " / " + toCopy.counts() + " of "
+                + (toSource.calls() + toCopy.calls()) + " calls, " + crashes + " crashes, " + editsInIdiom + " edits in Idiom, " + editsInZotero
+                + " in Zotero, " + curatorSyncs + " curator syncs, " + toolFailures + " calls given up for the round";
+    }
+
+    @Override
+    public void close() {
+        engine.get().close();
+        toSource.close();
+        toCopy.close();
+        source.close();
+        copy.close();
+        try (var files = Files.walk(bibFile.getParent())) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
