@@ -92,12 +92,16 @@ final class FaultSchedule implements AutoCloseable {
     /** Each source item's version after the import, and the items someone edited (in Idiom or Zotero) since. */
     private final Map<String, Long> importedVersions = new HashMap<>();
     private final Set<UUID> edited = ConcurrentHashMap.newKeySet();
+    /** The DEs the first import made, the ones edits are made to. */
+    private final List<UUID> imported = new CopyOnWriteArrayList<>();
     final List<String> unexpected = new CopyOnWriteArrayList<>();
     final AtomicInteger toolFailures = new AtomicInteger();
     final AtomicInteger crashes = new AtomicInteger();
     final AtomicInteger editsInIdiom = new AtomicInteger();
     final AtomicInteger editsInZotero = new AtomicInteger();
     final AtomicInteger curatorSyncs = new AtomicInteger();
+    private volatile String timings = "";
+    private volatile int settleRounds;
 
     FaultSchedule(Plan plan) {
         this.plan = plan;
@@ -185,7 +189,9 @@ final class FaultSchedule implements AutoCloseable {
         importedVersions.putAll(source.itemVersions());
         toSource.share(plan.faultShare());
         toCopy.share(plan.faultShare());
+        long t0 = System.nanoTime();
         untilDone("the first import", () -> engine.get().importAccount(tools.open("source"), true, Progress.SILENT));
+        long t1 = System.nanoTime();
         tools.rules.put("copy", MirrorRule.stored("\"all\"", "both"));
         tools.rules.put("file", MirrorRule.stored("\"all\"", "both"));
 
@@ -211,7 +217,7 @@ final class FaultSchedule implements AutoCloseable {
         AtomicInteger editNo = new AtomicInteger();
         workers.add(worker("edits", running, () -> {
             edit(edits, editNo.incrementAndGet());
-            Thread.sleep(5);
+            Thread.sleep(15); // ~50 edits a second: each one owed to three copies, a .bib file rewritten whole for each
         }));
         long until = System.nanoTime() + plan.running().toNanos();
         long between = plan.running().toNanos() / (plan.crashes() + 1);
@@ -224,19 +230,18 @@ final class FaultSchedule implements AutoCloseable {
         for (Thread w : workers) {
             w.join(120_000);
         }
+        long t2 = System.nanoTime();
         settle();
+        timings = String.format("import %.1f s, everything at once %.1f s, settling %.1f s in %d rounds", (t1 - t0) / 1e9, (t2 - t1) / 1e9, (System.nanoTime() - t2) / 1e9, settleRounds);
         return this;
     }
 
     /** One edit at a time, each DE edited on one side only (in Idiom, or in the Zotero library it came from, or its copy there). */
     private void edit(SplittableRandom random, int n) {
-        List<DigitalEntity> des = new ArrayList<>();
-        store.foldAll(des::add);
-        des.removeIf(de -> !de.live());
-        if (des.isEmpty()) {
-            return;
+        if (imported.isEmpty()) {
+            store.foldAll(de -> imported.add(de.id()));
         }
-        DigitalEntity de = des.get(random.nextInt(des.size()));
+        DigitalEntity de = store.load(imported.get(random.nextInt(imported.size()))).orElseThrow();
         int side = Math.floorMod(de.id().hashCode(), 3); // a DE's edits all come from one side: no conflict to settle
         String title = "Edited " + n + " of seed " + plan.seed() + ": " + de.metadata().title().replaceFirst("^Edited \\d+ of seed \\d+: ", "");
         if (side == 0) {
@@ -346,7 +351,8 @@ final class FaultSchedule implements AutoCloseable {
         toCopy.share(0);
         time.pause(Duration.ofMinutes(10));
         ConsistencyEngine e = engine.get();
-        for (int round = 0; round < 6; round++) {
+        for (int round = 0; round < 8; round++) {
+            long head = store.headPosition();
             for (String name : tools.names()) {
                 if (states.syncState(tools.open(name).kind(), tools.open(name).account()).held() != null) {
                     unexpected.add("account " + name + " held: " + states.syncState(tools.open(name).kind(), tools.open(name).account()).held());
@@ -360,6 +366,10 @@ final class FaultSchedule implements AutoCloseable {
             e.mirrors().planAll();
             e.pushes().drain(100);
             time.pause(Duration.ofMinutes(5));
+            settleRounds = round + 1;
+            if (round > 0 && store.headPosition() == head && outbox.list(null, null, 1).isEmpty()) {
+                break; // a whole round of syncs and checks changed nothing: settled
+            }
         }
     }
 
@@ -438,7 +448,7 @@ final class FaultSchedule implements AutoCloseable {
     String figures() {
         return "seed " + plan.seed() + ": " + plan.items() + " items, faults " + toSource.counts() + " / " + toCopy.counts() + " of "
                 + (toSource.calls() + toCopy.calls()) + " calls, " + crashes + " crashes, " + editsInIdiom + " edits in Idiom, " + editsInZotero
-                + " in Zotero, " + curatorSyncs + " curator syncs, " + toolFailures + " calls given up for the round";
+                + " in Zotero, " + curatorSyncs + " curator syncs, " + toolFailures + " calls given up for the round; " + timings;
     }
 
     @Override
