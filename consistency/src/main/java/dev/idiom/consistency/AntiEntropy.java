@@ -23,6 +23,7 @@ import java.util.Set;
  * reported, not pulled (the DE's next push writes over it); a receive-only account is owed no push.
  */
 final class AntiEntropy {
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(AntiEntropy.class.getName());
     private final Pull pull;
     private final Deletions deletions;
     private final AccountReplicas replicas;
@@ -64,7 +65,13 @@ final class AntiEntropy {
         MirrorRule.Direction direction = MirrorRules.of(tools).of(tool.kind(), tool.account()).rule().direction();
         int[] found = new int[4]; // divergent, repaired, re-enqueued, read anew
         List<String> missing = new ArrayList<>();
+        Map<String, java.util.UUID> holder = new HashMap<>();
+        Map<String, Set<java.util.UUID>> shared = new java.util.TreeMap<>();
         replicas.forEach(tool, (de, r) -> {
+            java.util.UUID other = holder.putIfAbsent(r.remoteId(), de.id());
+            if (other != null && !other.equals(de.id())) {
+                shared.computeIfAbsent(r.remoteId(), k -> new java.util.TreeSet<>(Set.of(other))).add(de.id());
+            }
             RemoteRecord there = listed.get(r.remoteId());
             if (there == null) {
                 missing.add(r.remoteId());
@@ -87,9 +94,13 @@ final class AntiEntropy {
             }
         });
         String heldWhy = complete && !missing.isEmpty() ? deletions.apply(tool, missing, false).held() : null;
+        if (!shared.isEmpty()) {
+            LOG.warning(tool.kind() + " " + tool.account() + ": " + shared.size() + " copies are held by more than one DE (merge or unlink them): "
+                    + shared.entrySet().stream().limit(20).map(e -> e.getKey() + " " + e.getValue()).toList());
+        }
         int stillDivergent = found[0] - found[1];
         states.updateSyncState(tool.kind(), tool.account(), s -> s.checked(clock.instant(), stillDivergent), clock.instant());
         return new CheckReport(Outbox.accountKey(tool.kind(), tool.account()), listed.size(), replicas.count(tool.kind(), tool.account()), found[0], found[1], found[2],
-                complete ? missing.size() : 0, heldWhy, found[3]);
+                complete ? missing.size() : 0, heldWhy, found[3], shared.size());
     }
 }

@@ -54,13 +54,13 @@ public final class SyncEngine implements AutoCloseable {
     private final Map<PushOutcome, LongAdder> outcomes = new EnumMap<>(PushOutcome.class);
     private volatile boolean stopping;
     private final java.util.concurrent.atomic.AtomicBoolean pulling = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AccountExclusion exclusion;
 
     /**
      * @param interval time between rounds of the background worker (zero: no background worker)
      * @param lease how long a claimed row is this node's; a node that dies holding rows delays them by at most this
+     * @param exclusion one writer per tool account: a batch of pushes holds its account
      */
-    private final AccountExclusion exclusion;
-
     SyncEngine(Outbox outbox, ReplicaPush push, Duration interval, Duration lease, ToolAccountRepository states, Clock clock, AccountExclusion exclusion) {
         this.exclusion = exclusion;
         for (PushOutcome o : PushOutcome.values()) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code perf/faults.sh} runs more and longer ({@code -Dfaults.seeds}, {@code -Dfaults.seconds},
  * {@code -Dfaults.items}, {@code -Dfaults.curatorSyncs=both|true|false}) and prints the figures.
  */
+@Tag("slow") // five schedules of about 40 s each: left out of ./mvnw -Pquick verify, run by ./mvnw verify
 final class FaultSuiteTest {
     private static final Logger LOG = Logger.getLogger(FaultSuiteTest.class.getName());
 

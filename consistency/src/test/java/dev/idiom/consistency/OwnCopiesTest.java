@@ -61,6 +61,18 @@ final class OwnCopiesTest {
     }
 
     @Test
+    void aCopyThatTwoDesHoldIsReportedByTheCheckOfItsAccount() {
+        UUID one = f.uploaded(Metadata.EMPTY.with(Field.TYPE, "report").with(Field.TITLE, "Epidemic algorithms").with(Field.YEAR, 1987), "file");
+        UUID two = f.entered(Metadata.EMPTY.with(Field.TYPE, "report").with(Field.TITLE, "Bayou").with(Field.YEAR, 1995));
+        assertEquals(0, f.engine.check("file").shared());
+        dev.idiom.events.Replica copy = f.replica(one, "bibtex");
+        f.store.append(two, f.load(two).version(), List.of(new dev.idiom.events.NewEvent(UUID.randomUUID(), "test", new dev.idiom.events.ReplicaLinked(
+                copy.tool(), copy.account(), copy.remoteId(), copy.remoteVersion(), copy.synced(), copy.shadow(), null, false))));
+
+        assertEquals(1, f.engine.check("file").shared(), "one entry, two DEs: the check says so");
+    }
+
+    @Test
     void aZoteroItemOfTheSameWorkThatIdiomDidNotMakeIsStillMergedAsAnotherLibrarysRecord() {
         UUID id = f.entered(Metadata.EMPTY.with(Field.TYPE, "paper-conference").with(Field.TITLE, "Epidemic algorithms for replicated database maintenance")
                 .with(Field.AUTHORS, List.of(new Author("Demers", "Alan"))).with(Field.YEAR, 1987));

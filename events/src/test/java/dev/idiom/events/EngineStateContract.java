@@ -56,6 +56,28 @@ public abstract class EngineStateContract {
     }
 
     @Test
+    void aCopyIsTriedOnceItsRowWasClaimedOrFailedAndOnlyCopiesOfThatAccountCount() {
+        UUID claimedThenDied = UUID.randomUUID();
+        UUID failed = UUID.randomUUID();
+        UUID untouched = UUID.randomUUID();
+        UUID push = UUID.randomUUID();
+        outbox().owe(List.of(new Outbox.Owed(claimedThenDied, "bibtex", "library.bib", Outbox.NEW_COPY, 1),
+                new Outbox.Owed(push, "bibtex", "library.bib", "demers1987", 1)));
+        assertEquals(java.util.Set.of(), outbox().copiesTried("bibtex", "library.bib"), "nothing claimed yet");
+        outbox().claim("node-1", 10, Duration.ofSeconds(30), "bibtex", "library.bib"); // node-1 dies holding both
+        outbox().owe(List.of(new Outbox.Owed(failed, "bibtex", "library.bib", Outbox.NEW_COPY, 1),
+                new Outbox.Owed(untouched, "bibtex", "library.bib", Outbox.NEW_COPY, 1), new Outbox.Owed(failed, "zotero", "users/1", Outbox.NEW_COPY, 1)));
+        clock.advance(Duration.ofSeconds(31));
+        Outbox.Entry f = outbox().claim("node-2", 10, Duration.ofSeconds(30), "bibtex", "library.bib").stream()
+                .filter(e -> e.entityId().equals(failed)).findFirst().orElseThrow();
+        outbox().retryAt(f, clock.instant().plusSeconds(5), "answer lost");
+        outbox().claim("node-3", 0, Duration.ofSeconds(30), "bibtex", "library.bib");
+        assertTrue(outbox().copiesTried("bibtex", "library.bib").containsAll(java.util.Set.of(claimedThenDied, failed)));
+        assertFalse(outbox().copiesTried("bibtex", "library.bib").contains(push), "a push to an existing copy is no copy");
+        assertEquals(java.util.Set.of(), outbox().copiesTried("zotero", "users/1"), "another account's copy was not tried");
+    }
+
+    @Test
     void anAcknowledgementOfAnOlderVersionKeepsTheRowOwedAndDueAtOnce() {
         UUID a = UUID.randomUUID();
         outbox().owe(List.of(owed(a, "zotero", "users/1", 1)));

@@ -61,8 +61,9 @@ final class SyncCommand {
             }
             if (check) {
                 dev.idiom.consistency.report.CheckReport c = sync.check(account);
-                out.printf("idiom: check of %s: %d listed, %d replicas, %d divergent, %d repaired, %d re-enqueued, %d missing, %d read anew%n", account,
-                        c.listed(), c.replicas(), c.divergent(), c.repaired(), c.reEnqueued(), c.missing(), c.reread());
+                out.printf("idiom: check of %s: %d listed, %d replicas, %d divergent, %d repaired, %d re-enqueued, %d missing, %d read anew, "
+                        + "%d held by more than one DE%n", account, c.listed(), c.replicas(), c.divergent(), c.repaired(), c.reEnqueued(), c.missing(),
+                        c.reread(), c.shared());
             }
             return r.held() == null ? 0 : 3;
         }

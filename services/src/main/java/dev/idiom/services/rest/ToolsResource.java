@@ -208,7 +208,7 @@ public final class ToolsResource {
         dev.idiom.consistency.report.CheckReport r = sync.check(name);
         return json.mapper().createObjectNode().put("account", r.account()).put("listed", r.listed()).put("replicas", r.replicas())
                 .put("divergent", r.divergent()).put("repaired", r.repaired()).put("reEnqueued", r.reEnqueued()).put("missing", r.missing())
-                .put("reread", r.reread()).put("held", r.held()).toString();
+                .put("reread", r.reread()).put("shared", r.shared()).put("held", r.held()).toString();
     }
 
     /** Parked pushes (refused by the tool for good) are tried again now. */
