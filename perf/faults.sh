@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fault suite's long run: seeded schedules of faults at a fifth of the calls to two Zotero libraries
-# (429 + Retry-After, Backoff, 500/502/503, resets, answers lost after Zotero applied the write, bodies cut
+# (429 + Retry-After, Backoff, 500/502/503, resets, answers lost after Zotero applied the write or slower than the call timeout, bodies cut
 # off), two deaths of the node each, edits in Idiom and in both libraries, scheduled pulls, with and without
 # curator syncs beside the engine; after settling, the history checker (FaultSchedule.check). Prints one
 # line per schedule and the totals.

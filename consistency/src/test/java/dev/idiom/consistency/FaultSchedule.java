@@ -124,8 +124,9 @@ final class FaultSchedule implements AutoCloseable {
         final Map<String, MirrorRule> rules = new ConcurrentHashMap<>();
 
         private ZoteroTool zotero(FaultyNetwork net, String library) {
+            // a call gives up after a second (the proxy's slow answers come later), as a client with a short timeout does
             return new ZoteroTool(net.uri(), library, ZoteroStub.KEY, new ToolHttp("Zotero", ZoteroTool.LIMITS, time, time, 3, ToolHosts.ANY,
-                    CallBounds.DEFAULTS, CallGate.inMemory(), sharedKey));
+                    new CallBounds(CallBounds.DEFAULTS.maxBytes(), Duration.ofSeconds(1)), CallGate.inMemory(), sharedKey));
         }
 
         @Override

@@ -21,14 +21,17 @@ import java.util.concurrent.Executors;
  * A proxy between an adapter and a tool's stand-in that meets a share of the calls with what real
  * networks and real services do: 429 with {@code Retry-After}, {@code Backoff} on an answer,
  * 500/502/503, a connection reset before the tool saw the call, an answer lost after the tool applied
- * it, a body cut off midway. Which call meets what is drawn from a seeded generator, so a schedule
+ * it, an answer slower than the caller's timeout (the call applied all the same), a body cut off midway. Which call meets what is drawn from a seeded generator, so a schedule
  * is named by its seed; {@link #counts()} says what was injected.
  */
 public final class FaultyNetwork implements AutoCloseable {
     /** What a call can meet. */
     public enum Fault {
-        RATE_LIMITED, BACKOFF, SERVER_ERROR, BAD_GATEWAY, UNAVAILABLE, RESET, ANSWER_LOST, TRUNCATED
+        RATE_LIMITED, BACKOFF, SERVER_ERROR, BAD_GATEWAY, UNAVAILABLE, RESET, ANSWER_LOST, TRUNCATED, SLOW
     }
+
+    /** How late a {@link Fault#SLOW} answer comes, after the tool applied the call: past the caller's call timeout. */
+    public static final Duration SLOW_BY = Duration.ofMillis(1500);
 
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "content-length", "transfer-encoding", "host", "upgrade", "keep-alive",
             "expect", "te", "trailer", "date");
@@ -104,6 +107,9 @@ public final class FaultyNetwork implements AutoCloseable {
             HttpResponse<byte[]> there = forward(x, body);
             if (fault == Fault.ANSWER_LOST) {
                 return; // the tool applied the call; its answer never reaches the caller
+            }
+            if (fault == Fault.SLOW) {
+                Thread.sleep(SLOW_BY); // applied; the answer comes after the caller gave up
             }
             Map<String, List<String>> headers = new java.util.HashMap<>(there.headers().map());
             if (fault == Fault.BACKOFF) {
