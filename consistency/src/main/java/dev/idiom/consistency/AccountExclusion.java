@@ -103,10 +103,11 @@ public final class AccountExclusion implements AutoCloseable {
         if (leases == AccountLeases.ALONE) {
             return;
         }
-        long waited = 0;
+        boolean told = false;
         while (!leases.take(key, holder, clock.instant(), clock.instant().plus(LEASE))) {
-            if (waited == 0 || waited % 10_000 < RETRY_MILLIS) {
+            if (!told) {
                 LOG.fine("tool account " + key + " is another node's now; waiting for its turn");
+                told = true;
             }
             try {
                 TimeSource.sleep(RETRY_MILLIS);
@@ -114,7 +115,6 @@ public final class AccountExclusion implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for tool account " + key, e);
             }
-            waited += RETRY_MILLIS;
         }
         held.put(key, Boolean.TRUE);
     }

@@ -58,11 +58,8 @@ final class PendingView {
      * of its recent versions (the copy was made before an edit the DE has since).
      */
     Optional<UUID> triedCopyOf(AnnotationTool tool, RemoteRecord r) {
-        if (tried == null) {
-            tried = copiesTried.get();
-        }
         Set<MatchKeys.Key> keys = MatchKeys.of(r.metadata());
-        for (UUID id : tried) {
+        for (UUID id : tried()) {
             DigitalEntity de = load(id);
             if (de.holdsCopyIn(tool.kind(), tool.account())) {
                 continue;
@@ -85,10 +82,14 @@ final class PendingView {
 
     /** True if the DE's copy in this account may have been made already, its link not recorded. */
     boolean copyTried(UUID id) {
+        return tried().contains(id);
+    }
+
+    private Set<UUID> tried() {
         if (tried == null) {
             tried = copiesTried.get();
         }
-        return tried.contains(id);
+        return tried;
     }
 
     /** What a batch's appends change, as it will be once it commits: the entities, and which holders each key gains and loses. */
