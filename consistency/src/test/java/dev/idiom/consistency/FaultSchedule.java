@@ -25,6 +25,7 @@ import dev.idiom.wrappers.http.CallGate;
 import dev.idiom.wrappers.http.KeyBackoff;
 import dev.idiom.wrappers.http.ToolHosts;
 import dev.idiom.wrappers.http.ToolHttp;
+import dev.idiom.wrappers.zotero.ZoteroShapes;
 import dev.idiom.wrappers.zotero.ZoteroStub;
 import dev.idiom.wrappers.zotero.ZoteroTool;
 import java.nio.file.Files;
@@ -86,12 +87,8 @@ final class FaultSchedule implements AutoCloseable {
     /** Held by each worker's step: a restart waits until no work of the dead node is still going. */
     private final ReentrantReadWriteLock node = new ReentrantReadWriteLock();
 
-    // the history the checker reads
-    /** The title each DE must end with: the last acknowledged edit of it (wherever it was made). */
-    private final Map<UUID, String> lastEdit = new ConcurrentHashMap<>();
-    /** Each source item's version after the import, and the items someone edited (in Idiom or Zotero) since. */
-    private final Map<String, Long> importedVersions = new HashMap<>();
-    private final Set<UUID> edited = ConcurrentHashMap.newKeySet();
+    /** The history the checker reads. */
+    private final FaultHistory history = new FaultHistory();
     /** The DEs the first import made, the ones edits are made to. */
     private final List<UUID> imported = new CopyOnWriteArrayList<>();
     final List<String> unexpected = new CopyOnWriteArrayList<>();
@@ -187,7 +184,7 @@ final class FaultSchedule implements AutoCloseable {
         for (int i = 0; i < plan.items(); i++) {
             source.addRemotely(shapes.item(i));
         }
-        importedVersions.putAll(source.itemVersions());
+        history.imported(source.itemVersions());
         toSource.share(plan.faultShare());
         toCopy.share(plan.faultShare());
         long t0 = System.nanoTime();
@@ -244,7 +241,7 @@ final class FaultSchedule implements AutoCloseable {
         }
         DigitalEntity de = store.load(imported.get(random.nextInt(imported.size()))).orElseThrow();
         int side = Math.floorMod(de.id().hashCode(), 3); // a DE's edits all come from one side: no conflict to settle
-        String title = "Edited " + n + " of seed " + plan.seed() + ": " + de.metadata().title().replaceFirst("^Edited \\d+ of seed \\d+: ", "");
+        String title = FaultHistory.editedTitle(n, plan.seed(), de.metadata().title());
         if (side == 0) {
             DigitalEntity now = store.load(de.id()).orElseThrow();
             try {
@@ -265,8 +262,7 @@ final class FaultSchedule implements AutoCloseable {
             library.editRemotely(there.get().remoteId(), title);
             editsInZotero.incrementAndGet();
         }
-        edited.add(de.id());
-        lastEdit.put(de.id(), title);
+        history.acknowledged(de.id(), title);
     }
 
     private interface Step {
@@ -379,70 +375,9 @@ final class FaultSchedule implements AutoCloseable {
         List<String> wrong = new ArrayList<>(unexpected);
         List<DigitalEntity> des = new ArrayList<>();
         store.foldAll(des::add);
-        des.removeIf(de -> !de.live());
-        if (des.size() != plan.items()) {
-            wrong.add(des.size() + " live DEs for " + plan.items() + " source items: copies read back as new records, or records lost");
-        }
-        Map<String, String> copyTitles = titles(tools.open("copy"));
-        Map<String, String> fileTitles = titles(tools.open("file"));
-        Map<String, String> sourceTitles = titles(tools.open("source"));
-        Map<String, UUID> holder = new HashMap<>();
-        Map<String, Long> versionsNow = source.itemVersions();
-        for (DigitalEntity de : des) {
-            String expected = lastEdit.getOrDefault(de.id(), null);
-            if (expected != null && !expected.equals(de.metadata().title())) {
-                wrong.add("DE " + de.id() + " lost its last edit: '" + expected + "', has '" + de.metadata().title() + "'");
-            }
-            if (de.replicas().stream().noneMatch(r -> "users/1".equals(r.account()))) {
-                String no = de.metadata().title().replaceFirst(".*(, no\\. \\d+)$", "$1");
-                String twin = des.stream().filter(o -> o != de && o.metadata().title().endsWith(no)).map(o -> o.metadata().title() + " " + o.metadata().year()
-                        + " " + o.metadata().authors() + (edited.contains(o.id()) ? " (edited)" : "")).findFirst().orElse("none");
-                wrong.add("DE " + de.id() + " '" + de.metadata().title() + "' " + de.metadata().year() + " " + de.metadata().authors() + " came from "
-                        + de.replicas().stream().map(r -> r.account() + " " + r.remoteId()).toList() + ", not from the source library; its twin: " + twin);
-                continue;
-            }
-            for (String account : List.of("users/1", "users/2", "library.bib")) {
-                List<Replica> copies = de.replicas().stream().filter(r -> account.equals(r.account())).toList();
-                if (copies.size() != 1) {
-                    wrong.add("DE " + de.id() + " has " + copies.size() + " copies in " + account);
-                    continue;
-                }
-                String id = copies.getFirst().remoteId();
-                UUID other = holder.put(account + "\n" + id, de.id());
-                if (other != null) {
-                    wrong.add("DEs " + other + " and " + de.id() + " share the copy " + id + " in " + account);
-                }
-                Map<String, String> there = account.equals("users/1") ? sourceTitles : account.equals("users/2") ? copyTitles : fileTitles;
-                if (!de.metadata().title().equals(there.get(id))) {
-                    wrong.add("DE " + de.id() + " '" + de.metadata().title() + "' but its copy " + id + " in " + account + " has '" + there.get(id) + "'");
-                }
-                if (account.equals("users/1") && !edited.contains(de.id()) && !java.util.Objects.equals(importedVersions.get(id), versionsNow.get(id))) {
-                    wrong.add("source item " + id + " nobody edited was rewritten (version " + importedVersions.get(id) + " -> " + versionsNow.get(id) + ")");
-                }
-            }
-        }
-        for (Map.Entry<String, Map<String, String>> lib : Map.of("users/2", copyTitles, "library.bib", fileTitles, "users/1", sourceTitles).entrySet()) {
-            if (lib.getValue().size() != des.size()) {
-                wrong.add(lib.getKey() + " holds " + lib.getValue().size() + " records for " + des.size() + " DEs");
-            }
-        }
+        wrong.addAll(history.check(des, plan.items(), Map.of("users/1", FaultHistory.titles(tools.open("source")),
+                "users/2", FaultHistory.titles(tools.open("copy")), "library.bib", FaultHistory.titles(tools.open("file"))), source.itemVersions()));
         return wrong;
-    }
-
-    /** Each record's title as the account holds it now, by its remote id. */
-    private static Map<String, String> titles(AnnotationTool tool) {
-        Map<String, String> out = new TreeMap<>();
-        String cursor = null;
-        dev.idiom.wrappers.ChangePage page;
-        do {
-            page = tool.changedSince(cursor);
-            for (RemoteRecord r : page.records()) {
-                out.put(r.remoteId(), r.metadata().title());
-            }
-            page.deleted().forEach(out::remove);
-            cursor = page.cursor();
-        } while (page.more());
-        return out;
     }
 
     /** What was injected and what came of it, in one line. */

@@ -1,4 +1,4 @@
-package dev.idiom.consistency;
+package dev.idiom.wrappers.zotero;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
  * several roles, particles, tags of both types, DOIs, ISBNs, {@code extra} lines, dates in
  * Zotero's many forms, non-ASCII names and titles; drawn from a seeded generator.
  */
-final class ZoteroShapes {
+public final class ZoteroShapes {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String[]> PEOPLE = List.of(new String[] {"Alan", "Demers"}, new String[] {"Yasushi", "Saito"},
             new String[] {"Marc", "Shapiro"}, new String[] {"Nuno", "Preguiça"}, new String[] {"Valeria", "de Paiva"},
@@ -24,12 +24,12 @@ final class ZoteroShapes {
 
     private final SplittableRandom random;
 
-    ZoteroShapes(SplittableRandom random) {
+    public ZoteroShapes(SplittableRandom random) {
         this.random = random;
     }
 
     /** Item {@code n}'s data as a Zotero client writes it (a new item: no key, no version). */
-    String item(int n) {
+    public String item(int n) {
         String[] types = {"journalArticle", "journalArticle", "book", "bookSection", "conferencePaper", "thesis", "report", "webpage"};
         String type = types[random.nextInt(types.length)];
         ObjectNode d = JSON.createObjectNode();
