@@ -63,10 +63,12 @@ public final class ConsistencyEngine implements AutoCloseable {
         AccountReplicas replicas = new AccountReplicas(store);
         PropagationLag lag = new PropagationLag(clock);
         this.pull = new Pull(store, replicas, tools, states, ids, settings.retry(), clock, exclusion, outbox);
-        this.upload = new Upload(store, settings.retry(), tools, exclusion);
+        ReplicaWrite write = new ReplicaWrite(store, pull, clock, random);
+        PushLedger ledger = new PushLedger(store, settings.retry(), outbox, lag);
+        this.upload = new Upload(store, tools, exclusion, write, ledger);
         Deletions deletions = new Deletions(store, replicas, states, settings.hold(), settings.retry(), clock, tools);
         this.mirrors = new Mirrors(store, outbox, tools, states, replicas, settings.hold(), clock);
-        this.pushes = new SyncEngine(outbox, new ReplicaPush(store, pull, settings.retry(), outbox, tools, clock, random, lag, mirrors),
+        this.pushes = new SyncEngine(outbox, new ReplicaPush(store, pull, tools, mirrors, write, ledger),
                 settings.pushInterval(), settings.lease(), states, clock, exclusion);
         this.antiEntropy = new AntiEntropy(pull, deletions, replicas, outbox, states, tools, clock, exclusion);
         this.accountPull = new AccountPull(pull, deletions, states, tools, clock, exclusion);

@@ -56,7 +56,7 @@ public final class DryRun {
         MirrorRules rules = MirrorRules.of(tools);
         SyncPlan.Pulled pulled = new SyncPlan.Pulled();
         List<DigitalEntity> newDes = new ArrayList<>();
-        List<UUID> changedDes = new ArrayList<>();
+        List<DigitalEntity> changedDes = new ArrayList<>();
         if (rules.of(tool.kind(), tool.account()).rule().direction().read()) {
             try {
                 pullPlan(tool.answeringAtOnce(), pulled, newDes, changedDes); // a dry run answers now, not after a tool's turn comes
@@ -72,19 +72,22 @@ public final class DryRun {
         }
         owedNow(rules, writes);
         ruleWrites(rules, s -> true, writes);
-        // what the pull would bring in, as the rules would see it
+        // what the pull would bring in, as the push decision would then see it: new DEs' copies, changed DEs' writes
         for (DigitalEntity de : newDes) {
             for (MirrorRules.Selection s : rules.all()) {
-                if (writes.containsKey(s.account().name()) && s.rule().mirrors() && mirrors.owesCopy(s, de, keepsPrivate(s), Set.of())) {
-                    copy(writes.get(s.account().name()), s, de);
+                if (writes.containsKey(s.account().name()) && s.rule().mirrors()) {
+                    AnnotationTool to = tools.open(s.account().kind(), s.account().account()).orElse(null);
+                    planned(writes.get(s.account().name()), PushDecision.copy(de, s, to, PushFacts.NONE), de, to);
                 }
             }
         }
-        for (DigitalEntity de : store.loadAll(changedDes).values()) {
+        for (DigitalEntity de : changedDes) {
             for (Replica r : de.replicas()) {
                 MirrorRules.Selection s = rules.of(r.tool(), r.account());
-                if (!(r.tool().equals(tool.kind()) && java.util.Objects.equals(r.account(), tool.account())) && writes.containsKey(String.valueOf(s.account().name()))) {
-                    writes.get(s.account().name()).update(de.id(), de.metadata().title());
+                if (!AccountReplicas.in(r, tool) && writes.containsKey(String.valueOf(s.account().name()))) {
+                    AnnotationTool to = tools.open(r.tool(), PushDecision.accountOf(r.account())).orElse(null);
+                    Outbox.Entry row = new Outbox.Entry(de.id(), r.tool(), PushDecision.accountOf(r.account()), r.remoteId(), de.version(), clock.instant(), 0, false, null);
+                    planned(writes.get(s.account().name()), PushDecision.decide(row, de, s, to, PushFacts.of(mirrors, r.tool(), PushDecision.accountOf(r.account()))), de, to);
                 }
             }
         }
@@ -135,7 +138,7 @@ public final class DryRun {
     }
 
     /** The account's changes since its cursor, classified as the pull would take them; nothing saved. */
-    private void pullPlan(AnnotationTool tool, SyncPlan.Pulled pulled, List<DigitalEntity> newDes, List<UUID> changedDes) {
+    private void pullPlan(AnnotationTool tool, SyncPlan.Pulled pulled, List<DigitalEntity> newDes, List<DigitalEntity> changedDes) {
         String cursor = states.cursor(tool.kind(), tool.account()).orElse(null);
         Set<String> listed = new HashSet<>();
         List<String> deleted = new ArrayList<>();
@@ -154,7 +157,7 @@ public final class DryRun {
                         pulled.unchanged++;
                     } else {
                         pulled.updated.add(de.id(), r.metadata().title());
-                        changedDes.add(de.id());
+                        pull.wouldLeave(tool, r).ifPresent(changedDes::add);
                     }
                 } else if (store.findKey(dev.idiom.events.MatchKeys.detached(tool.kind(), tool.account(), r.remoteId())).isPresent()) {
                     pulled.unchanged++; // unlinked by a curator: the pull leaves it alone
@@ -162,7 +165,7 @@ public final class DryRun {
                     Optional<UUID> match = store.findMatch(r.metadata(), tool.kind(), tool.account());
                     if (match.isPresent()) {
                         pulled.merged.add(match.get(), r.metadata().title());
-                        changedDes.add(match.get());
+                        pull.wouldLeave(tool, r).ifPresent(changedDes::add);
                     } else {
                         UUID id = UUID.randomUUID(); // a DE as the pull would make it, for the rules to look at
                         pulled.created.add(null, r.metadata().title());
@@ -188,45 +191,40 @@ public final class DryRun {
         }
     }
 
-    /** The rows owed now: a copy to make, a change to send, or (where the account's rule no longer selects a rule's copy) a removal. */
+    /** The rows owed now, each decided as the push will decide it. */
     private void owedNow(MirrorRules rules, Map<String, SyncPlan.Writes> writes) {
         List<Outbox.Entry> owed = outbox.list(null, null, Integer.MAX_VALUE).stream().filter(e -> !e.parked()).toList();
         Map<UUID, DigitalEntity> des = store.loadAll(owed.stream().map(Outbox.Entry::entityId).distinct().toList());
         for (Outbox.Entry e : owed) {
-            DigitalEntity de = des.get(e.entityId());
-            MirrorRules.Selection s = rules.of(e.tool(), e.account());
+            String account = PushDecision.accountOf(e.account());
+            MirrorRules.Selection s = rules.of(e.tool(), account);
             SyncPlan.Writes w = writes.get(String.valueOf(s.account().name()));
-            if (de == null || w == null) {
-                continue;
-            }
-            if (Outbox.NEW_COPY.equals(e.remoteId())) {
-                if (mirrors.owesCopy(s, de, keepsPrivate(s), mirrors.deletedThere(List.of(de.id()), s.account().kind(), s.account().account()))) {
-                    copy(w, s, de);
-                }
-                continue;
-            }
-            Optional<Replica> r = de.replicas().stream().filter(x -> x.remoteId().equals(e.remoteId()) && s.holds(x)).findFirst();
-            if (r.isPresent() && mirrors.removes(s, de, r.get())) {
-                w.remove(de.id(), de.metadata().title());
-            } else if (r.isPresent()) {
-                w.update(de.id(), de.metadata().title());
-            } else if (de.live() && s.rule().propagatesDeletions()) { // a copy a deletion removed, owed back
-                w.copy(de.id(), de.metadata().title());
+            if (w != null) {
+                AnnotationTool to = tools.open(e.tool(), account).orElse(null);
+                DigitalEntity de = des.get(e.entityId());
+                planned(w, PushDecision.decide(e, de, s, to, PushFacts.of(mirrors, e.tool(), account)), de, to);
             }
         }
     }
 
-    /** A copy the account is owed: to be made, or, where the tool would refuse it as it stands, named with the tool's reason. */
+    /** What a step would write, into the account's plan: a copy the tool would refuse as it stands is named with the tool's reason. */
+    private static void planned(SyncPlan.Writes w, PushStep step, DigitalEntity de, AnnotationTool tool) {
+        switch (step) {
+            case PushStep.Copy c -> tool.refusal(c.wanted()).ifPresentOrElse(why -> w.refuse(de.id(), de.metadata().title() + ": " + why),
+                    () -> w.copy(de.id(), de.metadata().title()));
+            case PushStep.Restore r -> w.copy(de.id(), de.metadata().title());
+            case PushStep.Write write -> w.update(de.id(), de.metadata().title());
+            case PushStep.Remove r -> w.remove(de.id(), de.metadata().title());
+            case PushStep.Settle s -> { }
+            case PushStep.Park p -> { }
+            case PushStep.Refuse r -> { }
+        }
+    }
+
+    /** A copy a rule's preview owes: to be made, or, where the tool would refuse it as it stands, named with the tool's reason. */
     private void copy(SyncPlan.Writes w, MirrorRules.Selection s, DigitalEntity de) {
-        Optional<String> refused = tools.open(s.account().kind(), s.account().account()).flatMap(t -> t.refusal(ReplicaContent.wanted(de, t, null)));
-        if (refused.isPresent()) {
-            w.refuse(de.id(), de.metadata().title() + ": " + refused.get());
-        } else {
-            w.copy(de.id(), de.metadata().title());
-        }
+        tools.open(s.account().kind(), s.account().account())
+                .ifPresent(t -> planned(w, new PushStep.Copy(ReplicaContent.wanted(de, t, null), ReplicaContent.keepPrivate(de), EventSources.mirror(t.kind())), de, t));
     }
 
-    private boolean keepsPrivate(MirrorRules.Selection s) {
-        return tools.open(s.account().kind(), s.account().account()).map(AnnotationTool::keepsPrivate).orElse(false);
-    }
 }

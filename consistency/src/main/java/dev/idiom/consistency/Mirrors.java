@@ -215,27 +215,12 @@ public final class Mirrors {
                 out.add(new Owing(s, de, null, Owing.Kind.COPY));
             }
             for (Replica r : held) {
-                if (removes(s, de, r)) {
+                if (PushDecision.removes(s, de, r, PushFacts.of(this, s.account().kind(), s.account().account()))) {
                     out.add(new Owing(s, de, r.remoteId(), Owing.Kind.REMOVAL));
                 }
             }
         }
         return out;
-    }
-
-    /**
-     * True if the account's copy {@code r} of {@code de} is to be removed: the DE is in Idiom's trash
-     * and the account propagates deletions, or the account's rule made the copy and no longer selects
-     * the DE (a live one: a DE in the trash keeps its copies where deletions are kept).
-     */
-    boolean removes(MirrorRules.Selection s, DigitalEntity de, Replica r) {
-        if (!s.rule().direction().written()) {
-            return false;
-        }
-        if (de.lifecycle().trashed()) {
-            return s.rule().propagatesDeletions();
-        }
-        return de.live() && s.rule().mirrors() && !s.selects(de) && madeByRule(de, r);
     }
 
     /**
@@ -273,7 +258,7 @@ public final class Mirrors {
 
     /**
      * What planning every rule up to the feed's head would owe now, without owing it: the copies a
-     * push would then make (see {@link #owesCopy}) and the removals. For a dry run.
+     * push would then make (see {@link PushDecision#owesCopy}) and the removals. For a dry run.
      */
     List<Owing> preview(MirrorRules rules) {
         return preview(rules, s -> true);
@@ -293,21 +278,11 @@ public final class Mirrors {
                 List<Owing> owing = owing(s, store.loadAll(changed(page, s)).values(), restored(page));
                 Set<UUID> deleted = deletedThere(owing.stream().filter(o -> o.kind() == Owing.Kind.COPY).map(o -> o.entity().id()).toList(),
                         s.account().kind(), s.account().account());
-                owing.stream().filter(o -> o.kind() != Owing.Kind.COPY || owesCopy(s, o.entity(), keepsPrivate, deleted)).forEach(out::add);
+                owing.stream().filter(o -> o.kind() != Owing.Kind.COPY || PushDecision.owesCopy(s, o.entity(), keepsPrivate, deleted.contains(o.entity().id()))).forEach(out::add);
                 position = page.getLast().position();
             }
         }
         return out;
-    }
-
-    /**
-     * True if a push would make a copy of {@code de} in the account now: Idiom writes to it, it holds
-     * none, its rule selects the DE, the DE is not private or the account can keep it private, and no
-     * curator deleted the DE's copy there.
-     */
-    boolean owesCopy(MirrorRules.Selection s, DigitalEntity de, boolean accountKeepsPrivate, Set<UUID> deletedThere) {
-        return s.rule().direction().written() && de.replicas().stream().noneMatch(s::holds) && s.selects(de)
-                && (!ReplicaContent.keepPrivate(de) || accountKeepsPrivate) && !deletedThere.contains(de.id());
     }
 
     /**

@@ -6,6 +6,8 @@ import dev.idiom.consistency.report.Progress;
 import dev.idiom.consistency.report.UnknownRemoteRecordException;
 import dev.idiom.events.Append;
 import dev.idiom.events.AppendOutcome;
+import dev.idiom.events.DigitalEntity;
+import dev.idiom.events.NewEvent;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -17,6 +19,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -265,6 +268,30 @@ public final class Pull {
             }
         }
         return outcomes;
+    }
+
+    /**
+     * The DE as this record from {@code tool} would leave it, decided as {@link #one} decides it, with
+     * nothing written (a dry run asks what the pushes would then owe); empty if it would change no DE
+     * Idiom holds (a new DE, a skip, no change).
+     */
+    Optional<DigitalEntity> wouldLeave(AnnotationTool tool, RemoteRecord r) {
+        RecordArrival.Decision d;
+        try {
+            d = arrival.decide(tool, r, new PendingView(store, tools.policy(tool.kind(), tool.account())));
+        } catch (InvalidValueException invalid) {
+            return Optional.empty();
+        }
+        if (d.append() == null || d.append().expectedVersion() == 0) {
+            return Optional.empty();
+        }
+        return store.load(d.append().entityId()).map(de -> {
+            DigitalEntity after = de;
+            for (NewEvent e : d.append().events()) {
+                after = after.apply(e.event(), de.updatedAt());
+            }
+            return after;
+        });
     }
 
     /** One record, decided from the store as it is now and again if its DE moves meanwhile; giving up is reported as a skip with why. */
