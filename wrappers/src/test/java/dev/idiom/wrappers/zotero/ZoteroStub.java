@@ -567,8 +567,13 @@ public final class ZoteroStub extends StubServer {
 
     /** Someone edits an item in Zotero itself (bumps its version). */
     public synchronized void editRemotely(String key, String title) {
+        editRemotely(key, "title", title);
+    }
+
+    /** Someone changes one field of an item in Zotero itself (bumps its version). */
+    public synchronized void editRemotely(String key, String field, String value) {
         ObjectNode data = (ObjectNode) items.get(key).get("data").deepCopy();
-        data.put("title", title);
+        data.put(field, value);
         libraryVersion++;
         items.put(key, item(key, data));
     }
