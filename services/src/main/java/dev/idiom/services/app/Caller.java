@@ -36,6 +36,11 @@ public record Caller(String keyName, Role role, boolean privateRight) {
     }
 
     /** @throws ForbiddenException this key's role does not include {@code needed} */
+    /** Refused unless this caller may call {@code operation} ({@link Operation}: the one table). */
+    public void require(Operation operation) {
+        require(operation.role());
+    }
+
     public void require(Role needed) {
         if (!role.includes(needed)) {
             throw new ForbiddenException("the key '" + keyName + "' has role " + role.id() + "; this needs " + needed.id());

@@ -1,6 +1,6 @@
 package dev.idiom.services.rest;
 
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.EntityReads;
 import jakarta.servlet.http.HttpServletRequest;
@@ -12,7 +12,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 
 /** {@code /api/changes}: the change feed, for other nodes, other Idiom instances and replicas. */
-@Needs(Role.READER)
+@Needs(Operation.READ_CHANGES)
 @Path("/changes")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ChangesResource {

@@ -12,7 +12,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.Response;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import dev.idiom.services.app.ReplicaSync;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -23,7 +23,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** {@code /api/consistency} (per tool account: in sync, pending, parked, divergent, lag) and {@code /api/conflicts} (all DEs). */
-@Needs(Role.CURATOR)
+@Needs(Operation.CONSISTENCY)
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ConsistencyResource {

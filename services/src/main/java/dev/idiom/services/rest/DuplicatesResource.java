@@ -6,7 +6,7 @@ import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.events.Replica;
 import dev.idiom.services.app.EntityLifecycle;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -25,7 +25,7 @@ import java.util.List;
  * library, so two entries of one file that share a DOI are two DEs listed here; a curator merges them
  * ({@code POST /api/entities/{id}/merge}) or says they are different works ({@code POST /api/duplicates/dismiss}).
  */
-@Needs(Role.CURATOR)
+@Needs(Operation.CURATE_ENTITIES)
 @Path("/duplicates")
 @Produces(MediaType.APPLICATION_JSON)
 public final class DuplicatesResource {

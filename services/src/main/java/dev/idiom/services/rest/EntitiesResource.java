@@ -1,6 +1,6 @@
 package dev.idiom.services.rest;
 
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,7 +40,7 @@ import java.util.List;
 import java.util.UUID;
 
 /** {@code /api/entities}: create, MoreInfo, merge-patch update, history and search of DEs. */
-@Needs(Role.READER)
+@Needs(Operation.READ_ENTITIES)
 @Path("/entities")
 @Produces(MediaType.APPLICATION_JSON)
 public final class EntitiesResource {
@@ -63,7 +63,7 @@ public final class EntitiesResource {
         this.publicUrl = publicUrl;
     }
 
-    @Needs(Role.CURATOR)
+    @Needs(Operation.WRITE_ENTITIES)
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(byte[] body, @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
@@ -112,7 +112,7 @@ public final class EntitiesResource {
         return Response.ok(snapshot.json()).tag(etag(snapshot.version())).header("Vary", "Accept").build();
     }
 
-    @Needs(Role.CURATOR)
+    @Needs(Operation.WRITE_ENTITIES)
     @PATCH
     @Path("{id}")
     @Consumes({MERGE_PATCH, MediaType.APPLICATION_JSON})
@@ -130,7 +130,7 @@ public final class EntitiesResource {
     }
 
     /** Moves the DE to Idiom's trash (If-Match: the version read); its copies follow per account ({@code deletions}). */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.WRITE_ENTITIES)
     @DELETE
     @Path("{id}")
     public Response delete(@PathParam("id") String id, @HeaderParam("If-Match") String ifMatch, @HeaderParam("Idiom-Source") String source,
@@ -140,7 +140,7 @@ public final class EntitiesResource {
     }
 
     /** Takes the DE out of the trash; the copies its deletion removed are made again. */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.WRITE_ENTITIES)
     @POST
     @Path("{id}/restore")
     public Response restore(@PathParam("id") String id, @HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {
@@ -149,7 +149,7 @@ public final class EntitiesResource {
     }
 
     /** Sets the DE's fields back to what they were at {@code version} (new events; If-Match: the version read). */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.WRITE_ENTITIES)
     @POST
     @Path("{id}/revert")
     public Response revert(@PathParam("id") String id, @QueryParam("version") String version, @HeaderParam("If-Match") String ifMatch,
@@ -168,7 +168,7 @@ public final class EntitiesResource {
      * make the result public where a side was private (else it stays private). The other DE's id
      * answers with a redirect to this one from now on.
      */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.CURATE_ENTITIES)
     @POST
     @Path("{id}/merge")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -211,7 +211,7 @@ public final class EntitiesResource {
      * Splits one replica off this DE into a new DE made from that copy's record. Body:
      * {"tool", "account", "remoteId"}; answers 201 with the new DE.
      */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.CURATE_ENTITIES)
     @POST
     @Path("{id}/split")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -228,7 +228,7 @@ public final class EntitiesResource {
      * Unlinks one replica by hand. Body: {"tool", "account", "remoteId"}: the copy stays in its tool
      * as it is, nothing more is pushed to it, and pulls leave it alone from now on.
      */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.CURATE_ENTITIES)
     @POST
     @Path("{id}/unlink")
     @Consumes(MediaType.APPLICATION_JSON)

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.consistency.report.FidelityTable;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.services.app.ReplicaSync;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -13,7 +13,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 /** {@code /api/fidelity?from=&to=}: what of one tool account's records a copy in another would hold, per type and field. */
-@Needs(Role.CURATOR)
+@Needs(Operation.CONSISTENCY)
 @Path("/fidelity")
 @Produces(MediaType.APPLICATION_JSON)
 public final class FidelityResource {

@@ -3,7 +3,7 @@ package dev.idiom.services.rest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.consistency.report.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -15,7 +15,7 @@ import java.util.Locale;
  * {@code POST /api/imports}: {"tool": account name} imports what changed since the last import
  * ({"fromStart": true} for everything); with "remoteId" it downloads that one record.
  */
-@Needs(Role.CURATOR)
+@Needs(Operation.SYNC_TOOLS)
 @Path("/imports")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ImportsResource {

@@ -3,6 +3,7 @@ package dev.idiom.services.rest;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.ApiKeys;
+import dev.idiom.services.app.Operation;
 import dev.idiom.services.app.Role;
 import dev.idiom.services.web.PublicUrl;
 import jakarta.servlet.http.HttpServletRequest;
@@ -21,7 +22,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
 /** {@code /api/keys}: an admin creates (the key shown once), lists and revokes API keys. */
-@Needs(Role.ADMIN)
+@Needs(Operation.KEYS)
 @Path("/keys")
 @Produces(MediaType.APPLICATION_JSON)
 public final class KeysResource {

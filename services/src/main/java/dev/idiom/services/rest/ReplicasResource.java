@@ -6,7 +6,7 @@ import dev.idiom.events.Replica;
 import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.ReadPath;
 import dev.idiom.services.app.ReplicaLinks;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import jakarta.ws.rs.Consumes;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
@@ -19,7 +19,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /** {@code /api/entities/{id}/replicas}: a DE's copies in tools; POST {"tool": name} uploads one. */
-@Needs(Role.CURATOR)
+@Needs(Operation.SYNC_TOOLS)
 @Path("/entities/{id}/replicas")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ReplicasResource {
@@ -34,7 +34,7 @@ public final class ReplicasResource {
     }
 
     /** The copies the caller may see (a reader without the private right: the public ones of a DE it may see). */
-    @Needs(Role.READER)
+    @Needs(Operation.READ_ENTITIES)
     @GET
     public String list(@PathParam("id") String id, @Context HttpServletRequest request) {
         ArrayNode out = json.mapper().createArrayNode();

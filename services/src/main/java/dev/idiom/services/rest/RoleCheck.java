@@ -1,7 +1,7 @@
 package dev.idiom.services.rest;
 
 import dev.idiom.services.app.Caller;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import jakarta.annotation.Priority;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;
@@ -37,9 +37,9 @@ final class RoleCheck implements DynamicFeature {
     /** Reads the caller the key check left on the request (a servlet request attribute) and compares its role. */
     @Priority(Priorities.AUTHORIZATION)
     static final class Check implements ContainerRequestFilter {
-        private final Role needed;
+        private final Operation needed;
 
-        Check(Role needed) {
+        Check(Operation needed) {
             this.needed = needed;
         }
 

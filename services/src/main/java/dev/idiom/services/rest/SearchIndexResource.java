@@ -2,7 +2,7 @@ package dev.idiom.services.rest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.Administration;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -11,7 +11,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /** {@code /api/search-index}: how current the search index is, and a rebuild from events that does not stop searches. */
-@Needs(Role.ADMIN)
+@Needs(Operation.SEARCH_INDEX)
 @Path("search-index")
 @Produces(MediaType.APPLICATION_JSON)
 public final class SearchIndexResource {

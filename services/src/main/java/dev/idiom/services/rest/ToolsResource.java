@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.tools.ToolAccount;
 import dev.idiom.services.tools.ToolAccounts;
 import jakarta.ws.rs.Consumes;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -19,7 +19,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 /** {@code /api/tools}: configured annotation-tool accounts (secrets go in, never out), and a curator's sync, check, pause and resume of each. */
-@Needs(Role.CURATOR)
+@Needs(Operation.SYNC_TOOLS)
 @Path("/tools")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ToolsResource {
@@ -51,7 +51,7 @@ public final class ToolsResource {
      * "from"}; {@code direction}: "both" (the default), "receive-only" or "send-only"; {@code deletions}: "keep" (the default)
      * or "propagate" (a DE deleted in Idiom has its copies there deleted; a copy deleted there deletes a DE it was the last copy of).
      */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.SYNC_TOOLS)
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -93,7 +93,7 @@ public final class ToolsResource {
      * {@code dryRun=true}: what the account would be written under the new settings (copies,
      * changes, removals, a hold, with samples), nothing saved.
      */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.SYNC_TOOLS)
     @jakarta.ws.rs.PATCH
     @Path("{name}")
     @Consumes({EntitiesResource.MERGE_PATCH, MediaType.APPLICATION_JSON})
@@ -107,7 +107,7 @@ public final class ToolsResource {
     }
 
     /** Removes the account: its copies unlinked (the records stay in the tool), what it was owed dropped, its secret destroyed. */
-    @Needs(Role.CURATOR)
+    @Needs(Operation.SYNC_TOOLS)
     @DELETE
     @Path("{name}")
     public String remove(@PathParam("name") String name) {

@@ -2,7 +2,7 @@ package dev.idiom.services.rest;
 
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.services.app.EntityLifecycle;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /** {@code /api/trash}: the DEs deleted in Idiom, restorable until purged ({@code trash-days}); an admin may purge one at once. */
-@Needs(Role.CURATOR)
+@Needs(Operation.TRASH)
 @Path("/trash")
 @Produces(MediaType.APPLICATION_JSON)
 public final class TrashResource {
@@ -41,7 +41,7 @@ public final class TrashResource {
     }
 
     /** Purges one DE from the trash now: it cannot be restored afterwards. */
-    @Needs(Role.ADMIN)
+    @Needs(Operation.PURGE)
     @DELETE
     @Path("{id}")
     public byte[] purge(@PathParam("id") String id, @jakarta.ws.rs.HeaderParam("Idiom-Source") String source, @Context HttpServletRequest request) {

@@ -13,7 +13,7 @@ import dev.idiom.consistency.report.ImportOutcome;
 import dev.idiom.services.app.ImportRecords;
 import dev.idiom.consistency.report.ImportSummary;
 import dev.idiom.services.app.Caller;
-import dev.idiom.services.app.Role;
+import dev.idiom.services.app.Operation;
 import dev.idiom.services.app.ServiceTime;
 import dev.idiom.services.app.ReadPath;
 import dev.idiom.services.app.ReplicaLinks;
@@ -96,7 +96,7 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
                         + ">; send the body's operation as SOAPAction (urn:idiom:" + request.getLocalName() + ") or an empty SOAPAction \"\"");
             }
             Caller caller = caller(in);
-            caller.require(needs(operation));
+            caller.require(Operation.soap(operation));
             response = handle(operation, request, caller, caller.source("soap", header(in, "Idiom-Source")));
         } catch (RuntimeException e) {
             throw fault(e, http);
@@ -105,16 +105,6 @@ final class DigitalEntitySoap extends AbstractInOutMessageReceiver {
         SOAPEnvelope envelope = soap.getDefaultEnvelope();
         envelope.getBody().addChild(response);
         out.setEnvelope(envelope);
-    }
-
-    /** The role each operation needs; an operation not listed here needs an admin (fail closed). */
-    static Role needs(String operation) {
-        return switch (operation) {
-            case "empty", "moreInfo", "cite", "history", "search" -> Role.READER;
-            case "createDE", "updateDE", "deleteDE", "restoreDE", "download", "upload", "importAll", "sync", "consistencyReport", "conflicts",
-                    "resolveConflict", "suggestedDuplicates", "dismissDuplicate", "parkedWrites", "setReplication" -> Role.CURATOR;
-            default -> Role.ADMIN;
-        };
     }
 
     /** The caller the key check left on the HTTP request (every SOAP operation needs a key). */

@@ -2,6 +2,7 @@ package dev.idiom.services.web;
 
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.Caller;
+import dev.idiom.services.app.Operation;
 import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.ForbiddenException;
 import dev.idiom.services.app.NotAuthorizedException;
@@ -67,7 +68,7 @@ final class AdminConsole extends HttpServlet {
             page(res, 200, ConsolePage.login(publicUrl.of(req), null));
         } else if (path.equals("/admin/live")) {
             if (admin(req, res)) {
-                live.subscribe(req, res, stillHolds(req, sessions, app.keys(), Role.ADMIN));
+                live.subscribe(req, res, stillHolds(req, sessions, app.keys(), Operation.ADMIN_CONSOLE.role()));
             }
         } else {
             res.sendError(404);
@@ -174,7 +175,7 @@ final class AdminConsole extends HttpServlet {
 
     /** An admin's request (bearer key or console session); otherwise refused here. */
     private static boolean admin(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && c.role().includes(Role.ADMIN)) {
+        if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && Operation.ADMIN_CONSOLE.allows(c)) {
             return true;
         }
         Refusal.send(req, res, ErrorCode.FORBIDDEN, "the admin console needs an admin key");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.Administration;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.Caller;
+import dev.idiom.services.app.Operation;
 import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.HealthChecks;
 import dev.idiom.services.app.Role;
@@ -56,7 +57,7 @@ final class AdminPages extends HttpServlet {
             return;
         }
         // everything else here is for admins (the key check already refused requests without a key)
-        if (!(req.getAttribute(Caller.ATTRIBUTE) instanceof Caller caller) || !caller.role().includes(Role.ADMIN)) {
+        if (!(req.getAttribute(Caller.ATTRIBUTE) instanceof Caller caller) || !Operation.ADMIN_CONSOLE.allows(caller)) {
             Refusal.send(req, res, ErrorCode.FORBIDDEN, "the admin pages need an admin key");
             return;
         }

@@ -47,7 +47,7 @@ final class AdminSessions {
 
     /** @param clock when sessions end (the application's clock, so tests can move it) */
     AdminSessions(ApiKeys keys, Clock clock) {
-        this(keys, clock, "idiom_admin", "/admin", Role.ADMIN, "the console");
+        this(keys, clock, "idiom_admin", "/admin", dev.idiom.services.app.Operation.ADMIN_CONSOLE.role(), "the console");
     }
 
     /**

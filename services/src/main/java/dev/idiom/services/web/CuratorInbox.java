@@ -7,7 +7,6 @@ import dev.idiom.db.TimeSource;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.Caller;
 import dev.idiom.services.app.EntityLifecycle;
-import dev.idiom.services.app.Role;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +23,7 @@ final class CuratorInbox {
     /** Rows of each list shown at most. */
     static final int SHOWN = 50;
     /** Curators and admins see the same inbox: private records included. */
-    private static final Caller WORKSPACE = new Caller("curator workspace", Role.CURATOR);
+    private static final Caller WORKSPACE = new Caller("curator workspace", dev.idiom.services.app.Operation.CURATOR_WORKSPACE.role());
 
     /** How long a reading serves the navigation's count (measured on the machine's clock: a test's fixed clock would keep it forever). */
     private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();

@@ -2,6 +2,7 @@ package dev.idiom.services.web;
 
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.Caller;
+import dev.idiom.services.app.Operation;
 import dev.idiom.services.app.EntityLifecycle;
 import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.Role;
@@ -77,7 +78,7 @@ final class CuratorWorkspace extends HttpServlet {
         } else if (path.equals("/curator/live")) {
             Caller caller = curator(req, res);
             if (caller != null) {
-                live.subscribe(req, res, AdminConsole.stillHolds(req, sessions, app.keys(), Role.CURATOR));
+                live.subscribe(req, res, AdminConsole.stillHolds(req, sessions, app.keys(), Operation.CURATOR_WORKSPACE.role()));
             }
         } else {
             res.sendError(404);
@@ -215,7 +216,7 @@ final class CuratorWorkspace extends HttpServlet {
 
     /** The caller if it is a curator or an admin (the key check put it there); otherwise refused here, null. */
     static Caller curator(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && c.role().includes(Role.CURATOR)) {
+        if (req.getAttribute(Caller.ATTRIBUTE) instanceof Caller c && Operation.CURATOR_WORKSPACE.allows(c)) {
             return c;
         }
         String why = "the curator's workspace needs a curator or admin key";

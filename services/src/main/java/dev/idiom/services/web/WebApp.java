@@ -65,7 +65,7 @@ public final class WebApp {
         // Each filter allows async: the console's live view holds its response open (and frees its admission place at once).
         Meters meters = new Meters(app, admission);
         AdminSessions sessions = new AdminSessions(app.keys(), app.clock());
-        AdminSessions curatorSessions = new AdminSessions(app.keys(), app.clock(), "idiom_curator", "/curator", dev.idiom.services.app.Role.CURATOR,
+        AdminSessions curatorSessions = new AdminSessions(app.keys(), app.clock(), "idiom_curator", "/curator", dev.idiom.services.app.Operation.CURATOR_WORKSPACE.role(),
                 "the curator's workspace");
         filter(context, "request-timing", new RequestTiming(meters), false);
         filter(context, "path-check", new PathCheck(), false);
