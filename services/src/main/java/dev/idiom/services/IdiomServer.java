@@ -1,7 +1,7 @@
 package dev.idiom.services;
 
 import dev.idiom.services.web.Admission;
-import dev.idiom.services.web.PublicUrl;
+import dev.idiom.services.http.PublicUrl;
 import java.time.Duration;
 import dev.idiom.services.web.WebApp;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.idiom.services;
 
-import dev.idiom.services.rest.Problem;
+import dev.idiom.services.http.Problem;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Map;

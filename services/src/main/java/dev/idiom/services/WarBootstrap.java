@@ -2,7 +2,7 @@ package dev.idiom.services;
 
 import dev.idiom.services.app.ApiKeys;
 import dev.idiom.services.web.Admission;
-import dev.idiom.services.web.PublicUrl;
+import dev.idiom.services.http.PublicUrl;
 import dev.idiom.services.web.WebApp;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;

@@ -41,7 +41,8 @@ final class ArchitectureRules {
     static {
         VENDORS.put("Axis2/Axiom", List.of("org.apache.axis2..", "org.apache.axiom..", "|", "dev.idiom.services.soap..",
                 "dev.idiom.services.baseline..")); // the baseline is bare Axis2 by definition
-        VENDORS.put("Jersey/JAX-RS", List.of("org.glassfish.jersey..", "jakarta.ws.rs..", "|", "dev.idiom.services.rest..", "dev.idiom.services.web.."));
+        VENDORS.put("Jersey/JAX-RS", List.of("org.glassfish.jersey..", "jakarta.ws.rs..", "|", "dev.idiom.services.rest..", "dev.idiom.services.web..",
+                "dev.idiom.services.http.."));
         VENDORS.put("Tomcat", List.of("org.apache.catalina..", "org.apache.tomcat..", "org.apache.coyote..", "|", "dev.idiom.services"));
         VENDORS.put("jte", List.of("gg.jte..", "|", "dev.idiom.services.web.."));
         VENDORS.put("Micrometer/Prometheus", List.of("io.micrometer..", "io.prometheus..", "|", "dev.idiom.services.web.."));
@@ -169,6 +170,13 @@ final class ArchitectureRules {
      * interface of {@code consistency} or {@code events} (a port the engine or the store would call
      * back up through). The composition root hands them listeners, never its own classes.
      */
+    /**
+     * The packages of {@code services} form no cycle: a face (rest, soap, web, the CLI) calls the
+     * application layer and the pieces below it, never another face that calls it back.
+     */
+    static final ArchRule SERVICES_PACKAGES_FREE_OF_CYCLES = com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices()
+            .matching("dev.idiom.services.(*)..").should().beFreeOfCycles().as("services' packages form no cycle");
+
     static final ArchRule SERVICES_IMPLEMENT_NO_LOWER_PORT = noClasses().that().resideInAPackage("dev.idiom.services..")
             .should(new com.tngtech.archunit.lang.ArchCondition<JavaClass>("implement an interface of consistency or events") {
                 @Override

@@ -36,6 +36,7 @@ class ArchitectureTest {
         rules.add(ArchitectureRules.SERVICES_DECIDE_NO_SYNC);
         rules.add(ArchitectureRules.SERVICES_IMPLEMENT_NO_LOWER_PORT);
         rules.add(ArchitectureRules.TIME_FROM_ONE_SOURCE);
+        rules.add(ArchitectureRules.SERVICES_PACKAGES_FREE_OF_CYCLES);
         return rules;
     }
 
@@ -110,6 +111,12 @@ class ArchitectureTest {
     @Test
     void aServicesClassImplementingAnEnginePortFails() {
         failsNamingItself(ArchitectureRules.SERVICES_IMPLEMENT_NO_LOWER_PORT, planted("dev.idiom.services.tools.PlantedEnginePort"), "ToolDirectory");
+    }
+
+    @Test
+    void twoFacesCallingEachOtherFail() {
+        failsNamingItself(ArchitectureRules.SERVICES_PACKAGES_FREE_OF_CYCLES,
+                planted("dev.idiom.services.rest.PlantedFaceCall", "dev.idiom.services.web.PlantedFaceCallBack"), "PlantedFaceCallBack");
     }
 
     @Test

@@ -137,6 +137,6 @@ class ReverseProxyTest {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new RunningIdiom(Map.of("public-url", "refs.example.org")));
         assertTrue(e.getMessage().contains("public-url must be an absolute http(s) URL"), e.getMessage());
-        assertEquals(Set.of("10.0.0.1", "10.0.0.2"), dev.idiom.services.web.PublicUrl.proxies("10.0.0.1, 10.0.0.2"));
+        assertEquals(Set.of("10.0.0.1", "10.0.0.2"), dev.idiom.services.http.PublicUrl.proxies("10.0.0.1, 10.0.0.2"));
     }
 }

@@ -15,7 +15,7 @@ import dev.idiom.services.app.EntityReads;
 import dev.idiom.services.app.EntityWrites;
 import dev.idiom.services.app.Provenance;
 import dev.idiom.services.app.ReadPath;
-import dev.idiom.services.web.PublicUrl;
+import dev.idiom.services.http.PublicUrl;
 import jakarta.servlet.http.HttpServletRequest;
 import dev.idiom.services.app.EntityLifecycle;
 import jakarta.ws.rs.Consumes;

@@ -1,5 +1,6 @@
 package dev.idiom.services.rest;
 
+import dev.idiom.services.http.ConflictJson;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.ApiKeys;
 import dev.idiom.services.app.Operation;
 import dev.idiom.services.app.Role;
-import dev.idiom.services.web.PublicUrl;
+import dev.idiom.services.http.PublicUrl;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;

@@ -1,7 +1,8 @@
 package dev.idiom.services.rest;
 
+import dev.idiom.services.http.Problem;
 import dev.idiom.services.app.ErrorCode;
-import dev.idiom.services.web.BodyLimitExceeded;
+import dev.idiom.services.http.BodyLimitExceeded;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -17,18 +18,18 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
     public Response toResponse(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
             if (c instanceof BodyLimitExceeded tooLarge) {
-                return Problem.of(ErrorCode.TOO_LARGE, tooLarge.getMessage());
+                return ProblemResponse.of(ErrorCode.TOO_LARGE, tooLarge.getMessage());
             }
         }
         return switch (e) {
-            case PreconditionRequired x -> Problem.of(ErrorCode.PRECONDITION_REQUIRED, x.getMessage());
-            case BodyTooLarge x -> Problem.of(ErrorCode.TOO_LARGE, x.getMessage());
+            case PreconditionRequired x -> ProblemResponse.of(ErrorCode.PRECONDITION_REQUIRED, x.getMessage());
+            case BodyTooLarge x -> ProblemResponse.of(ErrorCode.TOO_LARGE, x.getMessage());
             // JAX-RS answers 404 for a query or header parameter it cannot convert: it is the request that is wrong
             case org.glassfish.jersey.server.ParamException x when !(x instanceof org.glassfish.jersey.server.ParamException.PathParamException) ->
-                    Problem.of(ErrorCode.INVALID, "parameter '" + x.getParameterName() + "' has the wrong form (see /api/openapi.json)");
+                    ProblemResponse.of(ErrorCode.INVALID, "parameter '" + x.getParameterName() + "' has the wrong form (see /api/openapi.json)");
             case WebApplicationException x -> {
                 int status = x.getResponse().getStatus();
-                Response r = Problem.of(status, codeFor(status), messageFor(status, x));
+                Response r = ProblemResponse.of(status, codeFor(status), messageFor(status, x));
                 // a 405 says which methods the resource has (RFC 9110 §15.5.6)
                 String allow = x.getResponse().getHeaderString("Allow");
                 yield allow == null ? r : Response.fromResponse(r).header("Allow", allow).build();
@@ -40,7 +41,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
                 } else if (f.code() == ErrorCode.INTERNAL) {
                     LOG.log(Level.SEVERE, "unexpected failure", e);
                 }
-                Response r = Problem.of(f.code(), f.message());
+                Response r = ProblemResponse.of(f.code(), f.message());
                 yield switch (f.code()) {
                     // a merged DE's id answers with its winner (the method and body kept, as 308 says)
                     case MOVED -> Response.fromResponse(r).location(URI.create("/api/entities/" + ((dev.idiom.consistency.report.EntityMovedException) e).winner()))

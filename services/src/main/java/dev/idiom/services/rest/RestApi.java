@@ -1,7 +1,7 @@
 package dev.idiom.services.rest;
 
 import dev.idiom.services.app.Application;
-import dev.idiom.services.web.PublicUrl;
+import dev.idiom.services.http.PublicUrl;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
 

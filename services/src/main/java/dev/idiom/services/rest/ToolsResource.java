@@ -28,9 +28,9 @@ public final class ToolsResource {
     private final JsonBodies json;
 
     private final ReplicaSync sync;
-    private final dev.idiom.services.web.PublicUrl publicUrl;
+    private final dev.idiom.services.http.PublicUrl publicUrl;
 
-    ToolsResource(dev.idiom.services.tools.Tools tools, ReplicaSync sync, JsonBodies json, dev.idiom.services.web.PublicUrl publicUrl) {
+    ToolsResource(dev.idiom.services.tools.Tools tools, ReplicaSync sync, JsonBodies json, dev.idiom.services.http.PublicUrl publicUrl) {
         this.publicUrl = publicUrl;
         this.tools = tools;
         this.sync = sync;

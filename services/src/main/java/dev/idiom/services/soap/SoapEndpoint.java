@@ -1,7 +1,7 @@
 package dev.idiom.services.soap;
 
 import dev.idiom.services.app.Application;
-import dev.idiom.services.web.PublicUrl;
+import dev.idiom.services.http.PublicUrl;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.services.http.PublicUrl;
 import dev.idiom.consistency.report.AccountFailure;
 import dev.idiom.db.TimeSource;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -12,7 +13,7 @@ import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.HealthChecks;
 import dev.idiom.services.app.Role;
 import dev.idiom.services.app.ServiceTime;
-import dev.idiom.services.rest.ConflictJson;
+import dev.idiom.services.http.ConflictJson;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -1,5 +1,7 @@
 package dev.idiom.services.web;
 
+import dev.idiom.services.http.BodyLimitExceeded;
+import dev.idiom.services.http.PublicUrl;
 import dev.idiom.events.InvalidValueException;
 import dev.idiom.services.app.BrowserReplicas;
 import dev.idiom.services.app.ServiceTime;

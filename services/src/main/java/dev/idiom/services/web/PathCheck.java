@@ -2,7 +2,7 @@ package dev.idiom.services.web;
 
 import dev.idiom.services.app.ErrorCode;
 import dev.idiom.services.app.ServiceTime;
-import dev.idiom.services.rest.Problem;
+import dev.idiom.services.http.Problem;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;

@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.services.http.BodyLimitExceeded;
 import dev.idiom.services.app.ErrorCode;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -67,8 +67,8 @@ final class SlowBodies extends HttpFilter {
             } catch (IOException slow) {
                 res.setHeader("Connection", "close");
                 res.setStatus(408);
-                res.setContentType(dev.idiom.services.rest.Problem.MEDIA_TYPE);
-                res.getWriter().write(dev.idiom.services.rest.Problem.json(ErrorCode.REQUEST_TIMEOUT.status(), ErrorCode.REQUEST_TIMEOUT.code(), "the request body did not arrive in time: "
+                res.setContentType(dev.idiom.services.http.Problem.MEDIA_TYPE);
+                res.getWriter().write(dev.idiom.services.http.Problem.json(ErrorCode.REQUEST_TIMEOUT.status(), ErrorCode.REQUEST_TIMEOUT.code(), "the request body did not arrive in time: "
                         + slow.getMessage()));
                 return;
             }

@@ -1,4 +1,4 @@
-package dev.idiom.services.rest;
+package dev.idiom.services.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.ConflictResolved;

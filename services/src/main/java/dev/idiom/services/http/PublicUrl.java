@@ -1,4 +1,4 @@
-package dev.idiom.services.web;
+package dev.idiom.services.http;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;

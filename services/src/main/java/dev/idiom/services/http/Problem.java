@@ -1,23 +1,17 @@
-package dev.idiom.services.rest;
+package dev.idiom.services.http;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.services.app.ErrorCode;
 import jakarta.ws.rs.core.Response;
 
-/** An RFC 9457 problem document: status, a stable code, and a message a person can act on. */
+/**
+ * An RFC 9457 problem document: status, a stable code, and a message a person can act on; the
+ * one shape of every refusal, whichever face (REST, the consoles, WebDAV, the servlet filters) gives it.
+ */
 public final class Problem {
     public static final String MEDIA_TYPE = "application/problem+json";
 
     private Problem() {}
-
-    static Response of(ErrorCode code, String detail) {
-        return of(code.status(), code.code(), detail);
-    }
-
-    static Response of(int status, String code, String detail) {
-        return Response.status(status).type(MEDIA_TYPE).entity(json(status, code, detail)).build();
-    }
 
     /** The document itself, for answers given before a request reaches Jersey (servlet filters). */
     public static String json(int status, String code, String detail) {

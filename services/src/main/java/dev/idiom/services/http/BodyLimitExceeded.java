@@ -1,4 +1,4 @@
-package dev.idiom.services.web;
+package dev.idiom.services.http;
 
 import java.io.IOException;
 
