@@ -791,7 +791,7 @@ public final class BibTeXMapping {
             if (n.isEmpty() || n.equalsIgnoreCase("others")) {
                 continue;
             }
-            if (wholeBraced(n)) {
+            if (Braces.wholeBraced(n)) {
                 String literal = n.substring(1, n.length() - 1).strip();
                 if (!literal.isEmpty()) {
                     authors.add(new Author(literal, ""));
@@ -805,11 +805,11 @@ public final class BibTeXMapping {
                 String last = String.join(", ", parts.subList(2, parts.size())).strip();
                 // "Family, Given, Jr." is how Idiom wrote a suffix until 2026-11-27: read as it was meant, not as BibTeX would
                 boolean oldForm = !SUFFIX.matcher(middle).matches() && SUFFIX.matcher(last).matches();
-                authors.add(new Author(wholeBraced(family) ? family.substring(1, family.length() - 1) : family,
+                authors.add(new Author(Braces.wholeBraced(family) ? family.substring(1, family.length() - 1) : family,
                         oldForm ? middle + ", " + last : last + ", " + middle));
             } else if (parts.size() == 2) {
                 String family = parts.get(0).strip();
-                authors.add(new Author(wholeBraced(family) && family.indexOf(',') >= 0 ? family.substring(1, family.length() - 1) : family,
+                authors.add(new Author(Braces.wholeBraced(family) && family.indexOf(',') >= 0 ? family.substring(1, family.length() - 1) : family,
                         parts.get(1)));
             } else {
                 int space = n.lastIndexOf(' ');
@@ -819,58 +819,74 @@ public final class BibTeXMapping {
         return authors;
     }
 
+    /**
+     * A name written "First von Last" split as BibTeX splits it (Patashnik's btxdoc, "Tame the BeaST"
+     * §11), before LaTeX is read, since braces decide: words part at white space and ties outside
+     * braces (not at the space a control word eats); the von part runs from the first word whose case is lower to the last such word, never
+     * taking the last word; the family name is the von part with what follows it ("Valeria de Paiva":
+     * family "de Paiva", as Zotero and CSL's non-dropping particle keep it); a braced word has no case
+     * ("{van} Gogh": given "{van}"). Null when the name has one word.
+     */
+    public static String[] firstVonLast(String name) {
+        List<String> words = Braces.split(name, i -> Character.isWhitespace(name.charAt(i)) && !afterControlWord(name, i) || name.charAt(i) == '~', null)
+                .stream().filter(w -> !w.isEmpty()).toList();
+        if (words.size() < 2) {
+            return null;
+        }
+        int von = -1;
+        for (int w = 0; w < words.size() - 1 && von < 0; w++) {
+            von = lowerCase(words.get(w)) ? w : -1;
+        }
+        int family = von < 0 ? words.size() - 1 : von;
+        return new String[] {String.join(" ", words.subList(family, words.size())), String.join(" ", words.subList(0, family))};
+    }
+
+    /** Whether the space at {@code i} follows a control word ({@code Wei\\ss becker}): TeX eats it, so it parts no words. */
+    private static boolean afterControlWord(String name, int i) {
+        int j = i;
+        while (j > 0 && Character.isLetter(name.charAt(j - 1)) && name.charAt(j - 1) < 128) {
+            j--;
+        }
+        return j < i && j > 0 && name.charAt(j - 1) == '\\' && (j < 2 || name.charAt(j - 2) != '\\');
+    }
+
+    /** A word's case as BibTeX sees it: its first letter outside braces, or the letter of a leading {@code {\"u}}; none for other braced words. */
+    private static boolean lowerCase(String word) {
+        for (int i = 0; i < word.length(); i++) {
+            char c = word.charAt(i);
+            if (c == '{') {
+                if (i + 1 < word.length() && word.charAt(i + 1) == '\\') { // a special character: the case of its letter
+                    for (int j = i + 2; j < word.length() && word.charAt(j) != '}'; j++) {
+                        if (Character.isLetter(word.charAt(j))) {
+                            return Character.isLowerCase(word.charAt(j));
+                        }
+                    }
+                    return false;
+                }
+                i = Braces.closing(word, i); // a braced group has no case: skipped
+                if (i < 0) {
+                    return false;
+                }
+            } else if (c == '\\') {
+                i++; // \'e outside braces: the accent's letter decides
+            } else if (Character.isLetter(c)) {
+                return Character.isLowerCase(c);
+            }
+        }
+        return false;
+    }
+
     /** A name's suffix: Jr., Sr., a generation's numeral. */
     private static final Pattern SUFFIX = Pattern.compile("(?i)(jr|sr|jun|sen|junior|senior)\\.?|[IVX]{1,5}|\\d(st|nd|rd|th)");
 
     /** A name's parts, split at each comma that stands outside braces. */
     public static List<String> topLevelParts(String name) {
-        return outsideBraces(name, ',', COMMA);
+        return Braces.split(name, i -> name.charAt(i) == ',', null);
     }
 
     /** The names of a list, split at each "and" that stands outside braces. */
     public static List<String> topLevelNames(String bibtex) {
-        return outsideBraces(bibtex, ' ', AND);
-    }
-
-    private static final Pattern COMMA = Pattern.compile(",");
-
-    /** {@code text} split where {@code separator} begins outside braces, at a {@code start} character (any white space for ' '). */
-    private static List<String> outsideBraces(String text, char start, Pattern separator) {
-        List<String> out = new ArrayList<>();
-        int depth = 0;
-        int from = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '{') {
-                depth++;
-            } else if (c == '}') {
-                depth = Math.max(0, depth - 1);
-            } else if (depth == 0 && (c == start || start == ' ' && Character.isWhitespace(c))) {
-                Matcher m = separator.matcher(text).region(i, text.length());
-                if (m.lookingAt()) {
-                    out.add(text.substring(from, i));
-                    from = m.end();
-                    i = m.end() - 1;
-                }
-            }
-        }
-        out.add(text.substring(from));
-        return out;
-    }
-
-    /** Whether {@code name} is one brace group from its first character to its last. */
-    public static boolean wholeBraced(String name) {
-        if (name.length() < 2 || name.charAt(0) != '{' || name.charAt(name.length() - 1) != '}') {
-            return false;
-        }
-        int depth = 0;
-        for (int i = 0; i < name.length(); i++) {
-            depth += name.charAt(i) == '{' ? 1 : name.charAt(i) == '}' ? -1 : 0;
-            if (depth == 0 && i < name.length() - 1) {
-                return false; // "{A} and {B}" or "{van} Gogh": the first group closes before the end
-            }
-        }
-        return depth == 0;
+        return Braces.split(bibtex, i -> Character.isWhitespace(bibtex.charAt(i)), AND);
     }
 
     /** Letters without a decomposition to ASCII, and Cyrillic and Greek, as key parts spell them (Better BibTeX's keys are ASCII too). */

@@ -6,10 +6,9 @@ import dev.idiom.wrappers.BibTeXMapping;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import dev.idiom.wrappers.Braces;
 import org.jbibtex.BibTeXEntry;
 import org.jbibtex.Key;
-import org.jbibtex.LaTeXParser;
-import org.jbibtex.LaTeXPrinter;
 import org.jbibtex.StringValue;
 import org.jbibtex.Value;
 
@@ -75,16 +74,26 @@ final class BibTeXFields {
             List<String> names = new java.util.ArrayList<>();
             for (String name : BibTeXMapping.topLevelNames(v.toUserString())) {
                 String n = name.strip();
-                if (BibTeXMapping.wholeBraced(n)) {
+                if (Braces.wholeBraced(n)) {
                     String text = plain(n.substring(1, n.length() - 1));
                     if (text != null) {
                         names.add("{" + text + "}");
                     }
                     continue;
                 }
+                List<String> raw = BibTeXMapping.topLevelParts(n);
+                String[] split = raw.size() == 1 ? BibTeXMapping.firstVonLast(n) : null;
+                if (split != null) { // "First von Last": split by BibTeX's rules while the braces still show
+                    String family = plain(split[0]);
+                    String given = plain(split[1]);
+                    if (family != null) {
+                        names.add(given == null ? "{" + family + "}" : (family.indexOf(',') >= 0 ? "{" + family + "}" : family) + ", " + given);
+                    }
+                    continue;
+                }
                 // part by part, so that a braced comma ("{Barnes, Noble}, Inc") stays inside its part
                 List<String> parts = new java.util.ArrayList<>();
-                for (String part : BibTeXMapping.topLevelParts(n)) {
+                for (String part : raw) {
                     String text = plain(part);
                     parts.add(text == null ? "" : text.indexOf(',') >= 0 ? "{" + text + "}" : text);
                 }
@@ -205,7 +214,7 @@ final class BibTeXFields {
     static java.util.Map<String, String> extrasFor(Metadata m, boolean bibtexDialect, Metadata known) {
         java.util.Map<String, String> out = new java.util.TreeMap<>();
         m.extras(Field.BIBTEX_EXTRAS).forEach((name, value) -> {
-            if (name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) || extraName(name) && balanced(value)) {
+            if (name.equals(BibTeXMapping.ENTRY_TYPE_EXTRA) || extraName(name) && Braces.balanced(value)) {
                 out.put(name, value);
             }
         });
@@ -231,7 +240,7 @@ final class BibTeXFields {
             // a copy keeps what it was written with while the record still makes that
             String value = former.stream().map(f -> f.get(name)).filter(v -> v != null && v.equals(copyHas.get(name))).findFirst().orElse(here.get(name));
             // bookkeeping a new entry is written with is part of it as synced (a reading of it has none): never owed again
-            if (value != null && (extraName(name) || derivedName(name) && (copyHas == null || value.equals(copyHas.get(name)))) && balanced(value)
+            if (value != null && (extraName(name) || derivedName(name) && (copyHas == null || value.equals(copyHas.get(name)))) && Braces.balanced(value)
                     && (copyHas == null || copyHas.containsKey(name))) {
                 out.putIfAbsent(name, value);
             }
@@ -371,7 +380,7 @@ final class BibTeXFields {
         }
         for (String line : extra == null ? List.<String>of() : extra.lines().toList()) {
             TexField tex = texField(line, bibtexDialect);
-            if (tex != null && BibTeXMapping.READ.contains(tex.name()) && !NOT_FILLED.contains(tex.name()) && balanced(tex.value())
+            if (tex != null && BibTeXMapping.READ.contains(tex.name()) && !NOT_FILLED.contains(tex.name()) && Braces.balanced(tex.value())
                     && (tex.dialectOwn() || scratch.getField(new Key(tex.name())) == null)) {
                 scratch.removeField(new Key(tex.name()));
                 scratch.addField(new Key(tex.name()), new StringValue(tex.value(), StringValue.Style.BRACED));
@@ -586,32 +595,12 @@ final class BibTeXFields {
      */
     static java.util.List<String> keywordItems(String raw) {
         char sep = separator(raw);
-        java.util.List<String> out = new java.util.ArrayList<>();
-        StringBuilder k = new StringBuilder();
-        int depth = 0;
-        for (char c : raw.toCharArray()) {
-            if (c == sep && depth == 0) {
-                out.add(k.toString());
-                k.setLength(0);
-                continue;
-            }
-            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-            k.append(c);
-        }
-        out.add(k.toString());
-        return out;
+        return Braces.split(raw, i -> raw.charAt(i) == sep, null);
     }
 
     /** The separator a keywords value uses: ';' if one stands outside braces, else ','. */
     private static char separator(String raw) {
-        int depth = 0;
-        for (char c : raw.toCharArray()) {
-            if (c == ';' && depth == 0) {
-                return ';';
-            }
-            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-        }
-        return ',';
+        return Braces.first(raw, 0, i -> raw.charAt(i) == ';') >= 0 ? ';' : ',';
     }
 
     /** The keywords of a {@code keywords} value (see {@link #keywordItems}), stripped, a braced one unbraced. */
@@ -627,8 +616,7 @@ final class BibTeXFields {
     }
 
     private static String unbraced(String t) {
-        return t.length() > 1 && t.charAt(0) == '{' && t.charAt(t.length() - 1) == '}' && balanced(t.substring(1, t.length() - 1))
-                ? t.substring(1, t.length() - 1) : t;
+        return Braces.wholeBraced(t) ? t.substring(1, t.length() - 1) : t;
     }
 
     /**
@@ -675,19 +663,15 @@ final class BibTeXFields {
 
     /** The separator as the value writes it, with the white space after it ("; ", ","); the usual one if it has none yet. */
     private static String joiner(String raw, char sep) {
-        int depth = 0;
-        for (int i = 0; i < raw.length(); i++) {
-            char c = raw.charAt(i);
-            if (c == sep && depth == 0) {
-                int j = i + 1;
-                while (j < raw.length() && (raw.charAt(j) == ' ' || raw.charAt(j) == '\t')) {
-                    j++;
-                }
-                return raw.substring(i, j);
-            }
-            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+        int i = Braces.first(raw, 0, j -> raw.charAt(j) == sep);
+        if (i < 0) {
+            return sep + " ";
         }
-        return sep + " ";
+        int j = i + 1;
+        while (j < raw.length() && (raw.charAt(j) == ' ' || raw.charAt(j) == '\t')) {
+            j++;
+        }
+        return raw.substring(i, j);
     }
 
     /** Tags as a {@code keywords} value: comma-separated, a tag with a separator or a brace of its own in braces. */
@@ -698,17 +682,6 @@ final class BibTeXFields {
             out.add(guard ? "{" + t + "}" : t);
         }
         return String.join(", ", out);
-    }
-
-    private static boolean balanced(String s) {
-        int depth = 0;
-        for (char c : s.toCharArray()) {
-            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-            if (depth < 0) {
-                return false;
-            }
-        }
-        return depth == 0;
     }
 
     private static Metadata set(Metadata m, Field f, String value) {
@@ -898,17 +871,10 @@ final class BibTeXFields {
      * Braces must balance inside a braced value. BibTeX and Biber count a brace even after a
      * backslash, so where they do not balance each is written as LaTeX's {@code \textbraceleft{}} or
      * {@code \textbraceright{}} (as Better BibTeX writes them): a backslashed closing brace would end the value early
-     * and take the rest of the file with it. {@link LatexAccents#decoded} reads them back.
+     * and take the rest of the file with it. {@link LatexReader} reads them back.
      */
     private static String escape(String v) {
-        int depth = 0;
-        for (char c : v.toCharArray()) {
-            depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-            if (depth < 0) {
-                break;
-            }
-        }
-        if (depth == 0) {
+        if (Braces.balanced(v)) {
             return v;
         }
         StringBuilder out = new StringBuilder(v.length() + 32);
@@ -999,44 +965,16 @@ final class BibTeXFields {
         return plain(v.toUserString());
     }
 
-    /**
-     * The LaTeX reader makes typography of quotes and dashes ({@code '} as ’, {@code ``} as “,
-     * {@code --} as –): a curator's text is kept as typed, so these go through it as three runic
-     * letters (the reader refuses private-use characters) and come back as they were. A text that
-     * holds one of those letters itself is read as before.
-     */
-    private static String typedKept(String latex) {
-        if (latex.indexOf('\u16A0') >= 0 || latex.indexOf('\u16A1') >= 0 || latex.indexOf('\u16A2') >= 0) {
-            return latex;
-        }
-        StringBuilder out = new StringBuilder(latex.length());
-        for (int i = 0; i < latex.length(); i++) {
-            char c = latex.charAt(i);
-            boolean command = i > 0 && latex.charAt(i - 1) == '\\'; // \' and \` are accents, left to the reader
-            out.append(command ? c : c == '\'' ? '\u16A0' : c == '`' ? '\u16A1' : c == '-' ? '\u16A2' : c);
-        }
-        return out.toString();
-    }
-
-    private static String typedBack(String printed) {
-        return printed.replace('\u16A0', '\'').replace('\u16A1', '`').replace('\u16A2', '-');
-    }
-
     private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
 
     /** A value as plain text: LaTeX accents and braces resolved, runs of white space as one. */
     static String plain(String raw) {
         String plain;
-        if (raw.indexOf('\\') < 0 && raw.indexOf('{') < 0) {
-            // plain text stays as written: "42--81" is not LaTeX's en dash to us
+        if (raw.indexOf('\\') < 0 && raw.indexOf('{') < 0 && raw.indexOf('$') < 0) {
+            // plain text stays as written: "42--81" is not LaTeX's en dash to us, an address's ~ no tie
             plain = raw;
-        } else try {
-            String decoded = LatexAccents.decoded(raw);
-            String kept = typedKept(decoded);
-            String printed = new LaTeXPrinter().print(new LaTeXParser().parse(kept));
-            plain = kept == decoded ? printed : typedBack(printed); // the same string: nothing was set aside
-        } catch (Exception | Error unparsable) {
-            plain = raw.replace("{", "").replace("}", "");
+        } else {
+            plain = LatexReader.read(raw);
         }
         plain = WHITESPACE.matcher(plain).replaceAll(" ").strip(); // String.replaceAll compiled the pattern for every field: a sixth of an import's main thread
         return plain.isEmpty() ? null : plain;

@@ -6,6 +6,7 @@ import dev.idiom.events.Metadata;
 import dev.idiom.events.Normalized;
 import dev.idiom.wrappers.AnnotationTool;
 import dev.idiom.wrappers.BibTeXMapping;
+import dev.idiom.wrappers.Braces;
 import dev.idiom.wrappers.ChangePage;
 import dev.idiom.wrappers.RemoteChangedException;
 import dev.idiom.wrappers.RemoteRecord;
@@ -922,21 +923,8 @@ public final class BibTeXFile implements AnnotationTool {
             return chunk;
         }
         int open = m.end() - 1;
-        int depth = 0;
-        boolean quoted = false;
-        for (int i = open + 1; i < chunk.length(); i++) {
-            char c = chunk.charAt(i);
-            if (c == '{') {
-                depth++;
-            } else if (c == '}') {
-                depth--;
-            } else if (c == '"' && depth == 0) {
-                quoted = !quoted;
-            } else if (c == ')' && depth == 0 && !quoted) {
-                return chunk.substring(0, open) + "{" + chunk.substring(open + 1, i) + "}" + chunk.substring(i + 1);
-            }
-        }
-        return chunk;
+        int close = Braces.closingParenthesis(chunk, open);
+        return close < 0 ? chunk : chunk.substring(0, open) + "{" + chunk.substring(open + 1, close) + "}" + chunk.substring(close + 1);
     }
 
     private static int entryEnd(String raw) {
@@ -951,20 +939,8 @@ public final class BibTeXFile implements AnnotationTool {
         if (open < 0) {
             return -1;
         }
-        char close = raw.charAt(open) == '{' ? '}' : ')';
-        int depth = 0;
-        for (int i = open; i < raw.length(); i++) {
-            char c = raw.charAt(i);
-            if (c == '{' || (close == ')' && c == '(')) {
-                depth++;
-            } else if (c == '}' || (close == ')' && c == ')')) {
-                depth--;
-                if (depth == 0) {
-                    return i + 1;
-                }
-            }
-        }
-        return -1;
+        int close = raw.charAt(open) == '{' ? Braces.closing(raw, open) : Braces.closingParenthesis(raw, open);
+        return close < 0 ? -1 : close + 1;
     }
 
     /**

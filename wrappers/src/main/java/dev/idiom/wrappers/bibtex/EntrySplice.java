@@ -1,5 +1,6 @@
 package dev.idiom.wrappers.bibtex;
 
+import dev.idiom.wrappers.Braces;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,24 +114,9 @@ final class EntrySplice {
         int last = i;
         while (i < s.length()) {
             char c = s.charAt(i);
-            if (c == '{') {
-                int depth = 0;
-                for (; i < s.length(); i++) {
-                    depth += s.charAt(i) == '{' ? 1 : s.charAt(i) == '}' ? -1 : 0;
-                    if (depth == 0) {
-                        break;
-                    }
-                }
-                if (i >= s.length()) {
-                    return -1;
-                }
-                last = ++i;
-            } else if (c == '"') {
-                int depth = 0;
-                for (i++; i < s.length() && (s.charAt(i) != '"' || depth > 0); i++) {
-                    depth += s.charAt(i) == '{' ? 1 : s.charAt(i) == '}' ? -1 : 0;
-                }
-                if (i >= s.length()) {
+            if (c == '{' || c == '"') {
+                i = c == '{' ? Braces.closing(s, i) : Braces.first(s, i + 1, j -> s.charAt(j) == '"');
+                if (i < 0) {
                     return -1;
                 }
                 last = ++i;

@@ -3,10 +3,7 @@ package dev.idiom.wrappers.bibtex;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.text.Normalizer;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Text for a file whose charset cannot hold every character (a JabRef file in ISO 8859-1 or
@@ -15,65 +12,22 @@ import java.util.regex.Pattern;
  * decomposition (the JDK's {@link Normalizer}): a base letter and its combining accents become
  * LaTeX's accent commands ({@code {\'e}}, {@code {\v{c}}}); the few letters Unicode does not
  * decompose have LaTeX's own commands ({@code {\l}}, {@code {\o}}, {@code {\ss}}). What LaTeX has no
- * command for is written as the charset's replacement. {@link #decoded} reads the same commands back
- * (jbibtex's LaTeX reader knows only some of them: it drops {@code \l}, {@code \c}, {@code \k},
- * {@code \H}…), so what this writes reads back as the same text.
+ * command for is written as the charset's replacement. {@link LatexReader} reads the same commands
+ * back, so what this writes reads back as the same text.
  */
 final class LatexAccents {
     private LatexAccents() {}
 
     /** Combining marks (Unicode's block U+0300…) and LaTeX's accent command for each. */
-    private static final Map<Character, String> ACCENTS = Map.ofEntries(Map.entry('\u0300', "`"), Map.entry('\u0301', "'"),
+    static final Map<Character, String> ACCENTS = Map.ofEntries(Map.entry('\u0300', "`"), Map.entry('\u0301', "'"),
             Map.entry('\u0302', "^"), Map.entry('\u0303', "~"), Map.entry('\u0304', "="), Map.entry('\u0306', "u"), Map.entry('\u0307', "."),
             Map.entry('\u0308', "\""), Map.entry('\u030A', "r"), Map.entry('\u030B', "H"), Map.entry('\u030C', "v"), Map.entry('\u0323', "d"),
             Map.entry('\u0327', "c"), Map.entry('\u0328', "k"), Map.entry('\u0331', "b"));
     /** Letters without a decomposition, and LaTeX's command for each. */
-    private static final Map<Character, String> LETTERS = Map.ofEntries(Map.entry('ł', "\\l"), Map.entry('Ł', "\\L"), Map.entry('ø', "\\o"),
+    static final Map<Character, String> LETTERS = Map.ofEntries(Map.entry('ł', "\\l"), Map.entry('Ł', "\\L"), Map.entry('ø', "\\o"),
             Map.entry('Ø', "\\O"), Map.entry('ß', "\\ss"), Map.entry('æ', "\\ae"), Map.entry('Æ', "\\AE"), Map.entry('œ', "\\oe"),
             Map.entry('Œ', "\\OE"), Map.entry('å', "\\aa"), Map.entry('Å', "\\AA"), Map.entry('ı', "\\i"), Map.entry('đ', "\\dj"),
             Map.entry('Đ', "\\DJ"));
-
-    private static final Map<String, Character> MARKS = new HashMap<>();
-    private static final Map<String, Character> LETTER_OF = new HashMap<>();
-
-    static {
-        ACCENTS.forEach((mark, command) -> MARKS.put(command, mark));
-        LETTERS.forEach((letter, command) -> LETTER_OF.put(command.substring(1), letter));
-    }
-
-    /** An accent command on one letter: {@code \'e}, {@code \'{e}}, {@code \v{r}}, {@code \v r}, {@code \'{\i}}. */
-    private static final Pattern ACCENTED = Pattern.compile(
-            "\\\\([`'^~=.\"])\\s*(?:\\{\\s*(\\\\[ij]|[A-Za-z])\\s*\\}|(\\\\[ij](?![A-Za-z])|[A-Za-z]))"
-            + "|\\\\([uvrHcdkb])(?:\\s*\\{\\s*(\\\\[ij]|[A-Za-z])\\s*\\}|\\s+([A-Za-z]))");
-    /** A letter command: {@code \l}, {@code \ss}, {@code \o}, ended by a non-letter ({@code {}} or a space is eaten as TeX does). */
-    private static final Pattern LETTER = Pattern.compile("\\\\(ss|ae|AE|oe|OE|aa|AA|dj|DJ|l|L|o|O|i)(?![A-Za-z])(?:\\{\\}| )?");
-
-    /** {@code raw} with LaTeX's accent and letter commands read as the Unicode characters they stand for (braces left for the LaTeX reader). */
-    static String decoded(String raw) {
-        if (raw.indexOf('\\') < 0) {
-            return raw;
-        }
-        Matcher a = ACCENTED.matcher(raw);
-        StringBuilder out = new StringBuilder();
-        while (a.find()) {
-            String command = a.group(1) != null ? a.group(1) : a.group(4);
-            String base = a.group(2) != null ? a.group(2) : a.group(3) != null ? a.group(3) : a.group(5) != null ? a.group(5) : a.group(6);
-            base = base.equals("\\i") ? "i" : base.equals("\\j") ? "j" : base;
-            String composed = Normalizer.normalize(base + MARKS.get(command), Normalizer.Form.NFC);
-            a.appendReplacement(out, Matcher.quoteReplacement(composed));
-        }
-        a.appendTail(out);
-        Matcher l = LETTER.matcher(out.toString());
-        StringBuilder letters = new StringBuilder();
-        while (l.find()) {
-            l.appendReplacement(letters, Matcher.quoteReplacement(String.valueOf(LETTER_OF.get(l.group(1)))));
-        }
-        l.appendTail(letters);
-        return BRACE.matcher(letters).replaceAll(b -> b.group(1).equals("left") ? "\\\\{" : "\\\\}");
-    }
-
-    /** LaTeX's words for a brace (what a value whose braces do not balance is written with), read as the escaped brace. */
-    private static final Pattern BRACE = Pattern.compile("\\\\textbrace(left|right)(?:\\{\\}|(?![A-Za-z]))");
 
     /** {@code text} with every character {@code charset} cannot encode written as LaTeX. */
     static String encodable(String text, Charset charset) {
