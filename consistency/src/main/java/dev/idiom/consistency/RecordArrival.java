@@ -2,6 +2,7 @@ package dev.idiom.consistency;
 
 import dev.idiom.consistency.report.ImportOutcome;
 import dev.idiom.events.Append;
+import dev.idiom.events.Changes;
 import dev.idiom.events.ConflictResolved;
 import dev.idiom.events.DigitalEntity;
 import dev.idiom.events.EntityEvent;
@@ -52,10 +53,10 @@ final class RecordArrival {
         }
     }
 
-    /** Decides against {@code view}; a record without a title, or with a value Idiom refuses, is skipped with the reason. */
+    /** Decides against {@code view}; a record with no field Idiom reads (an untitled one is a record), or with a value Idiom refuses, is skipped with the reason. */
     Decision decide(AnnotationTool tool, RemoteRecord r, PendingView view) {
-        if (r.metadata().title() == null || r.metadata().title().isBlank()) {
-            return Decision.skipped(r, "the record has no title");
+        if (!Changes.describes(r.metadata())) {
+            return Decision.skipped(r, "the record has no field Idiom reads");
         }
         try {
             return decideValid(tool, r, view);

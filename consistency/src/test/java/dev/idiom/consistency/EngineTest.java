@@ -287,6 +287,36 @@ class EngineTest {
     }
 
     @Test
+    void untitledEntriesAreRecordsThatReachZoteroAndAnEntryWithNothingInItIsSkippedByName() throws Exception {
+        // given a file with a letter, a web page known by its address (neither titled) and an entry with no field at all
+        java.nio.file.Files.writeString(f.bibFile, "@letter{darwin1859,\n  author = {Darwin, Charles},\n  year = {1859},\n  note = {To J. D. Hooker},\n}\n\n"
+                + "@online{site,\n  url = {https://example.org/notes},\n  urldate = {2024-05-01},\n}\n\n@misc{nothing,\n}\n");
+        String file = java.nio.file.Files.readString(f.bibFile);
+        // when the file is synced
+        SyncReport s = f.engine.sync().sync("file", false, Progress.SILENT);
+        // then both untitled entries are DEs, found by their other fields, and only the empty entry is skipped, with why
+        assertEquals(2, s.pulled().count(ImportOutcome.Kind.CREATED), s.toString());
+        assertEquals(1, s.pulled().count(ImportOutcome.Kind.SKIPPED), s.toString());
+        ImportOutcome skipped = s.pulled().skipped().getFirst();
+        assertEquals("nothing", skipped.remoteId());
+        assertEquals("entry has no field Idiom reads", skipped.reason(), skipped.toString());
+        UUID letter = f.store.findReplica("bibtex", f.tools.file.account(), "darwin1859").orElseThrow();
+        assertTrue(f.store.findReplica("bibtex", f.tools.file.account(), "site").isPresent());
+        assertNull(f.load(letter).metadata().title());
+        assertEquals("Darwin", f.load(letter).metadata().authors().getFirst().family());
+        // and a DE without a title is copied to Zotero as Zotero holds one: an item with an empty title
+        f.engine.upload().upload(letter, f.tools.zot);
+        String key = f.replica(letter, "zotero").remoteId();
+        assertEquals("", f.zotero.data(key).path("title").asText(""));
+        assertEquals("Darwin", f.zotero.data(key).path("creators").get(0).path("lastName").asText());
+        // and the next sync of the file reads them as unchanged and writes nothing
+        SyncReport again = f.engine.sync().sync("file", false, Progress.SILENT);
+        f.engine.pushes().drain(10);
+        assertEquals(0, again.pulled().count(ImportOutcome.Kind.CREATED) + again.pulled().count(ImportOutcome.Kind.UPDATED), again.toString());
+        assertEquals(file, java.nio.file.Files.readString(f.bibFile));
+    }
+
+    @Test
     void whatACopyIsMadeWithBeyondItsRecordIsOwedNothingAndAnEditOfTheEntryBringsOnlyTheEdit() throws Exception {
         // given a Zotero item whose extra asks for a journal and bookkeeping Better BibTeX writes, and has no journal of its own
         String key = f.zotero.addRemotely("{\"itemType\": \"journalArticle\", \"title\": \"Brain activation\", \"date\": \"2008\","
@@ -321,8 +351,8 @@ class EngineTest {
 
     @Test
     void aValueAnEntryCannotHoldAsWrittenIsWrittenOnceNotOnEveryCheck() throws Exception {
-        // given a DE whose title a .bib entry reads back otherwise than written (a LaTeX command in math: the entry reads "$12$")
-        UUID id = f.uploaded(paper("The $\\frac{1}{2}$ rule"), "file");
+        // given a DE whose title a .bib entry reads back otherwise than written (a LaTeX accent typed as text: the entry reads "Café")
+        UUID id = f.uploaded(paper("The Caf\\'e rule"), "file");
         String file = java.nio.file.Files.readString(f.bibFile);
         // when the checks find the copy owed that title and its push writes it
         CheckReport first = f.engine.check("file");
@@ -333,7 +363,7 @@ class EngineTest {
         assertEquals(file, java.nio.file.Files.readString(f.bibFile));
         CheckReport second = f.engine.check("file");
         assertEquals(0, second.reEnqueued() + second.divergent(), second.toString());
-        assertEquals("The $\\frac{1}{2}$ rule", f.load(id).metadata().title(), "the DE keeps its title");
+        assertEquals("The Caf\\'e rule", f.load(id).metadata().title(), "the DE keeps its title");
         // and a change of that title in Idiom is written as any change is
         f.editedInIdiom(id, Field.TITLE, "The one-half rule");
         f.engine.pushes().drain(10);

@@ -47,11 +47,30 @@ public final class Changes {
         return events;
     }
 
-    /** The metadata of a new record: requires a title, defaults the type to misc. */
+    /**
+     * The metadata of a record created in Idiom (the API, the workspace's form): it needs a title, as
+     * the API's contract says; the type defaults to a document. A record arriving from a tool needs
+     * less ({@link #describes}): Zotero and BibTeX both hold untitled records.
+     */
     public static Metadata forNewRecord(Metadata metadata) {
         if (metadata.title() == null || metadata.title().isBlank()) {
             throw new InvalidValueException("a new entity needs a title");
         }
         return metadata.type() == null ? metadata.with(Field.TYPE, "document") : metadata;
+    }
+
+    /**
+     * Whether {@code m} says anything of a record beyond its type: a record, titled or not (a letter, a
+     * crossref part, an untitled {@code @misc}), rather than nothing; what a tool's record must have to be imported.
+     */
+    public static boolean describes(Metadata m) {
+        for (Field f : Field.values()) {
+            Object v = f == Field.TYPE ? null : m.get(f);
+            if (v != null && !(v instanceof java.util.Collection<?> c && c.isEmpty()) && !(v instanceof java.util.Map<?, ?> map && map.isEmpty())
+                    && !(v instanceof String s && s.isBlank())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -30,7 +30,7 @@ public record SyncPlan(String account, Pulled pulled, List<Writes> writes) {
             }
             count++;
             if (samples.size() < SAMPLES) {
-                samples.add(sample == null ? (id == null ? "(untitled)" : id.toString()) : sample);
+                samples.add(sample == null ? (id == null ? "[untitled]" : id.toString()) : sample);
             }
         }
 

@@ -154,7 +154,7 @@ final class CuratorLibrary extends CuratorPages {
     }
 
     private static String title(DigitalEntity de) {
-        return de.metadata().title() == null ? "(no title)" : de.metadata().title();
+        return de.metadata().title() == null ? "[untitled]" : de.metadata().title();
     }
 
     // ---- the library ----
@@ -424,9 +424,6 @@ final class CuratorLibrary extends CuratorPages {
                 if (v != null) {
                     m = m.with(f, v);
                 }
-            }
-            if (m.title() == null) {
-                throw new InvalidValueException("a record needs a title");
             }
             DigitalEntity de = app.writes().create(m, priv, source).entity();
             CuratorWorkspace.redirect(res, req.getContextPath() + "/curator/records/" + de.id() + "?done=" + enc("Created \u201c" + title(de) + "\u201d."));

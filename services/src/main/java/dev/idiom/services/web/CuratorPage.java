@@ -72,7 +72,7 @@ final class CuratorPage {
     /** A DE as a line: title, first author, year. */
     static String summary(DigitalEntity de) {
         var m = de.metadata();
-        return (m.title() == null ? "(no title)" : m.title()) + (m.authors().isEmpty() ? "" : " — " + m.authors().getFirst().family())
+        return (m.title() == null ? "[untitled]" : m.title()) + (m.authors().isEmpty() ? "" : " — " + m.authors().getFirst().family())
                 + (m.year() == null ? "" : " (" + m.year() + ")");
     }
 

@@ -562,13 +562,13 @@ public final class BibTeXFile implements AnnotationTool {
         }
     }
 
-    /** One listed entry as a record, or skipped with why (no title, a value Idiom cannot read). */
+    /** One listed entry as a record (an untitled one too), or skipped with why (no field Idiom reads, a value Idiom cannot read). */
     private static void listedRecord(String id, BibTeXEntry e, java.util.function.Function<String, BibTeXEntry> parents, List<RemoteRecord> records,
                                      List<Skipped> skipped, boolean bibtexDialect) {
         try {
             RemoteRecord r = record(parents, id, e, bibtexDialect);
-            if (r.metadata().title() == null) {
-                skipped.add(new Skipped(r.remoteId(), "entry has no title"));
+            if (!dev.idiom.events.Changes.describes(r.metadata().with(Field.CITATION_KEY, null))) {
+                skipped.add(new Skipped(r.remoteId(), "entry has no field Idiom reads"));
             } else {
                 records.add(r);
             }
