@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.jsoup.Jsoup;
@@ -391,7 +392,11 @@ public final class BookmarkFile implements AnnotationTool {
                 attrs = withAttribute(attrs, "HREF", changed.href());
                 attrs = withAttribute(attrs, "LAST_MODIFIED", attribute(attrs, "LAST_MODIFIED") == null ? null : changed.lastModified());
                 // a TAGS attribute the file has stays, empty if no tag is left (floccus writes TAGS=""); none is added for no tags
-                attrs = withAttribute(attrs, "TAGS", changed.tags().isEmpty() && attribute(attrs, "TAGS") == null ? null : String.join(",", changed.tags()));
+                String writtenTags = attribute(attrs, "TAGS");
+                if (writtenTags == null || !Set.copyOf(tagList(org.jsoup.parser.Parser.unescapeEntities(writtenTags, true))).equals(changed.tags())) {
+                    attrs = withAttribute(attrs, "TAGS", changed.tags().isEmpty() && writtenTags == null ? null
+                            : String.join(",", inWrittenOrder(writtenTags == null ? List.of() : tagList(org.jsoup.parser.Parser.unescapeEntities(writtenTags, true)), changed.tags())));
+                } // the same tags: TAGS stays as written, in its order (a title edit does not re-sort them)
                 String anchor = html.substring(start, a.start(1)) + attrs + ">" + text(changed.title()) + "</A>";
                 String description;
                 if (changed.description() == null) {
@@ -411,6 +416,18 @@ public final class BookmarkFile implements AnnotationTool {
     }
 
     /** An attribute's raw value in a tag's attribute text, or null. */
+    /** A {@code TAGS} value's tags in the order written, each once. */
+    private static List<String> tagList(String written) {
+        return java.util.Arrays.stream(written.split(",")).map(String::strip).filter(t -> !t.isEmpty()).distinct().toList();
+    }
+
+    /** {@code tags} in the order {@code written} has them, the new ones after, in name order: a changed TAGS keeps the curator's order. */
+    static List<String> inWrittenOrder(List<String> written, java.util.Collection<String> tags) {
+        List<String> out = new java.util.ArrayList<>(written.stream().filter(tags::contains).toList());
+        tags.stream().filter(t -> !out.contains(t)).sorted().forEach(out::add);
+        return out;
+    }
+
     private static String attribute(String attrs, String name) {
         java.util.regex.Matcher m = ATTRIBUTE.matcher(attrs);
         while (m.find()) {

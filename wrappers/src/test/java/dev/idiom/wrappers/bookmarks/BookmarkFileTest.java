@@ -87,6 +87,23 @@ class BookmarkFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void aBookmarksTagsKeepTheOrderTheFileWritesThemInWhenItsTitleOrItsTagsChange() throws IOException {
+        // given a Delicious export whose TAGS are in the curator's order, not in name order
+        Path file = Files.writeString(dir.resolve("delicious.html"), "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n"
+                + "<DT><A HREF=\"https://example.org/rest\" ADD_DATE=\"1700000000\" PRIVATE=\"0\" TAGS=\"api,restful,design\">REST</A>\n</DL><p>\n");
+        BookmarkFile bookmarks = new BookmarkFile(file, Clock.systemUTC());
+        RemoteRecord rest = bookmarks.fetch("https://example.org/rest").orElseThrow();
+        // when its title is edited, then the tags stay as written
+        RemoteRecord renamed = bookmarks.update(rest, rest.metadata().with(Field.TITLE, "REST design"));
+        assertTrue(Files.readString(file).contains("TAGS=\"api,restful,design\""), Files.readString(file));
+        // when a tag is removed and one added, then the kept ones keep their order and the new one comes after
+        java.util.SortedSet<String> tags = new TreeSet<>(Set.of("api", "restful", "http"));
+        bookmarks.update(renamed, renamed.metadata().with(Field.TAGS, tags));
+        assertTrue(Files.readString(file).contains("TAGS=\"api,restful,http\""), Files.readString(file));
+        assertEquals(tags, new BookmarkFile(file, Clock.systemUTC()).fetch("https://example.org/rest").orElseThrow().metadata().tags());
+    }
+
+    @Test
     void aFirefoxExportKeepsEveryElementItDoesNotModelAndOnlyTheEditedBookmarkChanges() throws IOException {
         String export = """
                 <!DOCTYPE NETSCAPE-Bookmark-file-1>
