@@ -822,8 +822,8 @@ public final class BibTeXMapping {
     /**
      * A name written "First von Last" split as BibTeX splits it (Patashnik's btxdoc, "Tame the BeaST"
      * §11), before LaTeX is read, since braces decide: words part at white space and ties outside
-     * braces (not at the space a control word eats); the von part runs from the first word whose case is lower to the last such word, never
-     * taking the last word; the family name is the von part with what follows it ("Valeria de Paiva":
+     * braces (not at the space a control word eats); the von part begins at the first word, but the
+     * last, whose case is lower; the family name is the von part with all that follows it ("Valeria de Paiva":
      * family "de Paiva", as Zotero and CSL's non-dropping particle keep it); a braced word has no case
      * ("{van} Gogh": given "{van}"). Null when the name has one word.
      */

@@ -137,7 +137,7 @@ final class LatexReader {
             out.setLength(from);
             out.append(name.toLowerCase(Locale.ROOT).contains("upper") ? arg.toUpperCase(Locale.ROOT) : arg.toLowerCase(Locale.ROOT));
         } else if (VERBATIM.contains(name) && i < s.length() && s.charAt(i) == '{') {
-            int end = closing(i);
+            int end = Braces.closing(s, i);
             out.append(s, i + 1, end < 0 ? s.length() : end);
             i = end < 0 ? s.length() : end + 1;
         } else if (HIDDEN.contains(name)) {
@@ -149,7 +149,7 @@ final class LatexReader {
             i = afterName;
             out.append('\\').append(name);
             while (i < s.length() && s.charAt(i) == '{') {
-                int end = closing(i);
+                int end = Braces.closing(s, i);
                 out.append(s, i, end < 0 ? s.length() : end + 1);
                 i = end < 0 ? s.length() : end + 1;
             }
@@ -274,10 +274,6 @@ final class LatexReader {
         while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
             i++;
         }
-    }
-
-    private int closing(int open) {
-        return Braces.closing(s, open);
     }
 
     private static boolean isLetter(char c) {

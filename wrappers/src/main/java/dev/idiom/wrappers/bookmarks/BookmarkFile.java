@@ -393,9 +393,10 @@ public final class BookmarkFile implements AnnotationTool {
                 attrs = withAttribute(attrs, "LAST_MODIFIED", attribute(attrs, "LAST_MODIFIED") == null ? null : changed.lastModified());
                 // a TAGS attribute the file has stays, empty if no tag is left (floccus writes TAGS=""); none is added for no tags
                 String writtenTags = attribute(attrs, "TAGS");
-                if (writtenTags == null || !Set.copyOf(tagList(org.jsoup.parser.Parser.unescapeEntities(writtenTags, true))).equals(changed.tags())) {
+                List<String> written = writtenTags == null ? List.of() : tagList(org.jsoup.parser.Parser.unescapeEntities(writtenTags, true));
+                if (writtenTags == null || !Set.copyOf(written).equals(changed.tags())) {
                     attrs = withAttribute(attrs, "TAGS", changed.tags().isEmpty() && writtenTags == null ? null
-                            : String.join(",", inWrittenOrder(writtenTags == null ? List.of() : tagList(org.jsoup.parser.Parser.unescapeEntities(writtenTags, true)), changed.tags())));
+                            : String.join(",", inWrittenOrder(written, changed.tags())));
                 } // the same tags: TAGS stays as written, in its order (a title edit does not re-sort them)
                 String anchor = html.substring(start, a.start(1)) + attrs + ">" + text(changed.title()) + "</A>";
                 String description;
