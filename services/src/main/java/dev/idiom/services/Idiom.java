@@ -170,7 +170,9 @@ public final class Idiom implements AutoCloseable {
                             new BibliographyFormatting(new Citations(), config.formatting().threads(), config.formatting().maxEntries())), writes, imports, links, tools,
                     new ApiKeys(new MySqlApiKeys(database.keysDataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock,
                     new EntityLifecycle(engine.lifecycle(), new SuggestedDuplicates(store, new MySqlDuplicateSuggestions(database.dataSource()), clock),
-                            codec, sync.trashRetention()));
+                            codec, sync.trashRetention()),
+                    new dev.idiom.services.app.zotero.ServedZotero(new dev.idiom.events.zotero.mysql.MySqlServedLibraries(database.dataSource()), clock,
+                            config.zoteroTestRoot()));
             return new Idiom(embedded, database, store, cache, feed, search, app, engine.start(), followSearch && !sync.pushInterval().isZero());
         } catch (RuntimeException e) {
             if (search != null) {

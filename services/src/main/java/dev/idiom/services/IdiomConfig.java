@@ -24,7 +24,8 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                           long maxBody, boolean virtualThreads, String publicUrl, String trustedProxies, CacheSettings cache, Duration feedPoll, String secretKey,
                           String adminToken, SyncSettings sync, InputLimits limits, int maxInFlight, Duration admissionWait, SearchSettings search,
                           boolean baseline, Path reports, int authFailureLimit, boolean localToolHosts, long toolMaxResponseBytes, Duration toolCallTimeout,
-                          Path filesDir, long minBodyRate, FormattingSettings formatting, long maxDavBody) {
+                          Path filesDir, long minBodyRate, FormattingSettings formatting, long maxDavBody,
+                          String zoteroTestRoot) {
     /** The shortest IDIOM_ADMIN_TOKEN accepted. */
     public static final int MIN_ADMIN_TOKEN = 32;
 
@@ -193,7 +194,32 @@ public record IdiomConfig(String host, int port, Path data, String dbUrl, String
                 get.apply("files-dir").isBlank() ? Path.of(get.apply("data")).toAbsolutePath().normalize().resolve("files")
                         : Path.of(get.apply("files-dir")).toAbsolutePath().normalize(), number(get, "min-body-rate"),
                 new FormattingSettings(number(get, "formatting-threads") == 0 ? Math.max(1, Runtime.getRuntime().availableProcessors() / 2)
-                        : (int) number(get, "formatting-threads"), (int) positive(get, "max-formatted-entries")), number(get, "max-dav-body"));
+                        : (int) number(get, "formatting-threads"), (int) positive(get, "max-formatted-entries")), number(get, "max-dav-body"),
+                zoteroTestRoot(env));
+    }
+
+    /**
+     * The super-user Zotero's own API suite sets itself up as ({@code name:password}): from
+     * IDIOM_ZOTERO_TEST_ROOT, or the first line of the file IDIOM_ZOTERO_TEST_ROOT_FILE names; never a
+     * flag (a command line is visible to every user of the machine). Null: no test root, no set-up routes.
+     */
+    private static String zoteroTestRoot(Map<String, String> env) {
+        String value = env.get("IDIOM_ZOTERO_TEST_ROOT");
+        String file = env.get("IDIOM_ZOTERO_TEST_ROOT_FILE");
+        if ((value == null || value.isBlank()) && file != null && !file.isBlank()) {
+            try {
+                value = java.nio.file.Files.readAllLines(Path.of(file)).stream().findFirst().orElse("").strip();
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("IDIOM_ZOTERO_TEST_ROOT_FILE " + file + " cannot be read: " + e.getMessage(), e);
+            }
+        }
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        if (!value.matches("[^:]+:.{12,}")) {
+            throw new IllegalArgumentException("IDIOM_ZOTERO_TEST_ROOT is name:password, the password at least 12 characters");
+        }
+        return value.strip();
     }
 
     /** The database password: from its file when one is named (its first line), else as given. */

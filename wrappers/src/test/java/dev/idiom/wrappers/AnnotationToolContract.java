@@ -153,7 +153,7 @@ public abstract class AnnotationToolContract {
     }
 
     @Test
-    void anIdHoldingUriCharactersStaysOneIdThatNoRecordHas() {
+    protected void anIdHoldingUriCharactersStaysOneIdThatNoRecordHas() {
         // a remote id comes from outside (a tool, a client's import request): '?', '/', '..' or
         // non-ASCII in it must not turn into another path or a query
         assertTrue(tool().fetch("no such?id=1/../x ă\\").isEmpty());

@@ -11,4 +11,5 @@ import dev.idiom.services.tools.Tools;
  * is the one every expiry reads (sessions, remembered keys, throttles, health), so tests can move it.
  */
 public record Application(EntityReads reads, EntityWrites writes, ImportRecords imports, ReplicaLinks replicas, Tools tools, ApiKeys keys,
-                          Administration administration, EventCodec codec, ReplicaSync sync, Clock clock, EntityLifecycle lifecycle) {}
+                          Administration administration, EventCodec codec, ReplicaSync sync, Clock clock, EntityLifecycle lifecycle,
+                          dev.idiom.services.app.zotero.ServedZotero zotero) {}

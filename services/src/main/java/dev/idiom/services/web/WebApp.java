@@ -26,6 +26,8 @@ public final class WebApp {
 
     /** The browsers' WebDAV folders: every filter but the key check (a browser gives its account's password, checked by the servlet). */
     private static final String DAV = "/dav/*";
+    /** The Zotero Web API's paths (Zotero's clients put them at the root): every filter but the key check (Zotero's keys are checked by the face). */
+    private static final String[] ZOTERO = {"/users/*", "/groups/*", "/keys", "/keys/*", "/items/*", "/test/*"};
 
     private static void filter(ServletContext context, String name, jakarta.servlet.Filter filter, boolean afterOthers) {
         filter(context, name, filter, afterOthers, true);
@@ -34,11 +36,12 @@ public final class WebApp {
     private static void filter(ServletContext context, String name, jakarta.servlet.Filter filter, boolean afterOthers, boolean dav) {
         FilterRegistration.Dynamic f = context.addFilter(name, filter);
         f.setAsyncSupported(true);
-        String[] paths = java.util.Arrays.copyOf(IDIOM_PATHS, IDIOM_PATHS.length + (dav ? 1 : 0));
+        java.util.List<String> paths = new java.util.ArrayList<>(java.util.Arrays.asList(IDIOM_PATHS));
         if (dav) {
-            paths[IDIOM_PATHS.length] = DAV;
+            paths.add(DAV);
+            paths.addAll(java.util.Arrays.asList(ZOTERO));
         }
-        f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), afterOthers, paths);
+        f.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), afterOthers, paths.toArray(String[]::new));
     }
 
     /**
@@ -80,6 +83,9 @@ public final class WebApp {
         FilterRegistration.Dynamic davLimits = context.addFilter("dav-request-limits", new RequestLimits(maxDavBodyBytes, "max-dav-body"));
         davLimits.setAsyncSupported(true);
         davLimits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, DAV);
+        FilterRegistration.Dynamic zoteroLimits = context.addFilter("zotero-request-limits", new RequestLimits(maxBodyBytes));
+        zoteroLimits.setAsyncSupported(true);
+        zoteroLimits.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, ZOTERO);
 
         ServletRegistration.Dynamic rest = context.addServlet("rest", new ServletContainer(RestApi.resources(app, publicUrl)));
         rest.addMapping("/api/*");
@@ -109,6 +115,9 @@ public final class WebApp {
 
         context.addServlet("browsers-dav", new BookmarkDav(new dev.idiom.services.app.BrowserReplicas(app.tools(), app.sync(), app.clock()),
                 authFailures, publicUrl, app.clock())).addMapping(DAV);
+
+        context.addServlet("zotero-api", new dev.idiom.services.zotero.ZoteroApi(app.zotero(), publicUrl,
+                new dev.idiom.services.zotero.TestRoot(app.zotero(), app.zotero().testRoot()))).addMapping(ZOTERO);
 
         if (baseline) {
             context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");

@@ -343,15 +343,7 @@ public final class ZoteroStub extends StubServer {
         return Reply.of(204, null, "Last-Modified-Version", Long.toString(libraryVersion));
     }
 
-    /**
-     * The item types that are not works (the API's templates, {@code items/new?itemType=…}): a note's
-     * HTML, an attachment's link or file, an annotation on a PDF. Their properties besides the common ones.
-     */
-    static final Map<String, Set<String>> NON_BIBLIOGRAPHIC = Map.of(
-            "note", Set.of("note"),
-            "attachment", Set.of("linkMode", "title", "accessDate", "url", "note", "contentType", "charset", "filename", "md5", "mtime", "path"),
-            "annotation", Set.of("annotationType", "annotationText", "annotationComment", "annotationColor", "annotationPageLabel",
-                    "annotationSortIndex", "annotationPosition"));
+    static final Map<String, Set<String>> NON_BIBLIOGRAPHIC = ZoteroItemRules.NON_BIBLIOGRAPHIC;
 
     /**
      * The schema this server runs (the published one unless a test serves an older one): what it
@@ -435,46 +427,11 @@ public final class ZoteroStub extends StubServer {
 
     /** As above, by the schema this server runs. */
     static String invalid(ZoteroSchema schema, JsonNode data) {
-        if (!data.has("itemType")) {
-            return "'itemType' property not provided";
-        }
-        Set<String> notBibliographic = NON_BIBLIOGRAPHIC.get(data.path("itemType").asText());
-        if (notBibliographic != null) {
-            for (var p : (Iterable<Map.Entry<String, JsonNode>>) data::fields) {
-                if (!notBibliographic.contains(p.getKey()) && !Set.of("key", "version", "itemType", "tags", "collections", "relations", "deleted",
-                        "dateAdded", "dateModified", "parentItem").contains(p.getKey())) {
-                    return "'" + p.getKey() + "' is not a valid field for type '" + data.path("itemType").asText() + "'";
-                }
-            }
-            return null;
-        }
-        ZoteroSchema.ItemType type = schema.type(data.path("itemType").asText());
-        if (type == null) {
-            return "'" + data.path("itemType").asText() + "' is not a valid itemType";
-        }
-        Set<String> properties = Set.of("key", "version", "itemType", "creators", "tags", "collections", "relations", "deleted", "dateAdded",
-                "dateModified", "parentItem", "note", "inPublications");
-        for (var p : (Iterable<Map.Entry<String, JsonNode>>) data::fields) {
-            boolean empty = p.getValue().isTextual() && p.getValue().asText().isEmpty();
-            if (!properties.contains(p.getKey()) && !type.has(p.getKey()) && !empty) {
-                return "'" + p.getKey() + "' is not a valid field for type '" + type.name() + "'";
-            }
-        }
-        for (JsonNode c : data.path("creators")) {
-            String ct = c.path("creatorType").asText();
-            if (!type.creatorTypes().contains(ct)) {
-                return "'" + ct + "' is not a valid creator type for item type '" + type.name() + "'";
-            }
-            if (c.has("name") && (c.has("firstName") || c.has("lastName"))) {
-                return "'name' and 'firstName'/'lastName' cannot both be set on a creator";
-            }
-        }
-        return null;
+        return ZoteroItemRules.invalid(schema, data);
     }
 
     private static boolean trashed(ObjectNode item) {
-        JsonNode d = item.path("data").path("deleted");
-        return d.asBoolean(false) || d.asInt(0) == 1;
+        return ZoteroItemRules.trashed(item.path("data"));
     }
 
     /** Someone moves the item to the trash in Zotero. */

@@ -1,0 +1,104 @@
+package dev.idiom.events.zotero;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The storage of the Zotero libraries Idiom serves: each library's objects (items, collections,
+ * searches) as the API's {@code data} JSON with the library version of their last write, what was
+ * deleted at which version, the settings, and the API keys clients present. Every write request is
+ * one {@link #write} under the library's lock and takes the next library version, so a version only
+ * grows and names exactly one write.
+ */
+public interface ServedLibraries {
+    /** A served library: {@code kind} user or group, {@code number} its id in the API's paths. */
+    record Library(long id, String kind, long number, String account, String name, long version, String meta) {
+        /** The library as the API's paths name it: {@code users/N} or {@code groups/N}. */
+        public String path() {
+            return ("group".equals(kind) ? "groups/" : "users/") + number;
+        }
+    }
+
+    /** One object as stored: its type ({@code item}, {@code collection}, {@code search}), key, version, parent, trash flag and data. */
+    record StoredObject(String type, String key, long version, String parentKey, boolean trashed, String data) {}
+
+    /** An object, tag or setting deleted at a library version. */
+    record Deletion(String type, String key, long version) {}
+
+    /** A setting's JSON value and the version it was last written at. */
+    record Setting(String name, String value, long version) {}
+
+    /** A client's key: the user it is for, a name, the access it grants (the API's JSON). */
+    record ClientKey(String hash, long userNumber, String name, String access, Instant createdAt) {}
+
+    Optional<Library> library(String kind, long number);
+
+    Optional<Library> byAccount(String account);
+
+    /** Every library of this kind. */
+    List<Library> libraries(String kind);
+
+    /** Makes a library at version 0 ({@code number} 0: the next free number of its kind). */
+    Library create(String kind, long number, String account, String name, String meta);
+
+    /** Sets a library's name and meta (a group's data). */
+    void describe(long library, String name, String meta);
+
+    /** Empties a library (objects, deletions, settings) and sets its version back to 0. */
+    void clear(long library);
+
+    /** Removes a library and everything in it. */
+    void drop(long library);
+
+    /** The library's current version (a cheap read: what a cached reading is checked against). */
+    long version(long library);
+
+    /** Every object of the type, trashed ones too. */
+    List<StoredObject> objects(long library, String type);
+
+    List<Deletion> deletions(long library, long since);
+
+    List<Setting> settings(long library);
+
+    /** The work of one write request, in one transaction, under the library's lock. */
+    <T> T write(long library, Function<LibraryWrite, T> work);
+
+    /** What a write request may do inside {@link #write}. */
+    interface LibraryWrite {
+        /** The library's version before this write. */
+        long version();
+
+        /** The version this write's changes take (the library's version after it); asking makes the write count as one. */
+        long next();
+
+        Optional<StoredObject> object(String type, String key);
+
+        List<StoredObject> objects(String type, Collection<String> keys);
+
+        /** Writes the object at {@link #next()} (its version is set so); a deletion of the same key is forgotten. */
+        void put(String type, String key, String parentKey, boolean trashed, String data);
+
+        /** Deletes the object and records its deletion at {@link #next()}. */
+        void delete(String type, String key);
+
+        Optional<Setting> setting(String name);
+
+        void putSetting(String name, String value);
+
+        void deleteSetting(String name);
+
+        /** Records a tag's deletion at {@link #next()} (tags live in their items; this is for {@code deleted?since=}). */
+        void tagDeleted(String tag);
+    }
+
+    void addKey(ClientKey key);
+
+    Optional<ClientKey> key(String hash);
+
+    List<ClientKey> keys(long userNumber);
+
+    boolean removeKey(String hash);
+}

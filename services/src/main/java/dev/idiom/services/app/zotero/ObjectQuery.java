@@ -1,0 +1,147 @@
+package dev.idiom.services.app.zotero;
+
+import dev.idiom.services.app.zotero.LibraryView.Stored;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * What a read of objects asks for, as the API's paths and parameters say it (www.zotero.org/support
+ * /dev/web_api/v3/basics: "Read Requests", "Search Parameters", "Sorting and Pagination").
+ *
+ * @param scope {@code all}, {@code top}, {@code trash}, {@code children} (of {@code within}), {@code collection} (items of {@code within}),
+ *              {@code collectionTop}, {@code subcollections}
+ * @param keys the {@code itemKey}/{@code collectionKey}/{@code searchKey} list, or null
+ * @param tags each {@code tag} parameter (each an {@code ||} list, {@code -tag} for not)
+ */
+public record ObjectQuery(String type, String scope, String within, long since, List<String> keys, String itemType, List<String> tags, String q,
+                          String qmode, boolean includeTrashed, String sort, String direction) {
+
+    /** The objects the query selects, sorted. */
+    public List<Stored> select(LibraryView view) {
+        Predicate<Stored> wanted = o -> o.version() > since;
+        if (keys != null) {
+            Set<String> k = Set.copyOf(keys);
+            wanted = wanted.and(o -> k.contains(o.key()));
+        }
+        wanted = wanted.and(inScope(view));
+        if ("item".equals(type)) {
+            if (!includeTrashed && !"trash".equals(scope) && keys == null) {
+                wanted = wanted.and(o -> !o.trashed());
+            }
+            if (itemType != null) {
+                wanted = wanted.and(typeMatches(itemType));
+            }
+            for (String t : tags) {
+                wanted = wanted.and(tagMatches(t));
+            }
+            if (q != null && !q.isBlank()) {
+                String needle = q.toLowerCase(java.util.Locale.ROOT);
+                boolean everything = "everything".equals(qmode);
+                wanted = wanted.and(o -> text(o, everything).contains(needle));
+            }
+        }
+        List<Stored> out = view.of(type).values().stream().filter(wanted).sorted(order(view)).toList();
+        return out;
+    }
+
+    private Predicate<Stored> inScope(LibraryView view) {
+        return switch (scope) {
+            case "top" -> o -> o.parentKey() == null;
+            case "trash" -> Stored::trashed;
+            case "children" -> o -> within.equals(o.parentKey());
+            case "collection" -> o -> inCollection(o);
+            case "collectionTop" -> o -> o.parentKey() == null && inCollection(o);
+            case "subcollections" -> o -> within.equals(o.parentKey());
+            default -> o -> true;
+        };
+    }
+
+    private boolean inCollection(Stored o) {
+        for (var c : o.data().path("collections")) {
+            if (within.equals(c.asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Predicate<Stored> typeMatches(String expression) {
+        boolean not = expression.startsWith("-");
+        Set<String> types = Set.copyOf(Arrays.stream((not ? expression.substring(1) : expression).split("\\s*\\|\\|\\s*")).toList());
+        return o -> types.contains(o.data().path("itemType").asText()) != not;
+    }
+
+    private static Predicate<Stored> tagMatches(String expression) {
+        boolean not = expression.startsWith("-");
+        Set<String> any = Set.copyOf(Arrays.stream((not ? expression.substring(1) : expression).split("\\s*\\|\\|\\s*")).toList());
+        return o -> {
+            boolean has = false;
+            for (var t : o.data().path("tags")) {
+                has |= any.contains(t.path("tag").asText());
+            }
+            return has != not;
+        };
+    }
+
+    /** The text {@code q} is looked for in: title, creators' names and year; everything adds every field. */
+    private static String text(Stored o, boolean everything) {
+        StringBuilder s = new StringBuilder();
+        var d = o.data();
+        s.append(d.path("title").asText()).append(' ').append(d.path("note").asText()).append(' ').append(d.path("date").asText()).append(' ');
+        d.path("creators").forEach(c -> s.append(c.path("firstName").asText()).append(' ').append(c.path("lastName").asText()).append(' ')
+                .append(c.path("name").asText()).append(' '));
+        if (everything) {
+            d.properties().forEach(p -> {
+                if (p.getValue().isTextual()) {
+                    s.append(p.getValue().asText()).append(' ');
+                }
+            });
+        }
+        return s.toString().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private Comparator<Stored> order(LibraryView view) {
+        String by = sort == null ? ("item".equals(type) ? "dateModified" : "dateModified") : sort;
+        Comparator<Stored> c = switch (by) {
+            case "title" -> Comparator.comparing(o -> sortTitle(o).toLowerCase(java.util.Locale.ROOT));
+            case "creator" -> Comparator.comparing(o -> creatorSummary(o.data()).toLowerCase(java.util.Locale.ROOT));
+            case "itemType" -> Comparator.comparing(o -> o.data().path("itemType").asText());
+            case "date" -> Comparator.comparing(o -> ZoteroDates.sortable(o.data().path("date").asText()));
+            case "dateAdded" -> Comparator.comparing(o -> o.data().path("dateAdded").asText());
+            case "numItems" -> Comparator.comparingLong(o -> view.of("item").values().stream().filter(i -> i.data().path("collections").toString()
+                    .contains("\"" + o.key() + "\"")).count());
+            case "dateModified" -> Comparator.comparing(o -> o.data().path("dateModified").asText(""));
+            default -> Comparator.comparing(o -> o.data().path(by).asText(""));
+        };
+        c = c.thenComparing(Stored::version).thenComparing(Stored::key);
+        boolean descending = direction == null ? Set.of("dateAdded", "dateModified").contains(by) && sort == null || "desc".equals(direction)
+                : "desc".equals(direction);
+        return descending ? c.reversed() : c;
+    }
+
+    static String sortTitle(Stored o) {
+        String t = o.data().path("title").asText("");
+        if (t.isEmpty()) {
+            t = o.data().path("name").asText("");
+        }
+        if (t.isEmpty() && o.data().has("note")) {
+            t = o.data().path("note").asText("").replaceAll("<[^>]*>", "").strip();
+        }
+        return t;
+    }
+
+    /** Zotero's creator summary: one primary creator's last name, "A and B" for two, "A et al." beyond. */
+    public static String creatorSummary(com.fasterxml.jackson.databind.JsonNode data) {
+        List<String> names = new java.util.ArrayList<>();
+        data.path("creators").forEach(c -> names.add(c.hasNonNull("name") ? c.path("name").asText() : c.path("lastName").asText()));
+        return switch (names.size()) {
+            case 0 -> "";
+            case 1 -> names.get(0);
+            case 2 -> names.get(0) + " and " + names.get(1);
+            default -> names.get(0) + " et al.";
+        };
+    }
+}

@@ -1,0 +1,237 @@
+package dev.idiom.services.app.zotero;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.zotero.ServedLibraries.LibraryWrite;
+import dev.idiom.events.zotero.ServedLibraries.StoredObject;
+import dev.idiom.wrappers.zotero.ZoteroItemRules;
+import dev.idiom.wrappers.zotero.ZoteroSchema;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Writes to a served library by the API's rules (www.zotero.org/support/dev/web_api/v3/write_requests):
+ * a POST of up to 50 objects answered object by object, an object's {@code version} (or the
+ * request's {@code If-Unmodified-Since-Version}) checked against what is stored, a PATCH or a POST
+ * of an existing object merging into it, a PUT replacing it, every change of one request at one new
+ * library version, and an object that would not change left alone ("unchanged").
+ */
+public final class ObjectWrites {
+    static final int MAX_OBJECTS = 50;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String KEY_ALPHABET = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
+
+    /** One object's answer in a POST: written (its new data), unchanged, or failed with the API's code. */
+    public record Outcome(int index, String key, ObjectNode written, boolean unchanged, int code, String message) {
+        public boolean failed() {
+            return code != 0;
+        }
+    }
+
+    private final ZoteroSchema schema;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+
+    ObjectWrites(ZoteroSchema schema, Clock clock) {
+        this.schema = schema;
+        this.clock = clock;
+    }
+
+    /** A POST's objects, each written, left unchanged or refused; {@code libraryPrecondition}: the request named the library's version. */
+    List<Outcome> post(LibraryWrite w, String type, JsonNode body, boolean libraryPrecondition) {
+        List<Outcome> out = new ArrayList<>();
+        for (int i = 0; i < body.size(); i++) {
+            JsonNode data = body.get(i);
+            if (!data.isObject()) {
+                out.add(new Outcome(i, "", null, false, 400, "Invalid value for index " + i + " in uploaded data; expected JSON " + type + " object"));
+                continue;
+            }
+            try {
+                out.add(one(w, type, i, (ObjectNode) data, libraryPrecondition));
+            } catch (ZoteroApiException refused) {
+                out.add(new Outcome(i, data.path("key").asText(""), null, false, refused.status(), refused.getMessage()));
+            }
+        }
+        return out;
+    }
+
+    private Outcome one(LibraryWrite w, String type, int index, ObjectNode data, boolean libraryPrecondition) {
+        String key = data.hasNonNull("key") ? data.path("key").asText() : null;
+        if (key != null && !key.matches("[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}")) {
+            throw new ZoteroApiException(400, "'" + key + "' is not a valid " + type + " key");
+        }
+        Optional<StoredObject> existing = key == null ? Optional.empty() : w.object(type, key);
+        JsonNode version = data.get("version");
+        if (existing.isPresent()) {
+            if (version != null && version.asLong() != existing.get().version()) {
+                throw new ZoteroApiException(412, label(type) + " has been modified since specified version (expected " + version.asText() + ", found "
+                        + existing.get().version() + ")");
+            }
+            if (version == null && !libraryPrecondition) {
+                throw new ZoteroApiException(428, label(type) + " version not provided");
+            }
+            return write(w, type, index, key, merged(existing.get(), data), existing);
+        }
+        if (key != null && version != null && version.asLong() != 0) {
+            throw new ZoteroApiException(404, label(type) + " doesn't exist (expected version " + version.asText() + "; use 0 instead)");
+        }
+        return write(w, type, index, key == null ? newKey() : key, data.deepCopy(), existing);
+    }
+
+    /** A PUT (whole object) or PATCH (its properties merged in) of one object; false: nothing changed. */
+    boolean put(LibraryWrite w, String type, String key, ObjectNode data, long expected, boolean patch) {
+        Optional<StoredObject> existing = w.object(type, key);
+        if (existing.isEmpty()) {
+            if (expected > 0) {
+                throw new ZoteroApiException(404, label(type) + " doesn't exist");
+            }
+        } else if (expected < 0) {
+            throw new ZoteroApiException(428, "If-Unmodified-Since-Version not provided");
+        } else if (expected != existing.get().version()) {
+            throw new ZoteroApiException(412, label(type) + " has been modified since specified version (expected " + expected + ", found "
+                    + existing.get().version() + ")", w.version());
+        }
+        if (!patch && "item".equals(type)) {
+            for (String required : List.of("collections", "relations")) {
+                if (!data.has(required) && existing.isPresent()) {
+                    throw new ZoteroApiException(400, "'" + required + "' property not provided");
+                }
+            }
+        }
+        ObjectNode next = patch && existing.isPresent() ? merged(existing.get(), data) : data.deepCopy();
+        return !write(w, type, 0, key, next, existing).unchanged();
+    }
+
+    private static ObjectNode merged(StoredObject existing, ObjectNode changes) {
+        ObjectNode next = LibraryView.parse(existing.data());
+        changes.properties().forEach(p -> next.set(p.getKey(), p.getValue()));
+        return next;
+    }
+
+    private Outcome write(LibraryWrite w, String type, int index, String key, ObjectNode data, Optional<StoredObject> existing) {
+        data.remove("version");
+        data.put("key", key);
+        String parent = check(w, type, key, data);
+        if (existing.isPresent()) {
+            ObjectNode before = LibraryView.parse(existing.get().data());
+            ObjectNode compared = data.deepCopy();
+            compared.remove("dateModified");
+            before.remove("dateModified");
+            before.remove("version");
+            if (compared.equals(before)) {
+                return new Outcome(index, key, null, true, 0, null);
+            }
+        }
+        String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString().replace(".000", "");
+        if ("item".equals(type)) {
+            if (!data.hasNonNull("dateAdded") || data.path("dateAdded").asText().isEmpty()) {
+                data.put("dateAdded", existing.map(e -> LibraryView.parse(e.data()).path("dateAdded").asText(now)).orElse(now));
+            }
+            data.put("dateModified", now);
+            for (String array : List.of("tags", "collections")) {
+                if (!data.has(array)) {
+                    data.putArray(array);
+                }
+            }
+            if (!ZoteroItemRules.NON_BIBLIOGRAPHIC.containsKey(data.path("itemType").asText()) && !data.has("creators")) {
+                data.putArray("creators");
+            }
+        }
+        if (!data.has("relations") && !"search".equals(type)) {
+            data.putObject("relations");
+        }
+        boolean trashed = "item".equals(type) && ZoteroItemRules.trashed(data);
+        if (!trashed) {
+            data.remove("deleted");
+        } else {
+            data.put("deleted", true);
+        }
+        w.put(type, key, parent, trashed, data.toString());
+        ObjectNode written = data.deepCopy();
+        written.put("version", w.next());
+        return new Outcome(index, key, written, false, 0, null);
+    }
+
+    /** Refuses what the API refuses (400, 409); answers the object's parent key. */
+    private String check(LibraryWrite w, String type, String key, ObjectNode data) {
+        switch (type) {
+            case "item" -> {
+                String invalid = ZoteroItemRules.invalid(schema, data);
+                if (invalid != null) {
+                    throw new ZoteroApiException(400, invalid);
+                }
+                for (JsonNode c : data.path("collections")) {
+                    if (w.object("collection", c.asText()).isEmpty()) {
+                        throw new ZoteroApiException(409, "Collection " + c.asText() + " not found");
+                    }
+                }
+                String parent = data.hasNonNull("parentItem") && !data.path("parentItem").isBoolean() ? data.path("parentItem").asText() : null;
+                if (parent == null) {
+                    data.remove("parentItem");
+                    return null;
+                }
+                if (parent.equals(key)) {
+                    throw new ZoteroApiException(400, "Item " + key + " cannot be a child of itself");
+                }
+                Optional<StoredObject> p = w.object("item", parent);
+                if (p.isEmpty()) {
+                    throw new ZoteroApiException(409, "Parent item " + parent + " doesn't exist");
+                }
+                if (ZoteroItemRules.NON_BIBLIOGRAPHIC.containsKey(LibraryView.parse(p.get().data()).path("itemType").asText())) {
+                    throw new ZoteroApiException(400, "Parent item cannot be a note or attachment");
+                }
+                return parent;
+            }
+            case "collection" -> {
+                if (data.path("name").asText("").isBlank()) {
+                    throw new ZoteroApiException(400, "Collection name cannot be empty");
+                }
+                JsonNode p = data.path("parentCollection");
+                if (p.isMissingNode() || p.isNull() || p.isBoolean()) {
+                    data.put("parentCollection", false);
+                    return null;
+                }
+                if (p.asText().equals(key)) {
+                    throw new ZoteroApiException(400, "Collection " + key + " cannot be a child of itself");
+                }
+                if (w.object("collection", p.asText()).isEmpty()) {
+                    throw new ZoteroApiException(409, "Parent collection " + p.asText() + " not found");
+                }
+                return p.asText();
+            }
+            default -> {
+                if (data.path("name").asText("").isBlank()) {
+                    throw new ZoteroApiException(400, "Search name cannot be empty");
+                }
+                if (!data.path("conditions").isArray() || data.path("conditions").isEmpty()) {
+                    throw new ZoteroApiException(400, "'conditions' cannot be empty");
+                }
+                return null;
+            }
+        }
+    }
+
+    /** Deletes the objects of these keys that exist. */
+    void delete(LibraryWrite w, String type, List<String> keys) {
+        for (StoredObject o : w.objects(type, keys)) {
+            w.delete(type, o.key());
+        }
+    }
+
+    private String newKey() {
+        StringBuilder k = new StringBuilder(8);
+        for (int i = 0; i < 8; i++) {
+            k.append(KEY_ALPHABET.charAt(random.nextInt(KEY_ALPHABET.length())));
+        }
+        return k.toString();
+    }
+
+    static String label(String type) {
+        return Character.toUpperCase(type.charAt(0)) + type.substring(1);
+    }
+}

@@ -1,0 +1,338 @@
+package dev.idiom.services.app.zotero;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.zotero.ServedLibraries;
+import dev.idiom.events.zotero.ServedLibraries.ClientKey;
+import dev.idiom.events.zotero.ServedLibraries.Library;
+import dev.idiom.services.app.zotero.LibraryView.Stored;
+import dev.idiom.wrappers.zotero.ZoteroSchema;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Zotero libraries Idiom serves, as the Zotero API's face uses them: who a key is and what it
+ * may read and write, each library's current view, and writes by the API's rules. Every write
+ * request takes one new library version; reads answer from the view of the current version.
+ */
+public final class ServedZotero {
+    private final ServedLibraries store;
+    private final ZoteroKeys keys;
+    private final ObjectWrites writes;
+    private final ZoteroSchema schema;
+    private final ItemTemplates types;
+    private final Map<Long, LibraryView> views = new ConcurrentHashMap<>();
+
+    private final String testRoot;
+
+    /** @param testRoot the test root's {@code name:password} (Zotero's API suite), or null: none */
+    public ServedZotero(ServedLibraries store, Clock clock, String testRoot) {
+        this.store = store;
+        this.testRoot = testRoot;
+        this.keys = new ZoteroKeys(store, clock);
+        this.schema = ZoteroSchema.published();
+        this.writes = new ObjectWrites(schema, clock);
+        this.types = new ItemTemplates(schema);
+    }
+
+    /** The test root's {@code name:password}, or null. */
+    public String testRoot() {
+        return testRoot;
+    }
+
+    public ZoteroKeys keys() {
+        return keys;
+    }
+
+    /** The item types this server's schema has. */
+    public ItemTemplates types() {
+        return types;
+    }
+
+    /** The key a request presents, or 403 as api.zotero.org answers an unknown one. */
+    public ClientKey caller(String key) {
+        return keys.find(key).orElseThrow(() -> new ZoteroApiException(403, "Invalid key"));
+    }
+
+    /** The library a path names ({@code users}/{@code groups} and its number), or 404. */
+    public Library library(String kind, long number) {
+        return store.library(kind, number).orElseThrow(() -> new ZoteroApiException(404, "Not found"));
+    }
+
+    /** The library of a user, made on first use (a user of a key always has a library). */
+    public Library userLibrary(long userNumber) {
+        return store.library("user", userNumber).orElseGet(() -> store.create("user", userNumber, null, "user " + userNumber, "{}"));
+    }
+
+    /** Refuses (403) a key that may not read, or with {@code write} may not write, the library. */
+    public void check(ClientKey key, Library library, boolean write) {
+        JsonNode access = ZoteroKeys.access(key);
+        boolean ok;
+        if ("user".equals(library.kind())) {
+            JsonNode user = access.path("user");
+            ok = key.userNumber() == library.number() && user.path("library").asBoolean(false) && (!write || user.path("write").asBoolean(false));
+        } else {
+            JsonNode g = access.path("groups").has(Long.toString(library.number())) ? access.path("groups").path(Long.toString(library.number()))
+                    : access.path("groups").path("all");
+            ok = isMember(key.userNumber(), library) && g.path("library").asBoolean(false) && (!write || g.path("write").asBoolean(false));
+        }
+        if (!ok) {
+            throw new ZoteroApiException(403, write ? "Write access denied" : "Forbidden");
+        }
+    }
+
+    private static boolean isMember(long user, Library group) {
+        JsonNode meta = LibraryView.parse(group.meta());
+        if (meta.path("owner").asLong() == user) {
+            return true;
+        }
+        for (JsonNode m : meta.path("members")) {
+            if (m.asLong() == user) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The library as it is now: the kept view while no write came since, else read anew. */
+    public LibraryView view(Library library) {
+        long version = store.version(library.id());
+        if (version < 0) {
+            throw new ZoteroApiException(404, "Not found");
+        }
+        LibraryView kept = views.get(library.id());
+        if (kept != null && kept.version() == version) {
+            return kept;
+        }
+        LibraryView fresh = LibraryView.read(store, library, version);
+        views.put(library.id(), fresh);
+        return fresh;
+    }
+
+    /** Refuses (412) a write whose {@code If-Unmodified-Since-Version} is not the library's version. */
+    private static void precondition(ServedLibraries.LibraryWrite w, Long unmodifiedSince) {
+        if (unmodifiedSince != null && unmodifiedSince != w.version()) {
+            throw new ZoteroApiException(412, "Library has been modified since specified version (expected " + unmodifiedSince + ", found " + w.version()
+                    + ")", w.version());
+        }
+    }
+
+    /** A POST's answer: each object's outcome, and the library's version after it. */
+    public record Posted(List<ObjectWrites.Outcome> outcomes, long version) {
+        public Map<String, ObjectNode> successful() {
+            Map<String, ObjectNode> out = new LinkedHashMap<>();
+            outcomes.stream().filter(o -> o.written() != null).forEach(o -> out.put(Integer.toString(o.index()), o.written()));
+            return out;
+        }
+    }
+
+    public Posted post(Library library, String type, JsonNode body, Long unmodifiedSince) {
+        if (!body.isArray()) {
+            throw new ZoteroApiException(400, "Uploaded data must be a JSON array");
+        }
+        if (body.size() > ObjectWrites.MAX_OBJECTS) {
+            throw new ZoteroApiException(413, "Only " + ObjectWrites.MAX_OBJECTS + " objects can be written at a time");
+        }
+        return store.write(library.id(), w -> {
+            precondition(w, unmodifiedSince);
+            List<ObjectWrites.Outcome> outcomes = writes.post(w, type, body, unmodifiedSince != null);
+            boolean wrote = outcomes.stream().anyMatch(o -> o.written() != null);
+            return new Posted(outcomes, wrote ? w.next() : w.version());
+        });
+    }
+
+    /** A PUT or PATCH of one object ({@code expected}: its version from the header or body, -1 none); answers the library's version after. */
+    public long put(Library library, String type, String key, ObjectNode data, long expected, boolean patch) {
+        return store.write(library.id(), w -> writes.put(w, type, key, data, expected, patch) ? w.next() : w.version());
+    }
+
+    /** Deletes one object at its version; answers the library's version after. */
+    public long delete(Library library, String type, String key, Long expected) {
+        if (expected == null) {
+            throw new ZoteroApiException(428, "If-Unmodified-Since-Version not provided");
+        }
+        List<String> all = withChildren(library, type, List.of(key));
+        return store.write(library.id(), w -> {
+            var existing = w.object(type, key);
+            if (existing.isEmpty()) {
+                throw new ZoteroApiException(404, ObjectWrites.label(type) + " not found");
+            }
+            if (existing.get().version() > expected) {
+                throw new ZoteroApiException(412, ObjectWrites.label(type) + " has been modified since specified version (expected " + expected
+                        + ", found " + existing.get().version() + ")", w.version());
+            }
+            writes.delete(w, type, all);
+            return w.next();
+        });
+    }
+
+    /** Deletes the objects named ({@code ?itemKey=}), the library at the version named. */
+    public long deleteAll(Library library, String type, List<String> keys, Long unmodifiedSince) {
+        if (unmodifiedSince == null) {
+            throw new ZoteroApiException(428, "If-Unmodified-Since-Version not provided");
+        }
+        if (keys.size() > ObjectWrites.MAX_OBJECTS) {
+            throw new ZoteroApiException(413, "Only " + ObjectWrites.MAX_OBJECTS + " objects can be deleted at a time");
+        }
+        List<String> all = withChildren(library, type, keys);
+        return store.write(library.id(), w -> {
+            precondition(w, unmodifiedSince);
+            if (w.objects(type, all).isEmpty()) {
+                return w.version();
+            }
+            writes.delete(w, type, all);
+            return w.next();
+        });
+    }
+
+    /** An item's children go with it; a collection's subcollections with it. */
+    private List<String> withChildren(Library library, String type, List<String> keys) {
+        List<String> all = new ArrayList<>(keys);
+        view(library).of(type).values().forEach(o -> {
+            if (o.parentKey() != null && keys.contains(o.parentKey())) {
+                all.add(o.key());
+            }
+        });
+        return all;
+    }
+
+    /** Objects deleted since a version, by type (as {@code deleted?since=} answers: collections, searches, items, tags, settings). */
+    public Map<String, List<String>> deleted(Library library, long since) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (String t : List.of("collections", "searches", "items", "tags", "settings")) {
+            out.put(t, new ArrayList<>());
+        }
+        for (ServedLibraries.Deletion d : store.deletions(library.id(), since)) {
+            out.get(d.type().equals("search") ? "searches" : d.type() + "s").add(d.key());
+        }
+        return out;
+    }
+
+    /** The library's tags with each one's type and number of items, as {@code GET tags} lists them. */
+    public Map<String, int[]> tags(LibraryView view, List<Stored> items) {
+        Map<String, int[]> out = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (Stored i : items) {
+            for (JsonNode t : i.data().path("tags")) {
+                int[] typeAndCount = out.computeIfAbsent(t.path("tag").asText(), k -> new int[] {t.path("type").asInt(0), 0});
+                typeAndCount[1]++;
+            }
+        }
+        return out;
+    }
+
+    /** Removes tags from every item that has them (each such item takes the new version), recording each tag's deletion. */
+    public long deleteTags(Library library, List<String> tags, Long unmodifiedSince) {
+        if (unmodifiedSince == null) {
+            throw new ZoteroApiException(428, "If-Unmodified-Since-Version not provided");
+        }
+        List<Stored> items = view(library).of("item").values().stream().toList();
+        return store.write(library.id(), w -> {
+            precondition(w, unmodifiedSince);
+            boolean any = false;
+            for (Stored i : items) {
+                ObjectNode data = i.data().deepCopy();
+                var kept = data.putArray("tags");
+                boolean changed = false;
+                for (JsonNode t : i.data().path("tags")) {
+                    if (tags.contains(t.path("tag").asText())) {
+                        changed = true;
+                    } else {
+                        kept.add(t);
+                    }
+                }
+                if (changed) {
+                    w.put("item", i.key(), i.parentKey(), i.trashed(), data.toString());
+                    any = true;
+                }
+            }
+            for (String t : tags) {
+                w.tagDeleted(t);
+                any = true;
+            }
+            return any ? w.next() : w.version();
+        });
+    }
+
+    public List<ServedLibraries.Setting> settings(Library library) {
+        return store.settings(library.id());
+    }
+
+    /** Writes settings ({@code {name: {value}}}); answers the library's version after. */
+    public long putSettings(Library library, JsonNode body, Long unmodifiedSince) {
+        if (!body.isObject()) {
+            throw new ZoteroApiException(400, "Uploaded data must be a JSON object");
+        }
+        return store.write(library.id(), w -> {
+            precondition(w, unmodifiedSince);
+            boolean any = false;
+            for (var p : body.properties()) {
+                if (!p.getValue().isObject() || !p.getValue().has("value")) {
+                    throw new ZoteroApiException(400, "'value' not provided for setting '" + p.getKey() + "'");
+                }
+                String value = p.getValue().get("value").toString();
+                if (w.setting(p.getKey()).map(s -> !s.value().equals(value)).orElse(true)) {
+                    w.putSetting(p.getKey(), value);
+                    any = true;
+                }
+            }
+            return any ? w.next() : w.version();
+        });
+    }
+
+    public long deleteSetting(Library library, String name, Long unmodifiedSince) {
+        return store.write(library.id(), w -> {
+            precondition(w, unmodifiedSince);
+            if (w.setting(name).isEmpty()) {
+                throw new ZoteroApiException(404, "Setting '" + name + "' not found");
+            }
+            w.deleteSetting(name);
+            return w.next();
+        });
+    }
+
+    // ---- the test root's set-up (Zotero's own API suite), served only when a test root is configured
+
+    /** Wipes both users' libraries and gives each a new full-access key: the suite's {@code test/setup}. */
+    public Map<Long, String> setUpForTests(long user1, long user2) {
+        Map<Long, String> out = new LinkedHashMap<>();
+        for (long u : List.of(user1, user2)) {
+            Library lib = userLibrary(u);
+            store.clear(lib.id());
+            views.remove(lib.id());
+            keys.forUser(u).forEach(k -> store.removeKey(k.hash()));
+            out.put(u, keys.issue(u, "test key"));
+        }
+        return out;
+    }
+
+    public void clear(Library library) {
+        store.clear(library.id());
+        views.remove(library.id());
+    }
+
+    /** The groups a user owns or is a member of. */
+    public List<Library> groupsOf(long user) {
+        return store.libraries("group").stream().filter(g -> isMember(user, g)).toList();
+    }
+
+    public Library createGroup(String name, ObjectNode meta) {
+        Library g = store.create("group", 0, null, name, meta.toString());
+        meta.put("id", g.number());
+        store.describe(g.id(), name, meta.toString());
+        return store.library("group", g.number()).orElseThrow();
+    }
+
+    public void describeGroup(Library group, ObjectNode meta) {
+        store.describe(group.id(), meta.path("name").asText(group.name()), meta.toString());
+    }
+
+    public void dropGroup(Library group) {
+        store.drop(group.id());
+        views.remove(group.id());
+    }
+}

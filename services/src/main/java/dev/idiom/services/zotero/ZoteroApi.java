@@ -1,0 +1,184 @@
+package dev.idiom.services.zotero;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idiom.events.zotero.ServedLibraries.ClientKey;
+import dev.idiom.events.zotero.ServedLibraries.Library;
+import dev.idiom.services.app.zotero.LibraryView.Stored;
+import dev.idiom.services.app.zotero.ServedZotero;
+import dev.idiom.services.app.zotero.ZoteroApiException;
+import dev.idiom.services.app.zotero.ZoteroKeys;
+import dev.idiom.services.http.PublicUrl;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The Zotero Web API v3 (www.zotero.org/support/dev/web_api/v3) at the root of Idiom's port:
+ * {@code keys}, {@code users/{id}/…} and {@code groups/{id}/…} with items, collections, searches,
+ * tags, settings and deletions, and item templates. Keys come in {@code Zotero-API-Key},
+ * {@code Authorization: Bearer} or {@code ?key=}; every 2xx and 412 names the library's version.
+ * A test root (its name and password from the environment) adds the set-up routes Zotero's own API
+ * suite uses ({@link TestRoot}); without one they do not exist.
+ */
+public final class ZoteroApi extends HttpServlet {
+    private final ServedZotero zotero;
+    private final ZoteroAnswers answers;
+    private final PublicUrl publicUrl;
+    private final TestRoot root;
+
+    public ZoteroApi(ServedZotero zotero, PublicUrl publicUrl, TestRoot root) {
+        this.zotero = zotero;
+        this.answers = new ZoteroAnswers(zotero.types());
+        this.publicUrl = publicUrl;
+        this.root = root;
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        resp.setHeader("Zotero-API-Version", "3");
+        resp.setHeader("Zotero-Schema-Version", "41");
+        String path = req.getRequestURI().substring(req.getContextPath().length());
+        List<String> parts = new ArrayList<>(Arrays.asList(path.replaceAll("^/+|/+$", "").split("/")));
+        try {
+            String version = req.getHeader("Zotero-API-Version");
+            if (version != null && !version.equals("3")) {
+                throw new ZoteroApiException(400, "Invalid API version '" + version + "'; Idiom serves version 3");
+            }
+            route(req, resp, parts);
+        } catch (ZoteroApiException e) {
+            if (e.libraryVersion() >= 0) {
+                resp.setHeader("Last-Modified-Version", Long.toString(e.libraryVersion()));
+            }
+            text(resp, e.status(), e.getMessage());
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            text(resp, 400, "Invalid JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private void route(HttpServletRequest req, HttpServletResponse resp, List<String> p) throws IOException {
+        String method = req.getMethod();
+        if (root.routes(req, resp, p)) {
+            return;
+        }
+        switch (p.get(0)) {
+            case "keys" -> keys(req, resp, p);
+            case "items" -> {
+                if (p.size() == 2 && p.get(1).equals("new") && method.equals("GET")) {
+                    json(resp, 200, zotero.types().template(req.getParameter("itemType")));
+                    return;
+                }
+                throw new ZoteroApiException(404, "Not found");
+            }
+            case "users", "groups" -> {
+                if (p.size() < 3 || !p.get(1).matches("[0-9]{1,18}")) {
+                    throw new ZoteroApiException(404, "Not found");
+                }
+                Library library = zotero.library(p.get(0).equals("users") ? "user" : "group", Long.parseLong(p.get(1)));
+                ClientKey key = zotero.caller(keyOf(req));
+                boolean write = !method.equals("GET") && !method.equals("HEAD");
+                zotero.check(key, library, write);
+                new LibraryRoutes(zotero, answers, publicUrl.of(req)).serve(req, resp, library, p.subList(2, p.size()));
+            }
+            default -> throw new ZoteroApiException(404, "Not found");
+        }
+    }
+
+    /** {@code keys/current} (or {@code keys/{key}}): who the key is and what it may do; DELETE revokes it. */
+    private void keys(HttpServletRequest req, HttpServletResponse resp, List<String> p) throws IOException {
+        if (p.size() != 2) {
+            throw new ZoteroApiException(p.size() == 1 && req.getMethod().equals("POST") ? 405 : 404, "Not found");
+        }
+        String presented = p.get(1).equals("current") ? keyOf(req) : p.get(1);
+        ClientKey key = zotero.caller(presented);
+        switch (req.getMethod()) {
+            case "GET" -> json(resp, 200, keyAnswer(key, presented));
+            case "DELETE" -> {
+                zotero.keys().revoke(presented);
+                resp.setStatus(204);
+            }
+            default -> throw new ZoteroApiException(405, "Method not allowed");
+        }
+    }
+
+    ObjectNode keyAnswer(ClientKey key, String presented) {
+        ObjectNode out = ZoteroAnswers.JSON.createObjectNode().put("key", presented).put("userID", key.userNumber())
+                .put("username", "user" + key.userNumber()).put("displayName", key.name());
+        out.set("access", ZoteroKeys.access(key));
+        return out;
+    }
+
+    /** The key a request presents: {@code Zotero-API-Key}, {@code Authorization: Bearer}, or {@code ?key=}. */
+    static String keyOf(HttpServletRequest req) {
+        String header = req.getHeader("Zotero-API-Key");
+        if (header != null) {
+            return header;
+        }
+        String auth = req.getHeader("Authorization");
+        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return auth.substring(7).strip();
+        }
+        String q = req.getParameter("key");
+        if (q == null) {
+            throw new ZoteroApiException(403, "Forbidden");
+        }
+        return q;
+    }
+
+    static JsonNode body(HttpServletRequest req) throws IOException {
+        InputStream in = req.getInputStream();
+        if ("gzip".equalsIgnoreCase(req.getHeader("Content-Encoding"))) {
+            in = new GZIPInputStream(in);
+        }
+        byte[] bytes = in.readAllBytes();
+        if (bytes.length == 0) {
+            throw new ZoteroApiException(400, "Empty body");
+        }
+        return ZoteroAnswers.JSON.readTree(new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    static void json(HttpServletResponse resp, int status, JsonNode body) throws IOException {
+        resp.setStatus(status);
+        resp.setContentType("application/json"); // exactly: Zotero's clients (and its suite) compare the type whole
+        resp.getOutputStream().write(ZoteroAnswers.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(body));
+    }
+
+    static void text(HttpServletResponse resp, int status, String body) throws IOException {
+        resp.setStatus(status);
+        resp.setContentType("text/plain");
+        resp.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static ArrayNode array() {
+        return ZoteroAnswers.JSON.createArrayNode();
+    }
+
+    static List<Stored> page(List<Stored> all, HttpServletRequest req) {
+        int start = intParam(req, "start", 0);
+        int limit = intParam(req, "limit", 25);
+        if (limit < 1 || start < 0) {
+            throw new ZoteroApiException(400, "Invalid 'limit' or 'start'");
+        }
+        return all.stream().skip(start).limit(Math.min(limit, 100)).toList();
+    }
+
+    static int intParam(HttpServletRequest req, String name, int otherwise) {
+        String v = req.getParameter(name);
+        if (v == null || v.isEmpty()) {
+            return otherwise;
+        }
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new ZoteroApiException(400, "Invalid '" + name + "' value '" + v + "'");
+        }
+    }
+}
