@@ -43,8 +43,7 @@ public record ObjectQuery(String type, String scope, String within, long since, 
                 wanted = wanted.and(o -> text(o, everything).contains(needle));
             }
         }
-        List<Stored> out = view.of(type).values().stream().filter(wanted).sorted(order(view)).toList();
-        return out;
+        return view.of(type).values().stream().filter(wanted).sorted(order(view)).toList();
     }
 
     private Predicate<Stored> inScope(LibraryView view) {
@@ -104,7 +103,7 @@ public record ObjectQuery(String type, String scope, String within, long since, 
     }
 
     private Comparator<Stored> order(LibraryView view) {
-        String by = sort == null ? ("item".equals(type) ? "dateModified" : "dateModified") : sort;
+        String by = sort == null ? "dateModified" : sort;
         Comparator<Stored> c = switch (by) {
             case "title" -> Comparator.comparing(o -> sortTitle(o).toLowerCase(java.util.Locale.ROOT));
             case "creator" -> Comparator.comparing(o -> creatorSummary(o.data()).toLowerCase(java.util.Locale.ROOT));
@@ -117,8 +116,8 @@ public record ObjectQuery(String type, String scope, String within, long since, 
             default -> Comparator.comparing(o -> o.data().path(by).asText(""));
         };
         c = c.thenComparing(Stored::version).thenComparing(Stored::key);
-        boolean descending = direction == null ? Set.of("dateAdded", "dateModified").contains(by) && sort == null || "desc".equals(direction)
-                : "desc".equals(direction);
+        // the API's default direction: newest first for the two dates, ascending for everything else
+        boolean descending = direction == null ? Set.of("dateAdded", "dateModified").contains(by) : "desc".equals(direction);
         return descending ? c.reversed() : c;
     }
 
