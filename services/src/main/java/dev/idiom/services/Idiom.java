@@ -71,13 +71,15 @@ public final class Idiom implements AutoCloseable {
     private final ChangeFeedInvalidation feed;
     private final SearchFeed search;
     private final Application app;
+    private final ToolRegistry registry;
 
     private final ConsistencyEngine engine;
     /** Purges what has been in the trash longer than its retention (servers with a background engine only). */
     private final FeedFollower trashSweep;
 
     private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search,
-            Application app, ConsistencyEngine engine, boolean sweepTrash) {
+            Application app, ToolRegistry registry, ConsistencyEngine engine, boolean sweepTrash) {
+        this.registry = registry;
         // the hourly purge of what stayed in the trash past its retention, by the followers' one mechanism (its failures back off and are logged)
         this.trashSweep = !sweepTrash ? null : FeedFollower.of("trash-sweep", java.time.Duration.ofHours(1), Integer.MAX_VALUE, app.clock(), () -> {
             app.lifecycle().purgeExpired();
@@ -173,7 +175,7 @@ public final class Idiom implements AutoCloseable {
                             codec, sync.trashRetention()),
                     new dev.idiom.services.app.zotero.ServedZotero(new dev.idiom.events.zotero.mysql.MySqlServedLibraries(database.dataSource()), clock,
                             config.zoteroTestRoot()));
-            return new Idiom(embedded, database, store, cache, feed, search, app, engine.start(), followSearch && !sync.pushInterval().isZero());
+            return new Idiom(embedded, database, store, cache, feed, search, app, registry, engine.start(), followSearch && !sync.pushInterval().isZero());
         } catch (RuntimeException e) {
             if (search != null) {
                 search.close();
@@ -221,6 +223,11 @@ public final class Idiom implements AutoCloseable {
 
     public Application application() {
         return app;
+    }
+
+    /** Says where this process now serves HTTP: the served Zotero libraries' accounts are synced there. */
+    void servingAt(java.net.URI root) {
+        registry.servedAt(root);
     }
 
     public Database database() {

@@ -96,7 +96,9 @@ public final class IdiomServer implements AutoCloseable {
             }
             throw new IllegalStateException("could not listen on " + config.host() + ":" + config.port() + " (in use?)");
         }
-        return new IdiomServer(idiom, tomcat, admission, config.host(), connector.getLocalPort());
+        IdiomServer server = new IdiomServer(idiom, tomcat, admission, config.host(), connector.getLocalPort());
+        idiom.servingAt(java.net.URI.create(server.url())); // the engine reaches the Zotero libraries it serves here
+        return server;
     }
 
     public int port() {

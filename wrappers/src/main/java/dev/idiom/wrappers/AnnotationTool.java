@@ -10,7 +10,7 @@ import java.util.Optional;
  */
 public interface AnnotationTool {
 
-    /** The tool's kind: "zotero", "pinboard", "bibsonomy", "bibtex", "bookmarks", "xbel-dav", "idiom". */
+    /** The tool's kind: "zotero", "pinboard", "bibsonomy", "bibtex", "bookmarks", "xbel-dav", "idiom", "zotero-api" (a Zotero library Idiom serves). */
     String kind();
 
     /** Which account, library or file of the tool this is (part of a replica's identity). */

@@ -17,7 +17,7 @@ public final class RestApi {
                 .register(new DuplicatesResource(app.lifecycle(), json))
                 .register(new ChangesResource(app.reads(), json))
                 .register(new PingResource(app.reads()))
-                .register(new ToolsResource(app.tools(), app.sync(), json, publicUrl))
+                .register(new ToolsResource(app.tools(), app.sync(), app.zotero().accounts(), json, publicUrl))
                 .register(new ConsistencyResource(app.sync(), json))
                 .register(new FidelityResource(app.sync(), json))
                 .register(new SearchIndexResource(app.administration(), json))

@@ -30,8 +30,12 @@ public final class ToolsResource {
     private final ReplicaSync sync;
     private final dev.idiom.services.http.PublicUrl publicUrl;
 
-    ToolsResource(dev.idiom.services.tools.Tools tools, ReplicaSync sync, JsonBodies json, dev.idiom.services.http.PublicUrl publicUrl) {
+    private final dev.idiom.services.app.zotero.ServedAccounts served;
+
+    ToolsResource(dev.idiom.services.tools.Tools tools, ReplicaSync sync, dev.idiom.services.app.zotero.ServedAccounts served, JsonBodies json,
+                  dev.idiom.services.http.PublicUrl publicUrl) {
         this.publicUrl = publicUrl;
+        this.served = served;
         this.tools = tools;
         this.sync = sync;
         this.accounts = tools.accounts();
@@ -58,9 +62,15 @@ public final class ToolsResource {
     public String put(@PathParam("name") String name, byte[] body, @QueryParam("check") String check,
                       @jakarta.ws.rs.core.Context jakarta.servlet.http.HttpServletRequest request) {
         ObjectNode b = JsonBodies.closed(json.object(body), "kind", "baseUrl", "account", "secret", "newRecords", "conflictPolicy", "privateLibrary",
-                "mirror", "direction", "deletions", "create");
-        boolean checked = check == null || QueryParams.flag("check", check);
+                "mirror", "direction", "deletions", "create", "group");
+        if (ToolAccounts.SERVED.equals(JsonBodies.string(b, "kind"))) {
+            return putServed(name, b, checked(check), request);
+        }
+        boolean checked = checked(check);
         String kind = JsonBodies.string(b, "kind");
+        if (b.has("group")) {
+            throw new dev.idiom.events.InvalidValueException("\"group\" says what a zotero-api account serves; a " + kind + " account has none");
+        }
         boolean browsers = ToolAccounts.BROWSERS.equals(kind);
         String secret = JsonBodies.string(b, "secret");
         String made = null; // a browsers' account's password, said once: when Idiom made it
@@ -85,6 +95,46 @@ public final class ToolsResource {
             }
         }
         return out.toString();
+    }
+
+    private static boolean checked(String check) {
+        return check == null || QueryParams.flag("check", check);
+    }
+
+    /**
+     * A Zotero library Idiom serves: made with the account (a user library, or with {@code "group":
+     * true} a group one), its key for clients said once; the engine syncs it as any Zotero account.
+     */
+    private String putServed(String name, ObjectNode b, boolean checked, jakarta.servlet.http.HttpServletRequest request) {
+        for (String given : java.util.List.of("baseUrl", "account", "secret")) {
+            if (b.has(given)) {
+                throw new dev.idiom.events.InvalidValueException("a zotero-api account's " + given + " is Idiom's to make: PUT it without one");
+            }
+        }
+        boolean group = JsonBodies.strictFlag(b, "group");
+        return served.save(name, group, accounts.servedKey(name), s -> {
+            ObjectNode out = view(tools.saveChecked(name, false, checked, () -> accounts.put(name, ToolAccounts.SERVED,
+                    dev.idiom.wrappers.registry.ToolRegistry.SERVED_BASE, s.path(), s.engineKey(), JsonBodies.string(b, "newRecords"),
+                    JsonBodies.string(b, "conflictPolicy"), JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"),
+                    JsonBodies.string(b, "deletions"))));
+            out.put("apiUrl", publicUrl.of(request)).put(s.group() ? "groupID" : "userID", s.library().number());
+            if (s.group()) {
+                out.put("userID", s.userNumber());
+            }
+            if (s.clientKey() != null) {
+                out.put("apiKey", s.clientKey());
+            }
+            return out.toString();
+        });
+    }
+
+    /** A new key for a zotero-api account's clients, said once; the old one is refused from now on. */
+    @Needs(Operation.SYNC_TOOLS)
+    @POST
+    @Path("{name}/zotero-key")
+    public String renewZoteroKey(@PathParam("name") String name) {
+        String engine = accounts.servedKey(name).orElseThrow(() -> new dev.idiom.consistency.report.UnknownToolAccountException(name));
+        return json.mapper().createObjectNode().put("name", name).put("apiKey", served.renewClientKey(name, engine)).toString();
     }
 
     /**

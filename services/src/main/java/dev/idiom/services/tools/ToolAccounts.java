@@ -26,6 +26,8 @@ public final class ToolAccounts {
     public static final Set<String> KINDS = ToolRegistry.KINDS;
     /** Browsers syncing through floccus, over WebDAV. */
     public static final String BROWSERS = ToolRegistry.BROWSERS;
+    /** A Zotero library Idiom serves (the Zotero Web API). */
+    public static final String SERVED = ToolRegistry.SERVED_ZOTERO;
     private static final Set<String> FILE_KINDS = ToolRegistry.FILE_KINDS;
 
     /**
@@ -103,6 +105,9 @@ public final class ToolAccounts {
         if (ToolRegistry.BROWSERS.equals(kind) && (secret == null || secret.isEmpty())) {
             throw new InvalidValueException("an xbel-dav account needs the password browsers give (the secret)");
         }
+        if (SERVED.equals(kind) && (secret == null || secret.isEmpty())) {
+            throw new InvalidValueException("a zotero-api account is made with the served library's own key (PUT /api/tools/NAME makes both)");
+        }
         if (baseUrl == null || baseUrl.isBlank()) {
             throw new InvalidValueException("baseUrl is required (the API root, or the file's path for bibtex and bookmarks)");
         }
@@ -116,7 +121,7 @@ public final class ToolAccounts {
             // it travels in an HTTP header or query (a bearer token, Basic auth, Pinboard's auth_token): every tool's keys are printable ASCII
             throw new InvalidValueException("secret holds a character outside printable ASCII (no spaces): API keys and tokens are printable ASCII");
         }
-        if (!FILE_KINDS.contains(kind) && !ToolRegistry.BROWSERS.equals(kind) && !API_ROOT.matcher(baseUrl).matches()) {
+        if (!FILE_KINDS.contains(kind) && !ToolRegistry.BROWSERS.equals(kind) && !SERVED.equals(kind) && !API_ROOT.matcher(baseUrl).matches()) {
             throw new InvalidValueException("baseUrl of a " + kind + " account must be an http(s) URL with a host name or IPv4 address, "
                     + "such as https://api.zotero.org, got '" + baseUrl + "'");
         }
@@ -279,7 +284,17 @@ public final class ToolAccounts {
 
     /** The password of a browsers' (xbel-dav) account, opened; empty for any other name. */
     public Optional<String> browserPassword(String name) {
-        return stored(name).filter(a -> ToolRegistry.BROWSERS.equals(a.kind()) && a.sealedSecret() != null && secrets.ready())
+        return secret(name, BROWSERS);
+    }
+
+    /** The key Idiom's engine calls a served Zotero library (zotero-api account) with, opened; empty for any other name. */
+    public Optional<String> servedKey(String name) {
+        return secret(name, SERVED);
+    }
+
+    /** The secret of the account {@code name} if it is of {@code kind}, opened. */
+    private Optional<String> secret(String name, String kind) {
+        return stored(name).filter(a -> kind.equals(a.kind()) && a.sealedSecret() != null && secrets.ready())
                 .map(a -> secrets.open(a.sealedSecret(), binding(a)));
     }
 

@@ -27,7 +27,8 @@ public final class WebApp {
     /** The browsers' WebDAV folders: every filter but the key check (a browser gives its account's password, checked by the servlet). */
     private static final String DAV = "/dav/*";
     /** The Zotero Web API's paths (Zotero's clients put them at the root): every filter but the key check (Zotero's keys are checked by the face). */
-    private static final String[] ZOTERO = {"/users/*", "/groups/*", "/keys", "/keys/*", "/items/*", "/test/*"};
+    private static final String[] ZOTERO = {"/users/*", "/groups/*", "/keys", "/keys/*", "/items/*", "/test/*", "/itemTypes", "/itemFields",
+        "/itemTypeFields", "/itemTypeCreatorTypes", "/creatorFields"};
 
     private static void filter(ServletContext context, String name, jakarta.servlet.Filter filter, boolean afterOthers) {
         filter(context, name, filter, afterOthers, true);
@@ -117,7 +118,7 @@ public final class WebApp {
                 authFailures, publicUrl, app.clock())).addMapping(DAV);
 
         context.addServlet("zotero-api", new dev.idiom.services.zotero.ZoteroApi(app.zotero(), publicUrl,
-                new dev.idiom.services.zotero.TestRoot(app.zotero(), app.zotero().testRoot()))).addMapping(ZOTERO);
+                new dev.idiom.services.zotero.TestRoot(app.zotero(), app.zotero().testRoot(), publicUrl))).addMapping(ZOTERO);
 
         if (baseline) {
             context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");

@@ -154,7 +154,7 @@ final class LibraryRoutes {
     /** {@code Link}: next, last (and prev, first) pages of a listing, as the API writes them. */
     private static void links(HttpServletRequest req, HttpServletResponse resp, int total) {
         int start = ZoteroApi.intParam(req, "start", 0);
-        int limit = Math.min(100, ZoteroApi.intParam(req, "limit", 25));
+        int limit = ZoteroApi.limit(req);
         String self = req.getRequestURL().toString();
         String query = req.getQueryString() == null ? "" : req.getQueryString().replaceAll("(^|&)start=[^&]*", "");
         java.util.List<String> out = new java.util.ArrayList<>();
@@ -303,7 +303,7 @@ final class LibraryRoutes {
         resp.setHeader("Total-Results", Integer.toString(tags.size()));
         ArrayNode out = ZoteroApi.array();
         int start = ZoteroApi.intParam(req, "start", 0);
-        int limit = Math.min(100, ZoteroApi.intParam(req, "limit", 25));
+        int limit = ZoteroApi.limit(req);
         tags.entrySet().stream().skip(start).limit(limit).forEach(t -> {
             ObjectNode o = out.addObject().put("tag", t.getKey());
             o.putObject("links").putObject("self").put("href", base + "/" + view.library().path() + "/tags/"

@@ -31,10 +31,12 @@ public final class TestRoot {
 
     private final ServedZotero zotero;
     private final String credentials;
+    private final dev.idiom.services.http.PublicUrl publicUrl;
 
     /** The test root Idiom was started with ({@code name:password}), or none (null). */
-    public TestRoot(ServedZotero zotero, String credentials) {
+    public TestRoot(ServedZotero zotero, String credentials, dev.idiom.services.http.PublicUrl publicUrl) {
         this.zotero = zotero;
+        this.publicUrl = publicUrl;
         this.credentials = credentials;
     }
 
@@ -80,14 +82,7 @@ public final class TestRoot {
                 zotero.clear(zotero.library("group", Long.parseLong(p.get(1))));
                 resp.setStatus(204);
             }
-            case "GET users/N/groups" -> {
-                ArrayNode out = ZoteroApi.array();
-                for (Library g : zotero.groupsOf(Long.parseLong(p.get(1)))) {
-                    ObjectNode o = out.addObject().put("id", g.number()).put("version", g.version());
-                    o.set("data", LibraryView.parse(g.meta()));
-                }
-                ZoteroApi.json(resp, 200, out);
-            }
+            case "GET users/N/groups" -> ZoteroApi.groups(zotero, publicUrl.of(req), req, resp, Long.parseLong(p.get(1)));
             case "POST groups" -> {
                 ObjectNode meta = attributes(new String(req.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
                 meta.putArray("members");

@@ -73,14 +73,29 @@ public final class ZoteroApi extends HttpServlet {
             case "keys" -> keys(req, resp, p);
             case "items" -> {
                 if (p.size() == 2 && p.get(1).equals("new") && method.equals("GET")) {
-                    json(resp, 200, zotero.types().template(req.getParameter("itemType")));
+                    json(resp, 200, zotero.types().template(req.getParameter("itemType"), req.getParameter("linkMode"),
+                            req.getParameter("annotationType")));
                     return;
                 }
                 throw new ZoteroApiException(404, "Not found");
             }
+            case "itemTypes", "itemFields", "itemTypeFields", "itemTypeCreatorTypes", "creatorFields" -> {
+                if (p.size() != 1 || !method.equals("GET")) {
+                    throw new ZoteroApiException(p.size() != 1 ? 404 : 405, p.size() != 1 ? "Not found" : "Method not allowed");
+                }
+                json(resp, 200, schemaRoute(p.get(0), req.getParameter("itemType"), req.getParameter("locale")));
+            }
             case "users", "groups" -> {
                 if (p.size() < 3 || !p.get(1).matches("[0-9]{1,18}")) {
                     throw new ZoteroApiException(404, "Not found");
+                }
+                if (p.size() == 3 && p.get(0).equals("users") && p.get(2).equals("groups") && method.equals("GET")) {
+                    long user = Long.parseLong(p.get(1));
+                    if (zotero.caller(keyOf(req)).userNumber() != user) {
+                        throw new ZoteroApiException(403, "Forbidden");
+                    }
+                    groups(zotero, publicUrl.of(req), req, resp, user);
+                    return;
                 }
                 Library library = zotero.library(p.get(0).equals("users") ? "user" : "group", Long.parseLong(p.get(1)));
                 ClientKey key = zotero.caller(keyOf(req));
@@ -90,6 +105,53 @@ public final class ZoteroApi extends HttpServlet {
             }
             default -> throw new ZoteroApiException(404, "Not found");
         }
+    }
+
+    /** A schema route's answer: each name with its label, as {@code [{itemType|field|creatorType, localized}]}. */
+    private ArrayNode schemaRoute(String route, String itemType, String locale) {
+        var types = zotero.types();
+        List<dev.idiom.services.app.zotero.ItemTemplates.Named> named = switch (route) {
+            case "itemTypes" -> types.itemTypes(locale);
+            case "itemFields" -> types.itemFields(locale);
+            case "itemTypeFields" -> types.typeFields(itemType, locale);
+            case "itemTypeCreatorTypes" -> types.creatorTypes(itemType, locale);
+            default -> types.creatorFields();
+        };
+        String property = switch (route) {
+            case "itemTypes" -> "itemType";
+            case "itemTypeCreatorTypes" -> "creatorType";
+            default -> "field";
+        };
+        ArrayNode out = array();
+        named.forEach(n -> out.addObject().put(property, n.name()).put("localized", n.localized()));
+        return out;
+    }
+
+    /**
+     * The groups a user owns or is a member of ({@code users/N/groups}), as zotero.org lists them;
+     * {@code format=versions}: each group's library version by id (desktop's sync starts so).
+     */
+    static void groups(ServedZotero zotero, String base, HttpServletRequest req, HttpServletResponse resp, long user) throws IOException {
+        List<Library> groups = zotero.groupsOf(user);
+        long newest = groups.stream().mapToLong(Library::version).max().orElse(0);
+        resp.setHeader("Total-Results", Integer.toString(groups.size()));
+        resp.setHeader("Last-Modified-Version", Long.toString(newest));
+        if ("versions".equals(req.getParameter("format"))) {
+            ObjectNode out = ZoteroAnswers.JSON.createObjectNode();
+            groups.forEach(g -> out.put(Long.toString(g.number()), g.version()));
+            json(resp, 200, out);
+            return;
+        }
+        ArrayNode out = array();
+        for (Library g : groups) {
+            ObjectNode o = out.addObject().put("id", g.number()).put("version", g.version());
+            o.putObject("links").putObject("alternate").put("href", base + "/groups/" + g.number()).put("type", "text/html");
+            o.putObject("meta").put("numItems", zotero.view(g).of("item").size());
+            ObjectNode data = (ObjectNode) dev.idiom.services.app.zotero.LibraryView.parse(g.meta()).deepCopy();
+            data.put("id", g.number()).put("version", g.version()).put("name", g.name());
+            o.set("data", data);
+        }
+        json(resp, 200, out);
     }
 
     /** {@code keys/current} (or {@code keys/{key}}): who the key is and what it may do; DELETE revokes it. */
@@ -163,11 +225,27 @@ public final class ZoteroApi extends HttpServlet {
 
     static List<Stored> page(List<Stored> all, HttpServletRequest req) {
         int start = intParam(req, "start", 0);
-        int limit = intParam(req, "limit", 25);
-        if (limit < 1 || start < 0) {
+        if (start < 0) {
             throw new ZoteroApiException(400, "Invalid 'limit' or 'start'");
         }
-        return all.stream().skip(start).limit(Math.min(limit, 100)).toList();
+        return all.stream().skip(start).limit(limit(req)).toList();
+    }
+
+    /**
+     * A page's size: {@code limit} (25 by default, at most 100); with object keys named
+     * ({@code itemKey}, {@code collectionKey}, {@code searchKey}) always 50, as the dataserver forces it.
+     */
+    static int limit(HttpServletRequest req) {
+        for (String keys : List.of("itemKey", "collectionKey", "searchKey")) {
+            if (req.getParameter(keys) != null) {
+                return 50;
+            }
+        }
+        int limit = intParam(req, "limit", 25);
+        if (limit < 1) {
+            throw new ZoteroApiException(400, "Invalid 'limit' or 'start'");
+        }
+        return Math.min(limit, 100);
     }
 
     static int intParam(HttpServletRequest req, String name, int otherwise) {

@@ -37,8 +37,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ToolRegistry {
     /** Browsers syncing through floccus: an XBEL file Idiom serves over WebDAV ({@code /dav/{account}/{file}}). */
     public static final String BROWSERS = "xbel-dav";
+    /** A Zotero library Idiom serves itself (the Zotero Web API at Idiom's root): its clients' writes reach Idiom as any Zotero's do. */
+    public static final String SERVED_ZOTERO = "zotero-api";
+    /** What a served library's account keeps as its baseUrl: the library is reached at Idiom's own port, whichever that is now. */
+    public static final String SERVED_BASE = "served";
     /** Every kind an account can be of. */
-    public static final Set<String> KINDS = Set.of("zotero", "pinboard", "bibsonomy", "idiom", "bibtex", "bookmarks", BROWSERS);
+    public static final Set<String> KINDS = Set.of("zotero", "pinboard", "bibsonomy", "idiom", "bibtex", "bookmarks", BROWSERS, SERVED_ZOTERO);
     /** The file a browsers' account's baseUrl names in its WebDAV folder (floccus' default: bookmarks.xbel). */
     public static final String DAV_FILE_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\\.(xbel|html)$";
     /** The kinds that are a file in {@code files-dir}, not a web service. */
@@ -68,6 +72,8 @@ public final class ToolRegistry {
     private final CallTurns turns;
     private final FilesDir files;
     private final Map<String, ToolHttp> http = new ConcurrentHashMap<>();
+    /** Where this process serves the Zotero Web API (its own loopback address), once its port is open. */
+    private volatile URI served;
     /** Each API key's {@code Backoff}, shared by every account called with it. */
     private final Map<String, KeyBackoff> backoffs = new ConcurrentHashMap<>();
 
@@ -104,6 +110,12 @@ public final class ToolRegistry {
         if (kind == null || !KINDS.contains(kind)) {
             throw new InvalidValueException("kind must be one of " + new TreeSet<>(KINDS) + ", got '" + kind + "'");
         }
+        if (SERVED_ZOTERO.equals(kind)) {
+            if (account == null || !account.strip().matches(ZOTERO_LIBRARY_PATTERN) || !SERVED_BASE.equals(baseUrl == null ? null : baseUrl.strip())) {
+                throw new InvalidValueException("a zotero-api account's library is made by Idiom (PUT it with the kind alone)");
+            }
+            return;
+        }
         if ("zotero".equals(kind) && (account == null || !account.strip().matches(ZOTERO_LIBRARY_PATTERN))) {
             throw new InvalidValueException("account of a zotero account is its library, users/<id> or groups/<id>, got '"
                     + (account == null ? "" : account) + "'");
@@ -135,6 +147,8 @@ public final class ToolRegistry {
         String secret = a.secret() == null ? "" : a.secret();
         AnnotationTool tool = switch (a.kind()) {
             case "zotero" -> new ZoteroTool(URI.create(a.baseUrl()), a.account(), secret, http(a, "Zotero", ZoteroTool.LIMITS));
+            // Idiom's own address, never one an admin gave: the loopback call is allowed whatever local-tool-hosts says
+            case SERVED_ZOTERO -> new ZoteroTool(served(), a.account(), secret, http(a, "Zotero", ZoteroTool.LIMITS, ToolHosts.ANY), SERVED_ZOTERO);
             case "pinboard" -> new PinboardTool(URI.create(a.baseUrl()), secret, http(a, "Pinboard", PinboardTool.LIMITS), clock, pacing, a.createsPrivate());
             case "bibsonomy" -> new BibSonomyTool(URI.create(a.baseUrl()), a.account(), secret, http(a, "BibSonomy", BibSonomyTool.LIMITS),
                     a.createsPrivate());
@@ -144,6 +158,20 @@ public final class ToolRegistry {
             default -> throw new InvalidValueException("unknown tool kind " + a.kind());
         };
         return a.privateLibrary() ? new PrivateLibrary(tool) : tool;
+    }
+
+    /** Says where this process now serves the Zotero Web API (its own address, as its clients' {@code apiUrl} names it here). */
+    public void servedAt(URI root) {
+        this.served = root;
+    }
+
+    private URI served() {
+        URI at = served;
+        if (at == null) {
+            throw new dev.idiom.wrappers.ToolException("a served Zotero library is reached at Idiom's own port, and this process serves none "
+                    + "(a command, or a server still starting): it syncs when the server runs");
+        }
+        return at;
     }
 
     /** A browsers' account's bookmark file: XBEL, or Netscape HTML for floccus' HTML profile (by its name). */
@@ -161,7 +189,11 @@ public final class ToolRegistry {
     }
 
     private ToolHttp http(Account a, String toolName, ToolLimits limits) {
-        return http.computeIfAbsent(a.name() + "\n" + a.baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS, hosts, bounds,
+        return http(a, toolName, limits, hosts);
+    }
+
+    private ToolHttp http(Account a, String toolName, ToolLimits limits, ToolHosts allowed) {
+        return http.computeIfAbsent(a.name() + "\n" + a.baseUrl(), n -> new ToolHttp(toolName, limits, clock, pacing, ATTEMPTS, allowed, bounds,
                 gate(a.kind(), a.account() == null ? "" : a.account()), backoffs.computeIfAbsent(keyOf(a), k -> new KeyBackoff())));
     }
 

@@ -192,7 +192,8 @@ public final class ObjectWrites {
                     throw new ZoteroApiException(400, "Collection name cannot be empty");
                 }
                 JsonNode p = data.path("parentCollection");
-                if (p.isMissingNode() || p.isNull() || p.isBoolean()) {
+                // the dataserver reads any false-like value (false, null, "", as pyzotero sends) as no parent
+                if (p.isMissingNode() || p.isNull() || p.isBoolean() || p.isTextual() && p.asText().isEmpty()) {
                     data.put("parentCollection", false);
                     return null;
                 }

@@ -27,6 +27,7 @@ public final class ServedZotero {
     private final ZoteroSchema schema;
     private final ItemTemplates types;
     private final Map<Long, LibraryView> views = new ConcurrentHashMap<>();
+    private final ServedAccounts accounts;
 
     private final String testRoot;
 
@@ -38,6 +39,12 @@ public final class ServedZotero {
         this.schema = ZoteroSchema.published();
         this.writes = new ObjectWrites(schema, clock);
         this.types = new ItemTemplates(schema);
+        this.accounts = new ServedAccounts(store, keys, views::clear);
+    }
+
+    /** The served libraries that are tool accounts. */
+    public ServedAccounts accounts() {
+        return accounts;
     }
 
     /** The test root's {@code name:password}, or null. */
