@@ -124,7 +124,11 @@ class ServedZoteroLibraryTest extends AnnotationToolContract {
         JsonNode unknownField = RunningIdiom.json(call("POST", "/users/1/items", "[{\"itemType\":\"book\",\"title\":\"T\",\"fooBar\":\"x\"}]",
                 "Zotero-API-Key", key));
         assertEquals(400, unknownField.path("failed").path("0").path("code").asInt(), unknownField.toString());
-        assertEquals("'fooBar' is not a valid field for type 'book'", unknownField.path("failed").path("0").path("message").asText());
+        // the dataserver's words: a property no item type has is invalid; a field of another type is not valid for this one
+        assertEquals("Invalid property 'fooBar'", unknownField.path("failed").path("0").path("message").asText());
+        JsonNode otherTypesField = RunningIdiom.json(call("POST", "/users/1/items", "[{\"itemType\":\"book\",\"title\":\"T\",\"court\":\"x\"}]",
+                "Zotero-API-Key", key));
+        assertEquals("'court' is not a valid field for type 'book'", otherTypesField.path("failed").path("0").path("message").asText());
         assertEquals(412, call("PATCH", "/users/1/items/" + itemKey, "{\"title\":\"U\"}", "Zotero-API-Key", key,
                 "If-Unmodified-Since-Version", Long.toString(before - 1)).statusCode(), "a stale version");
         assertEquals(428, call("DELETE", "/users/1/items/" + itemKey, null, "Zotero-API-Key", key).statusCode(), "a delete without a version");

@@ -233,7 +233,10 @@ final class LibraryRoutes {
                 for (var o : posted.outcomes()) {
                     String i = Integer.toString(o.index());
                     if (o.failed()) {
-                        failed.putObject(i).put("key", o.key()).put("code", o.code()).put("message", o.message());
+                        ObjectNode f = failed.putObject(i).put("key", o.key()).put("code", o.code()).put("message", o.message());
+                        if (!o.data().isEmpty()) {
+                            o.data().forEach(f.putObject("data")::put);
+                        }
                     } else if (o.unchanged()) {
                         unchanged.put(i, o.key());
                     } else {

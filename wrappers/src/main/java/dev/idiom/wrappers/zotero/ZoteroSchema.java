@@ -107,6 +107,18 @@ public final class ZoteroSchema {
         return new ZoteroSchema(from + ", schema version " + root.path("version").asText("?"), types);
     }
 
+    /** Whether some item type has this field. */
+    public boolean isField(String name) {
+        return types.values().stream().anyMatch(t -> t.has(name));
+    }
+
+    /** Every creator type some item type takes. */
+    public java.util.Set<String> creatorTypes() {
+        java.util.Set<String> all = new java.util.TreeSet<>();
+        types.values().forEach(t -> all.addAll(t.creatorTypes()));
+        return all;
+    }
+
     /** The item types, in the schema's order. */
     public List<String> names() {
         return List.copyOf(types.keySet());

@@ -27,7 +27,11 @@ public final class ObjectWrites {
     private static final String KEY_ALPHABET = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
 
     /** One object's answer in a POST: written (its new data), unchanged, or failed with the API's code. */
-    public record Outcome(int index, String key, ObjectNode written, boolean unchanged, int code, String message) {
+    public record Outcome(int index, String key, ObjectNode written, boolean unchanged, int code, String message, java.util.Map<String, String> data) {
+        Outcome(int index, String key, ObjectNode written, boolean unchanged, int code, String message) {
+            this(index, key, written, unchanged, code, message, java.util.Map.of());
+        }
+
         public boolean failed() {
             return code != 0;
         }
@@ -54,7 +58,7 @@ public final class ObjectWrites {
             try {
                 out.add(one(w, type, i, (ObjectNode) data, libraryPrecondition));
             } catch (ZoteroApiException refused) {
-                out.add(new Outcome(i, data.path("key").asText(""), null, false, refused.status(), refused.getMessage()));
+                out.add(new Outcome(i, data.path("key").asText(""), null, false, refused.status(), refused.getMessage(), refused.data()));
             }
         }
         return out;
@@ -110,13 +114,19 @@ public final class ObjectWrites {
     private static ObjectNode merged(StoredObject existing, ObjectNode changes) {
         ObjectNode next = LibraryView.parse(existing.data());
         changes.properties().forEach(p -> next.set(p.getKey(), p.getValue()));
+        JsonNode parent = changes.path("parentItem");
+        if (parent.isTextual() && !parent.asText().isEmpty() && !changes.has("collections")) {
+            next.putArray("collections"); // made a child: out of its collections, as the dataserver moves it
+        } else if (!changes.has("parentItem") && next.hasNonNull("parentItem") && !changes.path("collections").isEmpty()) {
+            next.remove("parentItem"); // a child given collections is made top-level (the dataserver's implicit parentItem: false)
+        }
         return next;
     }
 
     private Outcome write(LibraryWrite w, String type, int index, String key, ObjectNode data, Optional<StoredObject> existing) {
         data.remove("version");
         data.put("key", key);
-        String parent = check(w, type, key, data);
+        String parent = check(w, type, key, data, existing.map(e -> LibraryView.parse(e.data())).orElse(null));
         if (existing.isPresent()) {
             ObjectNode before = LibraryView.parse(existing.get().data());
             ObjectNode compared = data.deepCopy();
@@ -158,38 +168,34 @@ public final class ObjectWrites {
     }
 
     /** Refuses what the API refuses (400, 409); answers the object's parent key. */
-    private String check(LibraryWrite w, String type, String key, ObjectNode data) {
+    private String check(LibraryWrite w, String type, String key, ObjectNode data, ObjectNode before) {
         switch (type) {
             case "item" -> {
-                String invalid = ZoteroItemRules.invalid(schema, data);
-                if (invalid != null) {
-                    throw new ZoteroApiException(400, invalid);
+                ZoteroItemRules.Refusal refused = ZoteroItemRules.refusal(schema, data, before);
+                if (refused != null) {
+                    throw refused.data().isEmpty() ? new ZoteroApiException(refused.code(), refused.message())
+                            : new ZoteroApiException(refused.code(), refused.message(), refused.data().keySet().iterator().next(),
+                            refused.data().values().iterator().next());
+                }
+                JsonNode creators = data.path("creators");
+                if (before == null && creators.size() == 1 && creators.get(0).path("name").asText("").isBlank()
+                        && creators.get(0).path("firstName").asText("").isBlank() && creators.get(0).path("lastName").asText("").isBlank()) {
+                    data.putArray("creators"); // the template's nameless creator is no creator
                 }
                 for (JsonNode c : data.path("collections")) {
                     if (w.object("collection", c.asText()).isEmpty()) {
-                        throw new ZoteroApiException(409, "Collection " + c.asText() + " not found");
+                        throw new ZoteroApiException(409, "Collection " + c.asText() + " not found", "collection", c.asText());
                     }
                 }
-                String parent = data.hasNonNull("parentItem") && !data.path("parentItem").isBoolean() ? data.path("parentItem").asText() : null;
-                if (parent == null) {
-                    data.remove("parentItem");
-                    return null;
-                }
-                if (parent.equals(key)) {
-                    throw new ZoteroApiException(400, "Item " + key + " cannot be a child of itself");
-                }
-                Optional<StoredObject> p = w.object("item", parent);
-                if (p.isEmpty()) {
-                    throw new ZoteroApiException(409, "Parent item " + parent + " doesn't exist");
-                }
-                if (ZoteroItemRules.NON_BIBLIOGRAPHIC.containsKey(LibraryView.parse(p.get().data()).path("itemType").asText())) {
-                    throw new ZoteroApiException(400, "Parent item cannot be a note or attachment");
-                }
-                return parent;
+                return ItemParents.check(w, key, data, before != null);
             }
             case "collection" -> {
                 if (data.path("name").asText("").isBlank()) {
                     throw new ZoteroApiException(400, "Collection name cannot be empty");
+                }
+                String name = data.path("name").asText();
+                if (name.codePointCount(0, name.length()) > ZoteroItemRules.MAX_NAME) {
+                    throw new ZoteroApiException(413, "Collection '" + name + "' too long", "value", name);
                 }
                 JsonNode p = data.path("parentCollection");
                 // the dataserver reads any false-like value (false, null, "", as pyzotero sends) as no parent
