@@ -223,7 +223,7 @@ final class LibraryRoutes {
         switch (req.getMethod() + " " + p.size()) {
             case "POST 1" -> {
                 JsonNode body = ZoteroApi.body(req);
-                ServedZotero.Posted posted = zotero.post(library, type, body, iusv);
+                ServedZotero.Posted posted = zotero.post(library, type, body, iusv, zotero.caller(ZoteroApi.keyOf(req)), req.getHeader("Zotero-Write-Token"));
                 ObjectNode out = ZoteroAnswers.JSON.createObjectNode();
                 ObjectNode successful = out.putObject("successful");
                 ObjectNode success = out.putObject("success");
@@ -253,10 +253,9 @@ final class LibraryRoutes {
                 if (!body.isObject()) {
                     throw new ZoteroApiException(400, "Uploaded data must be a JSON object");
                 }
-                long expected = iusv != null ? iusv : body.has("version") ? body.path("version").asLong() : -1;
                 ObjectNode data = ((ObjectNode) body).deepCopy();
                 data.put("key", p.get(1));
-                ok(resp, zotero.put(library, type, p.get(1), data, expected, req.getMethod().equals("PATCH")));
+                ok(resp, zotero.put(library, type, p.get(1), data, iusv, req.getMethod().equals("PATCH")));
                 resp.setStatus(204);
             }
             case "DELETE 2" -> {
@@ -358,7 +357,13 @@ final class LibraryRoutes {
             }
             case "DELETE" -> {
                 if (p.size() != 2) {
-                    throw new ZoteroApiException(405, "Method not allowed");
+                    String named = req.getParameter("settingKey");
+                    if (named == null || named.isBlank()) {
+                        throw new ZoteroApiException(400, "settingKey parameter not provided");
+                    }
+                    ok(resp, zotero.deleteSettings(library, List.of(named.split(",")), iusv));
+                    resp.setStatus(204);
+                    return;
                 }
                 ok(resp, zotero.deleteSetting(library, p.get(1), iusv));
                 resp.setStatus(204);

@@ -48,6 +48,8 @@ public final class ZoteroItemRules {
     /** The longest tag and collection name ({@code Zotero_Tags::$maxLength}), and note ({@code Zotero_Notes::$MAX_NOTE_LENGTH}). */
     public static final int MAX_NAME = 255;
     public static final int MAX_NOTE = 500_000;
+    /** The longest field value, in bytes ({@code Zotero_Items::$maxDataValueLength}). */
+    public static final int MAX_FIELD_BYTES = 65_535;
 
     /** Why Zotero would refuse this new item's data by this schema, or null. */
     public static String invalid(ZoteroSchema schema, JsonNode data) {
@@ -251,11 +253,39 @@ public final class ZoteroItemRules {
         }
         String text = v.asText();
         if (text.codePointCount(0, text.length()) > MAX_NOTE) {
-            String excerpt = text.replaceAll("<[^>]*>", " ").replaceAll("\\s+", " ").strip();
-            excerpt = excerpt.substring(0, Math.min(excerpt.length(), 80));
-            return new Refusal(413, "Note '" + excerpt + "...' too long", Map.of());
+            return new Refusal(413, "Note '" + noteExcerpt(text) + "...' too long", Map.of());
         }
         return null;
+    }
+
+    /** The start of a note as the dataserver's refusal quotes it ({@code Zotero_Notes::noteToTitle}: 79 bytes of its text, spaces folded). */
+    static String noteExcerpt(String html) {
+        String text = html.strip();
+        text = text.substring(0, Math.min(text.length(), 79 * 5)).replaceAll("</p>\\s*<p>", "</p>\n<p>")
+                .replaceAll("(?s)<!--.*?-->", "").replaceAll("<[^>]*>", "").replace("&nbsp;", "\u00a0").replace("&lt;", "<").replace("&gt;", ">")
+                .replace("&quot;", "\"").replace("&amp;", "&");
+        String excerpt = utf8Prefix(text, 79).replaceAll("[ \\t\\n\\r\\x0B\\f]+", " ").replaceAll("^[\\s\u00a0]+|[\\s\u00a0]+$", "");
+        if (excerpt.isEmpty()) { // nothing but markup: the raw HTML's start
+            excerpt = html.strip().substring(0, Math.min(html.strip().length(), 79)).replaceAll("\\s+", " ").replace("&nbsp;", "\u00a0")
+                    .replaceAll("^[\\s\u00a0]+|[\\s\u00a0]+$", "");
+        }
+        return excerpt.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    /** The longest start of {@code text} that is at most {@code bytes} bytes of UTF-8 (PHP's mb_strcut). */
+    private static String utf8Prefix(String text, int bytes) {
+        int used = 0;
+        int i = 0;
+        while (i < text.length()) {
+            int cp = text.codePointAt(i);
+            int size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (used + size > bytes) {
+                break;
+            }
+            used += size;
+            i += Character.charCount(cp);
+        }
+        return text.substring(0, i);
     }
 
     private static Refusal attachmentProperty(String k, JsonNode v, String itemType, String linkMode) {
@@ -288,6 +318,11 @@ public final class ZoteroItemRules {
         }
         if (v.isArray()) {
             return Refusal.of("Unexpected array for property '" + k + "'");
+        }
+        if (v.isTextual() && v.asText().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_FIELD_BYTES) {
+            String label = ZoteroLabels.published().field(ZoteroLabels.DEFAULT, k);
+            String start = v.asText().substring(0, v.asText().offsetByCodePoints(0, 50));
+            return new Refusal(413, label + " field value '" + start + "…' too long", Map.of("field", label, "value", start));
         }
         boolean empty = v.isTextual() && v.asText().isEmpty() || v.isNull();
         boolean has = type != null ? type.has(k) : NON_BIBLIOGRAPHIC.getOrDefault(itemType, Set.of()).contains(k);

@@ -27,10 +27,10 @@ public record ObjectQuery(String type, String scope, String within, long since, 
             wanted = wanted.and(o -> k.contains(o.key()));
         }
         wanted = wanted.and(inScope(view));
+        if (!includeTrashed && !"trash".equals(scope) && keys == null) {
+            wanted = wanted.and(o -> !o.trashed()); // collections and searches go to the trash too
+        }
         if ("item".equals(type)) {
-            if (!includeTrashed && !"trash".equals(scope) && keys == null) {
-                wanted = wanted.and(o -> !o.trashed());
-            }
             if (itemType != null) {
                 wanted = wanted.and(typeMatches(itemType));
             }

@@ -87,18 +87,29 @@ public final class ObjectWrites {
         return write(w, type, index, key == null ? newKey() : key, data.deepCopy(), existing);
     }
 
-    /** A PUT (whole object) or PATCH (its properties merged in) of one object; false: nothing changed. */
-    boolean put(LibraryWrite w, String type, String key, ObjectNode data, long expected, boolean patch) {
+    /**
+     * A PUT (whole object) or PATCH (its properties merged in) of one object, its version from the
+     * header or the body's {@code version} (the dataserver's checkSingleObjectWriteVersion); false: nothing changed.
+     */
+    boolean put(LibraryWrite w, String type, String key, ObjectNode data, Long header, boolean patch) {
         Optional<StoredObject> existing = w.object(type, key);
+        Long property = data.hasNonNull("version") ? data.path("version").asLong() : null;
+        if (header != null && property != null && !header.equals(property)) {
+            throw new ZoteroApiException(400, "If-Unmodified-Since-Version value does not match JSON 'version' property (" + header + " != " + property + ")");
+        }
+        Long expected = header != null ? header : property;
         if (existing.isEmpty()) {
-            if (expected > 0) {
-                throw new ZoteroApiException(404, label(type) + " doesn't exist");
+            if (patch && expected == null) {
+                throw new ZoteroApiException(404, label(type) + " not found (to create, use If-Unmodified-Since-Version: 0, JSON 'version' 0, or PUT method)");
             }
-        } else if (expected < 0) {
-            throw new ZoteroApiException(428, "If-Unmodified-Since-Version not provided");
-        } else if (expected != existing.get().version()) {
+            if (expected != null && expected > 0) {
+                throw new ZoteroApiException(412, label(type) + " not found (expected version " + expected + ")", w.version());
+            }
+        } else if (expected == null) {
+            throw new ZoteroApiException(428, "Either If-Unmodified-Since-Version or object version property must be provided for key-based writes");
+        } else if (existing.get().version() > expected) {
             throw new ZoteroApiException(412, label(type) + " has been modified since specified version (expected " + expected + ", found "
-                    + existing.get().version() + ")", w.version());
+                    + existing.get().version() + ")", existing.get().version());
         }
         if (!patch && "item".equals(type)) {
             for (String required : List.of("collections", "relations")) {
@@ -126,7 +137,30 @@ public final class ObjectWrites {
     private Outcome write(LibraryWrite w, String type, int index, String key, ObjectNode data, Optional<StoredObject> existing) {
         data.remove("version");
         data.put("key", key);
+        withoutControlCharacters(data);
+        if ("item".equals(type) && data.path("tags").isArray()) {
+            // an empty tag (or one of spaces alone) is no tag; a tag's name is kept without surrounding spaces, as the dataserver keeps it
+            var tags = JSON.createArrayNode();
+            for (JsonNode t : data.path("tags")) {
+                if (t.isObject() && t.path("tag").isValueNode() && t.path("tag").asText().isBlank()) {
+                    continue;
+                }
+                if (t.isObject() && t.path("tag").isTextual()) {
+                    ((ObjectNode) t).put("tag", t.path("tag").asText().strip());
+                }
+                tags.add(t);
+            }
+            data.set("tags", tags);
+        }
         String parent = check(w, type, key, data, existing.map(e -> LibraryView.parse(e.data())).orElse(null));
+        if ("item".equals(type)) {
+            for (String date : List.of("dateAdded", "accessDate")) {
+                if (data.hasNonNull(date) && !data.path(date).asText().isEmpty()) {
+                    String v = data.path(date).asText();
+                    data.put(date, v.equals("CURRENT_TIMESTAMP") ? clock.instant().truncatedTo(ChronoUnit.SECONDS).toString() : ZoteroDates.utc(v));
+                }
+            }
+        }
         if (existing.isPresent()) {
             ObjectNode before = LibraryView.parse(existing.get().data());
             ObjectNode compared = data.deepCopy();
@@ -142,7 +176,11 @@ public final class ObjectWrites {
             if (!data.hasNonNull("dateAdded") || data.path("dateAdded").asText().isEmpty()) {
                 data.put("dateAdded", existing.map(e -> LibraryView.parse(e.data()).path("dateAdded").asText(now)).orElse(now));
             }
-            data.put("dateModified", now);
+            // the dataserver's rule: a dateModified given that differs from the stored one is kept; none, or the same one, is now
+            String given = data.hasNonNull("dateModified") && !data.path("dateModified").asText().isEmpty()
+                    ? ZoteroDates.utc(data.path("dateModified").asText()) : null;
+            String stored = existing.map(e -> LibraryView.parse(e.data()).path("dateModified").asText(null)).orElse(null);
+            data.put("dateModified", given == null || given.equals(stored) ? now : given);
             for (String array : List.of("tags", "collections")) {
                 if (!data.has(array)) {
                     data.putArray(array);
@@ -155,9 +193,11 @@ public final class ObjectWrites {
         if (!data.has("relations") && !"search".equals(type)) {
             data.putObject("relations");
         }
-        boolean trashed = "item".equals(type) && ZoteroItemRules.trashed(data);
+        boolean trashed = ZoteroItemRules.trashed(data);
         if (!trashed) {
             data.remove("deleted");
+        } else if ("item".equals(type)) {
+            data.put("deleted", 1); // the API's own words for an item in the trash (true for collections and searches)
         } else {
             data.put("deleted", true);
         }
@@ -166,6 +206,32 @@ public final class ObjectWrites {
         written.put("version", w.next());
         return new Outcome(index, key, written, false, 0, null);
     }
+
+    /** Drops the control characters XML cannot hold (all but tab, newline, return) from every text, as the dataserver filters them. */
+    private static void withoutControlCharacters(JsonNode node) {
+        if (node instanceof ObjectNode o) {
+            o.properties().forEach(p -> {
+                if (p.getValue().isTextual()) {
+                    String clean = CONTROL.matcher(p.getValue().asText()).replaceAll("");
+                    if (!clean.equals(p.getValue().asText())) {
+                        o.put(p.getKey(), clean);
+                    }
+                } else {
+                    withoutControlCharacters(p.getValue());
+                }
+            });
+        } else if (node instanceof com.fasterxml.jackson.databind.node.ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (a.get(i).isTextual()) {
+                    a.set(i, JSON.getNodeFactory().textNode(CONTROL.matcher(a.get(i).asText()).replaceAll("")));
+                } else {
+                    withoutControlCharacters(a.get(i));
+                }
+            }
+        }
+    }
+
+    private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile("[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F]");
 
     /** Refuses what the API refuses (400, 409); answers the object's parent key. */
     private String check(LibraryWrite w, String type, String key, ObjectNode data, ObjectNode before) {
@@ -195,7 +261,7 @@ public final class ObjectWrites {
                 }
                 String name = data.path("name").asText();
                 if (name.codePointCount(0, name.length()) > ZoteroItemRules.MAX_NAME) {
-                    throw new ZoteroApiException(413, "Collection '" + name + "' too long", "value", name);
+                    throw new ZoteroApiException(413, "Collection name '" + name.substring(0, name.offsetByCodePoints(0, 50)) + "…' too long", "value", name);
                 }
                 JsonNode p = data.path("parentCollection");
                 // the dataserver reads any false-like value (false, null, "", as pyzotero sends) as no parent
@@ -214,6 +280,10 @@ public final class ObjectWrites {
             default -> {
                 if (data.path("name").asText("").isBlank()) {
                     throw new ZoteroApiException(400, "Search name cannot be empty");
+                }
+                String name = data.path("name").asText();
+                if (name.codePointCount(0, name.length()) > ZoteroItemRules.MAX_NAME) {
+                    throw new ZoteroApiException(413, "Search name '" + name.substring(0, name.offsetByCodePoints(0, 50)) + "…' too long", "value", name);
                 }
                 if (!data.path("conditions").isArray() || data.path("conditions").isEmpty()) {
                     throw new ZoteroApiException(400, "'conditions' cannot be empty");

@@ -28,6 +28,7 @@ public final class ServedZotero {
     private final ItemTemplates types;
     private final Map<Long, LibraryView> views = new ConcurrentHashMap<>();
     private final ServedAccounts accounts;
+    private final WriteTokens tokens;
 
     private final String testRoot;
 
@@ -40,6 +41,7 @@ public final class ServedZotero {
         this.writes = new ObjectWrites(schema, clock);
         this.types = new ItemTemplates(schema);
         this.accounts = new ServedAccounts(store, keys, views::clear);
+        this.tokens = new WriteTokens(clock);
     }
 
     /** The served libraries that are tool accounts. */
@@ -138,7 +140,16 @@ public final class ServedZotero {
         }
     }
 
-    public Posted post(Library library, String type, JsonNode body, Long unmodifiedSince) {
+    /** Writes at most 50 objects, each answered on its own; {@code writeToken} (null: none) used before with this key is refused (412). */
+    public Posted post(Library library, String type, JsonNode body, Long unmodifiedSince, ClientKey key, String writeToken) {
+        String keyHash = key == null ? "" : key.hash();
+        tokens.check(keyHash, writeToken);
+        Posted posted = postObjects(library, type, body, unmodifiedSince);
+        tokens.written(keyHash, writeToken);
+        return posted;
+    }
+
+    private Posted postObjects(Library library, String type, JsonNode body, Long unmodifiedSince) {
         if (!body.isArray()) {
             throw new ZoteroApiException(400, "Uploaded data must be a JSON array");
         }
@@ -153,9 +164,9 @@ public final class ServedZotero {
         });
     }
 
-    /** A PUT or PATCH of one object ({@code expected}: its version from the header or body, -1 none); answers the library's version after. */
-    public long put(Library library, String type, String key, ObjectNode data, long expected, boolean patch) {
-        return store.write(library.id(), w -> writes.put(w, type, key, data, expected, patch) ? w.next() : w.version());
+    /** A PUT or PATCH of one object ({@code header}: its If-Unmodified-Since-Version, or null); answers the library's version after. */
+    public long put(Library library, String type, String key, ObjectNode data, Long header, boolean patch) {
+        return store.write(library.id(), w -> writes.put(w, type, key, data, header, patch) ? w.next() : w.version());
     }
 
     /** Deletes one object at its version; answers the library's version after. */
@@ -278,8 +289,12 @@ public final class ServedZotero {
             precondition(w, unmodifiedSince);
             boolean any = false;
             for (var p : body.properties()) {
-                if (!p.getValue().isObject() || !p.getValue().has("value")) {
-                    throw new ZoteroApiException(400, "'value' not provided for setting '" + p.getKey() + "'");
+                SettingRules.check(p.getKey(), p.getValue(), "user".equals(library.kind()));
+                JsonNode given = p.getValue().get("version");
+                var stored = w.setting(p.getKey());
+                if (given != null && stored.isPresent() && stored.get().version() > given.asLong()) {
+                    throw new ZoteroApiException(412, "Setting '" + p.getKey() + "' has been modified since specified version (expected " + given.asLong()
+                            + ", found " + stored.get().version() + ")", w.version());
                 }
                 String value = p.getValue().get("value").toString();
                 if (w.setting(p.getKey()).map(s -> !s.value().equals(value)).orElse(true)) {
@@ -299,6 +314,24 @@ public final class ServedZotero {
             }
             w.deleteSetting(name);
             return w.next();
+        });
+    }
+
+    /** Deletes the settings named ({@code DELETE settings?settingKey=a,b}, at most 50); names the library has not are let be. */
+    public long deleteSettings(Library library, List<String> names, Long unmodifiedSince) {
+        if (names.size() > ObjectWrites.MAX_OBJECTS) {
+            throw new ZoteroApiException(400, "Cannot delete more than " + ObjectWrites.MAX_OBJECTS + " settings at once");
+        }
+        return store.write(library.id(), w -> {
+            precondition(w, unmodifiedSince);
+            boolean any = false;
+            for (String name : names) {
+                if (w.setting(name).isPresent()) {
+                    w.deleteSetting(name);
+                    any = true;
+                }
+            }
+            return any ? w.next() : w.version();
         });
     }
 
