@@ -17,4 +17,11 @@ api -X PUT "$url/api/tools/desktop" -d '{"kind":"zotero-api","mirror":"all"}' > 
 : > "$IDIOM_BENCH_FILES/library.bib" 2>/dev/null || { mkdir -p "$IDIOM_BENCH_FILES"; : > "$IDIOM_BENCH_FILES/library.bib"; }
 api -X PUT "$url/api/tools/library" -d '{"kind":"bibtex","baseUrl":"library.bib","mirror":"all"}' > /dev/null
 api -X PUT "$url/api/tools/browsers" -d '{"kind":"xbel-dav","mirror":"all"}' > /dev/null
-"$venv/bin/python" perf/src/python/pyzotero_check.py "$data/desktop.json" "$IDIOM_BENCH_FILES/library.bib" "$IDIOM_BENCH_FILES/.dav/browsers"
+if ! "$venv/bin/python" perf/src/python/pyzotero_check.py "$data/desktop.json" "$IDIOM_BENCH_FILES/library.bib" "$IDIOM_BENCH_FILES/.dav/browsers"; then
+  # what the engine was doing when a step did not hold: the accounts' sync state and the server's threads
+  for t in desktop library browsers; do api "$url/api/tools/$t" >&2 || true; echo >&2; done
+  jstack_bin="$(dirname "$(readlink -f "$(command -v java)")")/jstack"
+  pid="$(pgrep -f -- "--data $data" | head -1 || true)"
+  [ -n "$pid" ] && [ -x "$jstack_bin" ] && "$jstack_bin" "$pid" > "$data/threads.txt" 2>&1 && echo "threads: $data/threads.txt" >&2
+  exit 1
+fi

@@ -59,6 +59,8 @@ public final class IdiomServer implements AutoCloseable {
         connector.setProperty("acceptCount", "1000");
         connector.setProperty("maxConnections", "10000");
         connector.setProperty("maxSwallowSize", Long.toString(config.maxBody()));
+        // Zotero's clients write a search's "or" unencoded (tag=a || b): a query may hold '|' (and the brackets PHP-style clients send)
+        connector.setProperty("relaxedQueryChars", "|[]{}^`");
         // a client that asks "Expect: 100-continue" (curl does past 1 MB) hears 413 before sending an oversized body
         connector.setProperty("continueResponseTiming", "onRead");
         if (config.virtualThreads()) {

@@ -158,11 +158,16 @@ final class LibraryRoutes {
         String self = req.getRequestURL().toString();
         String query = req.getQueryString() == null ? "" : req.getQueryString().replaceAll("(^|&)start=[^&]*", "");
         java.util.List<String> out = new java.util.ArrayList<>();
-        java.util.function.IntFunction<String> at = s -> self + "?" + (query.isEmpty() ? "" : query.replaceAll("^&", "") + "&") + "start=" + s;
+        // as the dataserver writes them: no start for the first page (nor a prev or last that is the first)
+        java.util.function.IntFunction<String> at = s -> {
+            String q = (query.replaceAll("^&", "") + (s > 0 ? "&start=" + s : "")).replaceAll("^&", "");
+            return self + (q.isEmpty() ? "" : "?" + q);
+        };
         if (start + limit < total) {
             out.add("<" + at.apply(start + limit) + ">; rel=\"next\"");
-            out.add("<" + at.apply(((total - 1) / limit) * limit) + ">; rel=\"last\"");
         }
+        int last = start == 0 && limit >= total ? 0 : start >= total ? total - limit : total % limit == 0 ? total - limit : total - total % limit;
+        out.add("<" + at.apply(Math.max(0, last)) + ">; rel=\"last\"");
         if (start > 0) {
             out.add("<" + at.apply(Math.max(0, start - limit)) + ">; rel=\"prev\"");
             out.add("<" + at.apply(0) + ">; rel=\"first\"");

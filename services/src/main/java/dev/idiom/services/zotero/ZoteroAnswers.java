@@ -47,7 +47,10 @@ final class ZoteroAnswers {
                 if (!parsed.isEmpty()) {
                     meta.put("parsedDate", parsed);
                 }
-                if (o.parentKey() == null && types.isWork(o.data().path("itemType").asText())) {
+                // as the dataserver counts them: a top-level work's children, a note's embedded images, a PDF's annotations
+                String itemType = o.data().path("itemType").asText();
+                boolean pdf = itemType.equals("attachment") && o.data().path("contentType").asText().equals("application/pdf");
+                if (o.parentKey() == null && types.isWork(itemType) || itemType.equals("note") || pdf) {
                     meta.put("numChildren", view.children(o.key()));
                 }
             }

@@ -86,7 +86,10 @@ public final class ZoteroApi extends HttpServlet {
                 json(resp, 200, schemaRoute(p.get(0), req.getParameter("itemType"), req.getParameter("locale")));
             }
             case "users", "groups" -> {
-                if (p.size() < 3 || !p.get(1).matches("[0-9]{1,18}")) {
+                if (p.size() >= 2 && !p.get(1).matches("[0-9]{1,18}")) {
+                    throw new ZoteroApiException(400, "Invalid " + (p.get(0).equals("users") ? "user" : "group") + " ID");
+                }
+                if (p.size() < 3) {
                     throw new ZoteroApiException(404, "Not found");
                 }
                 if (p.size() == 3 && p.get(0).equals("users") && p.get(2).equals("groups") && method.equals("GET")) {

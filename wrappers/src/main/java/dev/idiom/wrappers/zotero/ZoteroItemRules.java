@@ -40,6 +40,9 @@ public final class ZoteroItemRules {
             "mendeleyDB:relatedRemoteDocumentUUID", "mendeleyDB:relatedFileHash", "mendeleyDB:notebookUUID");
     private static final java.util.regex.Pattern ITEM_URI = java.util.regex.Pattern.compile(
             "^http://zotero.org/(users|groups)/[0-9]+/(publications/)?items/[A-Z0-9]{8}$");
+    private static final Set<String> COLLECTION_PREDICATES = Set.of("owl:sameAs", "mendeleyDB:remoteFolderUUID");
+    private static final java.util.regex.Pattern COLLECTION_URI = java.util.regex.Pattern.compile(
+            "^http://zotero.org/(users|groups)/[0-9]+/(publications/)?collections/[A-Z0-9]{8}$");
     private static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile("^[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}$");
     private static final java.util.regex.Pattern SQL_DATE = java.util.regex.Pattern.compile("^\\d{4}-\\d{2}-\\d{2}$");
     private static final java.util.regex.Pattern SQL_DATE_TIME = java.util.regex.Pattern.compile("^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$");
@@ -91,7 +94,7 @@ public final class ZoteroItemRules {
                 case "itemType" -> itemTypeRefusal(schema, v, child);
                 case "tags" -> tags(v);
                 case "collections" -> collections(v, child);
-                case "relations" -> relations(v);
+                case "relations" -> relations(v, false);
                 case "creators" -> creators(v, type, itemType, isNew);
                 case "note" -> note(itemType, linkMode, v);
                 case "deleted" -> v.isBoolean() || v.isInt() && (v.asInt() == 0 || v.asInt() == 1) ? null : Refusal.of("'deleted' must be a boolean");
@@ -183,21 +186,21 @@ public final class ZoteroItemRules {
         return null;
     }
 
-    /** An item's or collection's relations: an object of allowed predicates to Zotero item URIs (or one), an empty array allowed. */
-    public static Refusal relations(JsonNode v) {
+    /** An item's (or collection's) relations: an object of allowed predicates to Zotero item (collection) URIs or one, an empty array allowed. */
+    public static Refusal relations(JsonNode v, boolean collection) {
         if (!v.isObject() && !(v.isArray() && v.isEmpty())) {
             return Refusal.of("'relations' property must be an object");
         }
         for (var p : v.properties()) {
-            if (!ITEM_PREDICATES.contains(p.getKey())) {
+            if (!(collection ? COLLECTION_PREDICATES : ITEM_PREDICATES).contains(p.getKey())) {
                 return Refusal.of("Unsupported predicate '" + p.getKey() + "'");
             }
             if (p.getKey().startsWith("mendeleyDB:")) {
                 continue;
             }
             for (JsonNode uri : p.getValue().isArray() ? p.getValue() : java.util.List.of(p.getValue())) {
-                if (!ITEM_URI.matcher(uri.asText()).matches()) {
-                    return Refusal.of("'relations' values currently must be Zotero item URIs");
+                if (!(collection ? COLLECTION_URI : ITEM_URI).matcher(uri.asText()).matches()) {
+                    return Refusal.of("'relations' values currently must be Zotero " + (collection ? "collection" : "item") + " URIs");
                 }
             }
         }

@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * @param objects each object type's objects by key, in key order
  */
-public record LibraryView(Library library, long version, Map<String, Map<String, Stored>> objects) {
+public record LibraryView(Library library, long version, Map<String, Map<String, Stored>> objects, Map<String, Integer> childCounts) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** An object as read: its version, trash flag, parent and data (never changed once read). */
@@ -31,7 +31,13 @@ public record LibraryView(Library library, long version, Map<String, Map<String,
             }
             all.put(type, java.util.Collections.unmodifiableMap(byKey));
         }
-        return new LibraryView(library, version, java.util.Collections.unmodifiableMap(all));
+        Map<String, Integer> counts = new java.util.HashMap<>(); // counted once a view: every page of a listing names each item's
+        all.get("item").values().forEach(i -> {
+            if (i.parentKey() != null && !i.trashed()) {
+                counts.merge(i.parentKey(), 1, Integer::sum);
+            }
+        });
+        return new LibraryView(library, version, java.util.Collections.unmodifiableMap(all), java.util.Collections.unmodifiableMap(counts));
     }
 
     public static ObjectNode parse(String json) {
@@ -48,6 +54,6 @@ public record LibraryView(Library library, long version, Map<String, Map<String,
 
     /** How many child items (notes, attachments) an item has, trashed ones left out. */
     public int children(String itemKey) {
-        return (int) of("item").values().stream().filter(i -> itemKey.equals(i.parentKey()) && !i.trashed()).count();
+        return childCounts.getOrDefault(itemKey, 0);
     }
 }

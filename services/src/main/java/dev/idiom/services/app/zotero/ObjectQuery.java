@@ -23,11 +23,12 @@ public record ObjectQuery(String type, String scope, String within, long since, 
     public List<Stored> select(LibraryView view) {
         Predicate<Stored> wanted = o -> o.version() > since;
         if (keys != null) {
-            Set<String> k = Set.copyOf(keys);
+            // items/top?itemKey=: each key's top-level item (a child names its parent, an annotation its attachment's parent)
+            Set<String> k = "top".equals(scope) ? keys.stream().map(key -> top(view, key)).collect(java.util.stream.Collectors.toSet()) : Set.copyOf(keys);
             wanted = wanted.and(o -> k.contains(o.key()));
         }
         wanted = wanted.and(inScope(view));
-        if (!includeTrashed && !"trash".equals(scope) && keys == null) {
+        if (!includeTrashed && !"trash".equals(scope)) {
             wanted = wanted.and(o -> !o.trashed()); // collections and searches go to the trash too
         }
         if ("item".equals(type)) {
@@ -44,6 +45,18 @@ public record ObjectQuery(String type, String scope, String within, long since, 
             }
         }
         return view.of(type).values().stream().filter(wanted).sorted(order(view)).toList();
+    }
+
+    private String top(LibraryView view, String key) {
+        Stored o = view.of(type).get(key);
+        for (int depth = 0; o != null && o.parentKey() != null && depth < 10; depth++) {
+            Stored parent = view.of(type).get(o.parentKey());
+            if (parent == null) {
+                break;
+            }
+            o = parent;
+        }
+        return o == null ? key : o.key();
     }
 
     private Predicate<Stored> inScope(LibraryView view) {
@@ -106,7 +119,9 @@ public record ObjectQuery(String type, String scope, String within, long since, 
         String by = sort == null ? "dateModified" : sort;
         Comparator<Stored> c = switch (by) {
             case "title" -> Comparator.comparing(o -> sortTitle(o).toLowerCase(java.util.Locale.ROOT));
-            case "creator" -> Comparator.comparing(o -> creatorSummary(o.data()).toLowerCase(java.util.Locale.ROOT));
+            // by name as a reader would order them, items with no creator last (in the order they were added)
+            case "creator" -> Comparator.comparing((Stored o) -> creatorSummary(o.data()).isEmpty())
+                    .thenComparing(o -> creatorSummary(o.data()), java.text.Collator.getInstance(java.util.Locale.ROOT));
             case "itemType" -> Comparator.comparing(o -> o.data().path("itemType").asText());
             case "date" -> Comparator.comparing(o -> ZoteroDates.sortable(o.data().path("date").asText()));
             case "dateAdded" -> Comparator.comparing(o -> o.data().path("dateAdded").asText());

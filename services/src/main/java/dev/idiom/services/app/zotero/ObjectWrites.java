@@ -138,6 +138,13 @@ public final class ObjectWrites {
         data.remove("version");
         data.put("key", key);
         withoutControlCharacters(data);
+        if ("item".equals(type)) {
+            data.properties().forEach(p -> {
+                if (p.getValue().isNull() && schema.isField(p.getKey())) {
+                    data.put(p.getKey(), ""); // a field set to null is emptied, as the dataserver reads it
+                }
+            });
+        }
         if ("item".equals(type) && data.path("tags").isArray()) {
             // an empty tag (or one of spaces alone) is no tag; a tag's name is kept without surrounding spaces, as the dataserver keeps it
             var tags = JSON.createArrayNode();
@@ -258,6 +265,12 @@ public final class ObjectWrites {
             case "collection" -> {
                 if (data.path("name").asText("").isBlank()) {
                     throw new ZoteroApiException(400, "Collection name cannot be empty");
+                }
+                if (data.has("relations")) {
+                    ZoteroItemRules.Refusal refused = ZoteroItemRules.relations(data.path("relations"), true);
+                    if (refused != null) {
+                        throw new ZoteroApiException(refused.code(), refused.message());
+                    }
                 }
                 String name = data.path("name").asText();
                 if (name.codePointCount(0, name.length()) > ZoteroItemRules.MAX_NAME) {

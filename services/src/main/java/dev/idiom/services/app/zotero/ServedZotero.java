@@ -208,14 +208,18 @@ public final class ServedZotero {
         });
     }
 
-    /** An item's children go with it; a collection's subcollections with it. */
+    /** An item's children (and theirs: an attachment's annotations) go with it; a collection's subcollections with it. */
     private List<String> withChildren(Library library, String type, List<String> keys) {
         List<String> all = new ArrayList<>(keys);
-        view(library).of(type).values().forEach(o -> {
-            if (o.parentKey() != null && keys.contains(o.parentKey())) {
-                all.add(o.key());
-            }
-        });
+        var objects = view(library).of(type).values();
+        for (int from = 0; from < all.size(); from++) {
+            String parent = all.get(from);
+            objects.forEach(o -> {
+                if (parent.equals(o.parentKey()) && !all.contains(o.key())) {
+                    all.add(o.key());
+                }
+            });
+        }
         return all;
     }
 
