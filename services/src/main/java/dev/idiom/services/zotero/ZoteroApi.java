@@ -213,7 +213,18 @@ public final class ZoteroApi extends HttpServlet {
     static void json(HttpServletResponse resp, int status, JsonNode body) throws IOException {
         resp.setStatus(status);
         resp.setContentType("application/json"); // exactly: Zotero's clients (and its suite) compare the type whole
-        resp.getOutputStream().write(ZoteroAnswers.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(body));
+        resp.getOutputStream().write(ZoteroAnswers.JSON.writer(PHP_PRETTY).writeValueAsBytes(body));
+    }
+
+    /** The dataserver's PHP JSON_PRETTY_PRINT: four spaces, {@code "key": value}, {@code []} and {@code {}} when empty (clients and the suite read the text). */
+    private static final com.fasterxml.jackson.core.util.DefaultPrettyPrinter PHP_PRETTY = php();
+
+    private static com.fasterxml.jackson.core.util.DefaultPrettyPrinter php() {
+        var indent = new com.fasterxml.jackson.core.util.DefaultIndenter("    ", "\n");
+        var separators = com.fasterxml.jackson.core.util.Separators.createDefaultInstance()
+                .withObjectFieldValueSpacing(com.fasterxml.jackson.core.util.Separators.Spacing.AFTER)
+                .withArrayEmptySeparator("").withObjectEmptySeparator("");
+        return new com.fasterxml.jackson.core.util.DefaultPrettyPrinter(separators).withObjectIndenter(indent).withArrayIndenter(indent);
     }
 
     static void text(HttpServletResponse resp, int status, String body) throws IOException {

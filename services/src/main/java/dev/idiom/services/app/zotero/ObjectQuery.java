@@ -83,7 +83,12 @@ public record ObjectQuery(String type, String scope, String within, long since, 
     private static Predicate<Stored> typeMatches(String expression) {
         boolean not = expression.startsWith("-");
         Set<String> types = Set.copyOf(Arrays.stream((not ? expression.substring(1) : expression).split("\\s*\\|\\|\\s*")).toList());
-        return o -> types.contains(o.data().path("itemType").asText()) != not;
+        return o -> types.contains(o.data().path("itemType").asText()) != not && !(not && annotation(o));
+    }
+
+    /** The dataserver's negations ({@code itemType=-x}, {@code tag=-x}) never select annotations. */
+    private static boolean annotation(Stored o) {
+        return "annotation".equals(o.data().path("itemType").asText());
     }
 
     private static Predicate<Stored> tagMatches(String expression) {
@@ -94,7 +99,7 @@ public record ObjectQuery(String type, String scope, String within, long since, 
             for (var t : o.data().path("tags")) {
                 has |= any.contains(t.path("tag").asText());
             }
-            return has != not;
+            return has != not && !(not && annotation(o));
         };
     }
 

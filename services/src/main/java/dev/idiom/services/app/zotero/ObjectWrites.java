@@ -64,7 +64,8 @@ public final class ObjectWrites {
         return out;
     }
 
-    private Outcome one(LibraryWrite w, String type, int index, ObjectNode data, boolean libraryPrecondition) {
+    private Outcome one(LibraryWrite w, String type, int index, ObjectNode given, boolean libraryPrecondition) {
+        ObjectNode data = editable(given);
         String key = data.hasNonNull("key") ? data.path("key").asText() : null;
         if (key != null && !key.matches("[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}")) {
             throw new ZoteroApiException(400, "'" + key + "' is not a valid " + type + " key");
@@ -91,7 +92,8 @@ public final class ObjectWrites {
      * A PUT (whole object) or PATCH (its properties merged in) of one object, its version from the
      * header or the body's {@code version} (the dataserver's checkSingleObjectWriteVersion); false: nothing changed.
      */
-    boolean put(LibraryWrite w, String type, String key, ObjectNode data, Long header, boolean patch) {
+    boolean put(LibraryWrite w, String type, String key, ObjectNode given, Long header, boolean patch) {
+        ObjectNode data = editable(given);
         Optional<StoredObject> existing = w.object(type, key);
         Long property = data.hasNonNull("version") ? data.path("version").asLong() : null;
         if (header != null && property != null && !header.equals(property)) {
@@ -120,6 +122,11 @@ public final class ObjectWrites {
         }
         ObjectNode next = patch && existing.isPresent() ? merged(existing.get(), data) : data.deepCopy();
         return !write(w, type, 0, key, next, existing).unchanged();
+    }
+
+    /** An object as the API answers it ({@code key}, {@code version}, {@code data}, …) is written by its {@code data} (the dataserver's extractEditableJSON). */
+    private static ObjectNode editable(ObjectNode given) {
+        return given.get("data") instanceof ObjectNode data ? data : given;
     }
 
     private static ObjectNode merged(StoredObject existing, ObjectNode changes) {
