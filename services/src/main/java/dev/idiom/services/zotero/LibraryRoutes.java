@@ -166,7 +166,7 @@ final class LibraryRoutes {
         if (start + limit < total) {
             out.add("<" + at.apply(start + limit) + ">; rel=\"next\"");
         }
-        int last = start == 0 && limit >= total ? 0 : start >= total ? total - limit : total % limit == 0 ? total - limit : total - total % limit;
+        int last = start >= total ? total - limit : ((total - 1) / limit) * limit; // where the last page starts; past the end, one page back from it
         out.add("<" + at.apply(Math.max(0, last)) + ">; rel=\"last\"");
         if (start > 0) {
             out.add("<" + at.apply(Math.max(0, start - limit)) + ">; rel=\"prev\"");
