@@ -60,8 +60,17 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * After the network heals and everything settles, {@link #check()} compares the history with the end state.
  */
 final class FaultSchedule implements AutoCloseable {
-    /** What a schedule does: its seed, its library, how much goes wrong, how long it runs. */
-    record Plan(long seed, int items, double faultShare, int crashes, Duration running, boolean curatorSyncs) {}
+    /**
+     * What a schedule does: its seed, its library, how much goes wrong, how long it runs. With
+     * {@code edits} above 0 it makes exactly that many edits, each tried until acknowledged (and runs
+     * until they are made), so that two runs of one plan must end with the same DEs; with 0 it edits
+     * at its pace for as long as it runs.
+     */
+    record Plan(long seed, int items, double faultShare, int crashes, Duration running, boolean curatorSyncs, int edits) {
+        Plan(long seed, int items, double faultShare, int crashes, Duration running, boolean curatorSyncs) {
+            this(seed, items, faultShare, crashes, running, curatorSyncs, 0);
+        }
+    }
 
     /** The node died: thrown by every store write until it restarts. */
     static final class Crash extends Error {
@@ -89,8 +98,10 @@ final class FaultSchedule implements AutoCloseable {
 
     /** The history the checker reads. */
     private final FaultHistory history = new FaultHistory();
-    /** The DEs the first import made, the ones edits are made to. */
-    private final List<UUID> imported = new CopyOnWriteArrayList<>();
+    /** The source library's item keys in the order the items were made (item n is "no. n"). */
+    private final List<String> itemKeys = new ArrayList<>();
+    /** The DE the first import made of each source item, by the item's key: the ones edits are made to. */
+    private final Map<String, UUID> imported = new ConcurrentHashMap<>();
     final List<String> unexpected = new CopyOnWriteArrayList<>();
     final AtomicInteger toolFailures = new AtomicInteger();
     final AtomicInteger crashes = new AtomicInteger();
@@ -182,7 +193,7 @@ final class FaultSchedule implements AutoCloseable {
         SplittableRandom random = new SplittableRandom(plan.seed());
         ZoteroShapes shapes = new ZoteroShapes(random.split());
         for (int i = 0; i < plan.items(); i++) {
-            source.addRemotely(shapes.item(i));
+            itemKeys.add(source.addRemotely(shapes.item(i)));
         }
         history.imported(source.itemVersions());
         toSource.share(plan.faultShare());
@@ -190,6 +201,7 @@ final class FaultSchedule implements AutoCloseable {
         long t0 = System.nanoTime();
         untilDone("the first import", () -> engine.get().importAccount(tools.open("source"), true, Progress.SILENT));
         long t1 = System.nanoTime();
+        store.foldAll(de -> de.replicas().stream().filter(r -> "users/1".equals(r.account())).forEach(r -> imported.put(r.remoteId(), de.id())));
         tools.rules.put("copy", MirrorRule.stored("\"all\"", "both"));
         tools.rules.put("file", MirrorRule.stored("\"all\"", "both"));
 
@@ -213,10 +225,23 @@ final class FaultSchedule implements AutoCloseable {
         }
         SplittableRandom edits = random.split();
         AtomicInteger editNo = new AtomicInteger();
-        workers.add(worker("edits", running, () -> {
-            edit(edits, editNo.incrementAndGet());
+        AtomicBoolean editing = plan.edits() > 0 ? new AtomicBoolean(true) : running;
+        AtomicReference<int[]> pending = new AtomicReference<>(); // {item, n}: with a number of edits planned, tried until acknowledged
+        Thread editor = worker("edits", editing, () -> {
+            if (pending.get() == null) {
+                int n = editNo.incrementAndGet();
+                if (plan.edits() > 0 && n > plan.edits()) {
+                    editing.set(false);
+                    return;
+                }
+                pending.set(new int[] {edits.nextInt(itemKeys.size()), n});
+            }
+            int[] edit = pending.get();
+            if (edit(edit[0], edit[1]) || plan.edits() == 0) {
+                pending.set(null);
+            }
             Thread.sleep(15); // ~50 edits a second: each one owed to three copies, a .bib file rewritten whole for each
-        }));
+        });
         long until = System.nanoTime() + plan.running().toNanos();
         long between = plan.running().toNanos() / (plan.crashes() + 1);
         for (int c = 0; c < plan.crashes(); c++) {
@@ -224,7 +249,10 @@ final class FaultSchedule implements AutoCloseable {
             crashAndRestart();
         }
         Thread.sleep(Duration.ofNanos(Math.max(0, until - System.nanoTime())));
+        editor.join(plan.edits() > 0 ? 600_000 : 1); // a plan of so many edits runs until they are made
+        editing.set(false);
         running.set(false);
+        workers.add(editor);
         for (Thread w : workers) {
             w.join(120_000);
         }
@@ -234,35 +262,36 @@ final class FaultSchedule implements AutoCloseable {
         return this;
     }
 
-    /** One edit at a time, each DE edited on one side only (in Idiom, or in the Zotero library it came from, or its copy there). */
-    private void edit(SplittableRandom random, int n) {
-        if (imported.isEmpty()) {
-            store.foldAll(de -> imported.add(de.id()));
-        }
-        DigitalEntity de = store.load(imported.get(random.nextInt(imported.size()))).orElseThrow();
-        int side = Math.floorMod(de.id().hashCode(), 3); // a DE's edits all come from one side: no conflict to settle
+    /**
+     * Edit {@code n} of source item {@code item}'s DE, made on the one side that DE is edited on (in
+     * Idiom, in the Zotero library it came from, or in its copy there), so there is no conflict to
+     * settle; whether it was acknowledged (one not acknowledged is not expected anywhere).
+     */
+    private boolean edit(int item, int n) {
+        UUID id = imported.get(itemKeys.get(item));
+        int side = item % 3;
+        DigitalEntity de = store.load(id).orElseThrow();
         String title = FaultHistory.editedTitle(n, plan.seed(), de.metadata().title());
         if (side == 0) {
-            DigitalEntity now = store.load(de.id()).orElseThrow();
             try {
-                mortal(store).append(de.id(), now.version(), Changes.toSet(now.metadata(), Map.of(Field.TITLE, title)).stream()
+                mortal(store).append(de.id(), de.version(), Changes.toSet(de.metadata(), Map.of(Field.TITLE, title)).stream()
                         .map(e -> new NewEvent(UUID.randomUUID(), "portal", e)).toList());
             } catch (dev.idiom.events.StaleVersionException | Crash stale) {
-                return; // not acknowledged: not expected anywhere
+                return false; // not acknowledged: not expected anywhere
             }
             editsInIdiom.incrementAndGet();
         } else {
             ZoteroStub library = side == 1 ? source : copy;
-            String kind = "zotero";
             String account = side == 1 ? "users/1" : "users/2";
-            Optional<Replica> there = de.replicas().stream().filter(r -> r.tool().equals(kind) && account.equals(r.account())).findFirst();
+            Optional<Replica> there = de.replicas().stream().filter(r -> r.tool().equals("zotero") && account.equals(r.account())).findFirst();
             if (there.isEmpty()) {
-                return; // not copied there yet
+                return false; // not copied there yet
             }
             library.editRemotely(there.get().remoteId(), title);
             editsInZotero.incrementAndGet();
         }
         history.acknowledged(de.id(), title);
+        return true;
     }
 
     private interface Step {
@@ -378,6 +407,20 @@ final class FaultSchedule implements AutoCloseable {
         wrong.addAll(history.check(des, plan.items(), Map.of("users/1", FaultHistory.titles(tools.open("source")),
                 "users/2", FaultHistory.titles(tools.open("copy")), "library.bib", FaultHistory.titles(tools.open("file"))), source.itemVersions()));
         return wrong;
+    }
+
+    /**
+     * What each source item ended as, by its number: its DE's metadata and the accounts holding its
+     * copies. Two runs of one plan with a number of edits must give the same (their ids, keys and
+     * timings differ; their content must not).
+     */
+    Map<Integer, String> ends() {
+        Map<Integer, String> out = new TreeMap<>();
+        for (int i = 0; i < itemKeys.size(); i++) {
+            DigitalEntity de = store.load(imported.get(itemKeys.get(i))).orElseThrow();
+            out.put(i, de.metadata() + " live " + de.live() + " in " + de.replicas().stream().map(Replica::account).sorted().toList());
+        }
+        return out;
     }
 
     /** What was injected and what came of it, in one line. */

@@ -8,9 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -63,5 +65,29 @@ final class FaultSuiteTest {
             assertTrue(run.editsInIdiom.get() > 0 && run.editsInZotero.get() > 0, "edits on both sides: " + run.figures());
             assertEquals(List.of(), wrong.subList(0, Math.min(20, wrong.size())), run.figures() + "; " + wrong.size() + " findings, all in " + report);
         }
+    }
+
+    @Test
+    void twoRunsOfOneScheduleEndWithTheSameDEs() throws Exception {
+        // one seed: the same library, the same odds of faults, two deaths, the same 150 edits (each tried until
+        // acknowledged); what differs between the runs is how the threads interleave, so which calls meet a fault
+        FaultSchedule.Plan plan = new FaultSchedule.Plan(Long.getLong("faults.determinism.seed", 7), 300, 0.2, 2, Duration.ofSeconds(3), true, 150);
+        List<Map<Integer, String>> ends = new ArrayList<>();
+        for (int run = 1; run <= 2; run++) {
+            try (FaultSchedule schedule = new FaultSchedule(plan)) {
+                schedule.run();
+                List<String> wrong = schedule.check();
+                LOG.info("FAULTS run " + run + " of one plan: " + schedule.figures() + "; findings: " + wrong.size());
+                assertEquals(List.of(), wrong.subList(0, Math.min(20, wrong.size())), schedule.figures());
+                assertEquals(150, schedule.editsInIdiom.get() + schedule.editsInZotero.get(), "every planned edit acknowledged: " + schedule.figures());
+                ends.add(schedule.ends());
+            }
+        }
+        Map<Integer, String> first = ends.get(0);
+        Map<Integer, String> second = ends.get(1);
+        List<String> differ = first.keySet().stream().filter(i -> !first.get(i).equals(second.get(i)))
+                .map(i -> "item " + i + ":\n  " + first.get(i) + "\n  " + second.get(i)).limit(10).toList();
+        assertEquals(List.of(), differ, "two runs of seed " + plan.seed() + " ended differently");
+        assertTrue(first.values().stream().filter(e -> e.contains("Edited ")).count() > 50, "the edits show in the DEs");
     }
 }
