@@ -152,4 +152,54 @@ class ServedZoteroLibraryTest extends AnnotationToolContract {
         assertEquals(200, deleted.statusCode());
         assertEquals("application/json", deleted.headers().firstValue("Content-Type").orElseThrow());
     }
+
+    @Test
+    void atomFeedsAndEntriesCarryWhatAtomReadersReadAndAskedPagesOfKeysArePaged() throws Exception {
+        HttpResponse<String> made = call("POST", "/users/1/items", "[{\"itemType\":\"book\",\"title\":\"Fish & <Chips>\",\"date\":\"Sept 18, 2012\","
+                + "\"creators\":[{\"creatorType\":\"author\",\"firstName\":\"Ada\",\"lastName\":\"Lovelace\"}]},"
+                + "{\"itemType\":\"journalArticle\",\"title\":\"Second\"}]", "Zotero-API-Key", key);
+        String book = RunningIdiom.json(made).path("success").path("0").asText();
+        call("POST", "/users/1/items", "[{\"itemType\":\"note\",\"note\":\"<p>A note</p>\",\"parentItem\":\"" + book + "\"}]", "Zotero-API-Key", key);
+
+        HttpResponse<String> feed = call("GET", "/users/1/items/top?format=atom&content=json&limit=1&sort=title", null, "Zotero-API-Key", key);
+        assertEquals(200, feed.statusCode(), feed.body());
+        assertEquals("application/atom+xml", feed.headers().firstValue("Content-Type").orElseThrow());
+        org.w3c.dom.Document doc = xml(feed.body());
+        assertEquals("feed", doc.getDocumentElement().getLocalName());
+        org.w3c.dom.NodeList entries = doc.getElementsByTagNameNS("http://www.w3.org/2005/Atom", "entry");
+        assertEquals(1, entries.getLength(), "one page of one");
+        org.w3c.dom.Element entry = (org.w3c.dom.Element) entries.item(0);
+        assertEquals(book, zapi(entry, "key"));
+        assertEquals("Lovelace", zapi(entry, "creatorSummary"));
+        assertEquals("2012-09-18", zapi(entry, "parsedDate"));
+        assertEquals("1", zapi(entry, "numChildren"));
+        assertEquals("Fish & <Chips>", entry.getElementsByTagNameNS("http://www.w3.org/2005/Atom", "title").item(0).getTextContent());
+        JsonNode data = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                entry.getElementsByTagNameNS("http://www.w3.org/2005/Atom", "content").item(0).getTextContent());
+        assertEquals("Fish & <Chips>", data.path("title").asText());
+        assertTrue(feed.headers().firstValue("Link").orElseThrow().contains("rel=\"next\""), "the feed's pages in Link as in JSON");
+
+        org.w3c.dom.Document one = xml(call("GET", "/users/1/items/" + book + "?content=html", null, "Zotero-API-Key", key).body());
+        assertEquals("entry", one.getDocumentElement().getLocalName(), "content= alone asks for Atom; one object is one entry");
+        org.w3c.dom.NodeList cells = one.getElementsByTagNameNS("http://www.w3.org/1999/xhtml", "td");
+        assertTrue(cells.getLength() >= 3 && cells.item(0).getTextContent().equals("Book") && cells.item(1).getTextContent().equals("Ada Lovelace"),
+                "html content: the type, then each creator: " + one.getDocumentElement().getTextContent());
+
+        assertEquals(400, call("GET", "/users/1/items?format=atom&content=bib", null, "Zotero-API-Key", key).statusCode(), "content Idiom cannot write");
+        assertEquals(400, call("GET", "/users/1/items?format=keys&content=json", null, "Zotero-API-Key", key).statusCode(), "content without Atom");
+        assertEquals(3, call("GET", "/users/1/items?format=keys", null, "Zotero-API-Key", key).body().strip().split("\n").length, "keys: all");
+        assertEquals(2, call("GET", "/users/1/items?format=keys&limit=2", null, "Zotero-API-Key", key).body().strip().split("\n").length,
+                "keys: a page when a limit is asked");
+    }
+
+    private static org.w3c.dom.Document xml(String body) throws Exception {
+        javax.xml.parsers.DocumentBuilderFactory f = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        return f.newDocumentBuilder().parse(new org.xml.sax.InputSource(new java.io.StringReader(body)));
+    }
+
+    private static String zapi(org.w3c.dom.Element entry, String name) {
+        org.w3c.dom.NodeList n = entry.getElementsByTagNameNS("http://zotero.org/ns/api", name);
+        return n.getLength() == 0 ? null : n.item(0).getTextContent();
+    }
 }

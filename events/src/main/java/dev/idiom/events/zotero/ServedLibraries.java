@@ -23,7 +23,8 @@ public interface ServedLibraries {
     }
 
     /** One object as stored: its type ({@code item}, {@code collection}, {@code search}), key, version, parent, trash flag and data. */
-    record StoredObject(String type, String key, long version, String parentKey, boolean trashed, String data) {}
+    /** An object as stored; {@code createdBy} and {@code modifiedBy} are user numbers (null: not known). */
+    record StoredObject(String type, String key, long version, String parentKey, boolean trashed, String data, Long createdBy, Long modifiedBy) {}
 
     /** An object, tag or setting deleted at a library version. */
     record Deletion(String type, String key, long version) {}
@@ -47,7 +48,7 @@ public interface ServedLibraries {
     /** Sets a library's name and meta (a group's data). */
     void describe(long library, String name, String meta);
 
-    /** Empties a library (objects, deletions, settings) and sets its version back to 0. */
+    /** Empties a library (objects, deletions, settings); its version goes on growing (the emptying takes the next one), as the dataserver clears one. */
     void clear(long library);
 
     /** Removes a library and everything in it. */
@@ -71,8 +72,17 @@ public interface ServedLibraries {
         /** The library's version before this write. */
         long version();
 
-        /** The version this write's changes take (the library's version after it); asking makes the write count as one. */
+        /** The version this write's changes take now (the library's version after it, unless {@link #nextObject()}); asking makes the write count as one. */
         long next();
+
+        /**
+         * The changes after this take the version after {@link #next()}'s, if a change took that one: each
+         * object of a batch has its own version, as the dataserver gives them.
+         */
+        void nextObject();
+
+        /** The library's version after this write: its last change's, or {@link #version()} if it changed nothing. */
+        long after();
 
         Optional<StoredObject> object(String type, String key);
 
@@ -80,6 +90,13 @@ public interface ServedLibraries {
 
         /** Writes the object at {@link #next()} (its version is set so); a deletion of the same key is forgotten. */
         void put(String type, String key, String parentKey, boolean trashed, String data);
+
+        /**
+         * Writes the object as {@link #put(String, String, String, boolean, String)} does, by {@code user}:
+         * its maker stays who made it first (before a deletion too); {@code changedIt}: the write counts as
+         * the user's change (not one of collections or relations alone).
+         */
+        void put(String type, String key, String parentKey, boolean trashed, String data, Long user, boolean changedIt);
 
         /** Deletes the object and records its deletion at {@link #next()}. */
         void delete(String type, String key);
@@ -89,6 +106,13 @@ public interface ServedLibraries {
         void putSetting(String name, String value);
 
         void deleteSetting(String name);
+
+        /**
+         * Removes a setting that is about an object no longer there (an attachment's
+         * {@code lastPageIndex_…}), with no deletion recorded; in every library that has it when
+         * {@code everywhere} (a group item's, which each member keeps in their own library).
+         */
+        void forgetSetting(String name, boolean everywhere);
 
         /** Records a tag's deletion at {@link #next()} (tags live in their items; this is for {@code deleted?since=}). */
         void tagDeleted(String tag);

@@ -15,16 +15,19 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** One library's routes: items, collections, searches, tags, settings, deleted; the API's paths turned into queries and writes. */
 final class LibraryRoutes {
     private final ServedZotero zotero;
     private final ZoteroAnswers answers;
+    private final ZoteroAtom atom;
     private final String base;
 
     LibraryRoutes(ServedZotero zotero, ZoteroAnswers answers, String base) {
         this.zotero = zotero;
         this.answers = answers;
+        this.atom = new ZoteroAtom(zotero.types());
         this.base = base;
     }
 
@@ -90,7 +93,16 @@ final class LibraryRoutes {
                 return;
             }
             ok(resp, o.version());
-            ZoteroApi.json(resp, 200, answers.object(view, o, base));
+            String format = ZoteroApi.format(req);
+            switch (format) {
+                case "json" -> ZoteroApi.json(resp, 200, answer(req, view, o));
+                case "atom" -> ZoteroApi.atom(resp, atom.entry(answer(req, view, o), ZoteroAtom.content(req.getParameter("content")), base));
+                default -> throw new ZoteroApiException(400, "Invalid 'format' value '" + format + "'; Idiom serves json and atom for one object");
+            }
+            return;
+        }
+        if (p.size() >= 2 && p.getLast().equals("tags")) {
+            tagsWithin(req, resp, view, type, p);
             return;
         }
         String scope = "all";
@@ -108,13 +120,6 @@ final class LibraryRoutes {
         } else if (p.size() == 3 && type.equals("collection") && p.get(2).equals("collections")) {
             within = existing(view, "collection", p.get(1));
             scope = "subcollections";
-        } else if (p.size() == 3 && type.equals("collection") && p.get(2).equals("tags")) {
-            tagsOf(req, resp, view, new ObjectQuery("item", "collection", existing(view, "collection", p.get(1)), 0, null, null, List.of(), null,
-                    null, false, null, null).select(view));
-            return;
-        } else if (p.size() == 3 && p.get(2).equals("tags") && (p.get(1).equals("top") || p.get(1).equals("trash"))) {
-            tagsOf(req, resp, view, query(req, type, p.get(1), null).select(view));
-            return;
         } else if (p.size() != 1) {
             throw new ZoteroApiException(404, "Not found");
         }
@@ -124,26 +129,30 @@ final class LibraryRoutes {
         List<Stored> all = query(req, objectType, scope, within).select(view);
         ok(resp, view.version());
         resp.setHeader("Total-Results", Integer.toString(all.size()));
-        String format = req.getParameter("format") == null ? "json" : req.getParameter("format");
+        String format = ZoteroApi.format(req);
+        boolean paged = !Set.of("keys", "versions").contains(format) || req.getParameter("limit") != null; // keys and versions: all, unless a limit is set
+        List<Stored> page = paged ? ZoteroApi.page(all, req) : all;
+        List<ZoteroAtom.Link> pages = paged ? links(req, resp, all.size()) : List.of();
         switch (format) {
             case "versions" -> {
                 ObjectNode out = ZoteroAnswers.JSON.createObjectNode();
-                all.forEach(o -> out.put(o.key(), o.version()));
+                page.forEach(o -> out.put(o.key(), o.version()));
                 ZoteroApi.json(resp, 200, out);
             }
             case "keys" -> {
                 StringBuilder s = new StringBuilder();
-                all.forEach(o -> s.append(o.key()).append('\n'));
+                page.forEach(o -> s.append(o.key()).append('\n'));
                 ZoteroApi.text(resp, 200, s.toString());
             }
             case "json" -> {
-                List<Stored> page = ZoteroApi.page(all, req);
-                links(req, resp, all.size());
                 ArrayNode out = ZoteroApi.array();
-                page.forEach(o -> out.add(answers.object(view, o, base)));
+                page.forEach(o -> out.add(answer(req, view, o)));
                 ZoteroApi.json(resp, 200, out);
             }
-            default -> throw new ZoteroApiException(400, "Invalid 'format' value '" + format + "'; Idiom serves json, keys and versions");
+            case "atom" -> ZoteroApi.atom(resp, atom.feed("Zotero / " + view.library().name() + " / " + label(type.equals("search") ? "searche" : type) + "s",
+                    req.getRequestURL() + (req.getQueryString() == null ? "" : "?" + req.getQueryString()), pages,
+                    page.stream().map(o -> answer(req, view, o)).toList(), ZoteroAtom.content(req.getParameter("content")), base));
+            default -> throw new ZoteroApiException(400, "Invalid 'format' value '" + format + "'; Idiom serves json, atom, keys and versions");
         }
     }
 
@@ -151,30 +160,29 @@ final class LibraryRoutes {
         return Character.toUpperCase(type.charAt(0)) + type.substring(1);
     }
 
-    /** {@code Link}: next, last (and prev, first) pages of a listing, as the API writes them. */
-    private static void links(HttpServletRequest req, HttpServletResponse resp, int total) {
+    /** {@code Link}: next, last (and prev, first) pages of a listing, as the API writes them; the same links for an Atom feed. */
+    private static List<ZoteroAtom.Link> links(HttpServletRequest req, HttpServletResponse resp, int total) {
         int start = ZoteroApi.intParam(req, "start", 0);
         int limit = ZoteroApi.limit(req);
         String self = req.getRequestURL().toString();
         String query = req.getQueryString() == null ? "" : req.getQueryString().replaceAll("(^|&)start=[^&]*", "");
-        java.util.List<String> out = new java.util.ArrayList<>();
+        java.util.List<ZoteroAtom.Link> out = new java.util.ArrayList<>();
         // as the dataserver writes them: no start for the first page (nor a prev or last that is the first)
         java.util.function.IntFunction<String> at = s -> {
             String q = (query.replaceAll("^&", "") + (s > 0 ? "&start=" + s : "")).replaceAll("^&", "");
             return self + (q.isEmpty() ? "" : "?" + q);
         };
         if (start + limit < total) {
-            out.add("<" + at.apply(start + limit) + ">; rel=\"next\"");
+            out.add(new ZoteroAtom.Link("next", at.apply(start + limit)));
         }
         int last = start >= total ? total - limit : ((total - 1) / limit) * limit; // where the last page starts; past the end, one page back from it
-        out.add("<" + at.apply(Math.max(0, last)) + ">; rel=\"last\"");
+        out.add(new ZoteroAtom.Link("last", at.apply(Math.max(0, last))));
         if (start > 0) {
-            out.add("<" + at.apply(Math.max(0, start - limit)) + ">; rel=\"prev\"");
-            out.add("<" + at.apply(0) + ">; rel=\"first\"");
+            out.add(new ZoteroAtom.Link("prev", at.apply(Math.max(0, start - limit))));
+            out.add(new ZoteroAtom.Link("first", at.apply(0)));
         }
-        if (!out.isEmpty()) {
-            resp.setHeader("Link", String.join(", ", out));
-        }
+        resp.setHeader("Link", String.join(", ", out.stream().map(l -> "<" + l.href() + ">; rel=\"" + l.rel() + "\"").toList()));
+        return out;
     }
 
     private static String existing(LibraryView view, String type, String key) {
@@ -192,17 +200,66 @@ final class LibraryRoutes {
             throw new ZoteroApiException(400, "Cannot specify more than 50 " + type + " keys");
         }
         String[] tags = req.getParameterValues("tag");
-        String sort = req.getParameter("sort") == null ? req.getParameter("order") : req.getParameter("sort");
-        if (sort != null && sort.endsWith("KeyList")) {
-            sort = null;
-        }
+        String sort = req.getParameter("sort");
         String direction = req.getParameter("direction");
+        String order = req.getParameter("order"); // deprecated in v3, read as the dataserver reads it: a direction, or a field with sort= its direction
+        if (order != null && (order.equals("asc") || order.equals("desc"))) {
+            direction = order;
+        } else if (order != null) {
+            if (sort != null && (sort.equals("asc") || sort.equals("desc"))) {
+                direction = sort;
+            }
+            sort = order;
+        }
+        if (sort != null && sort.endsWith("KeyList")) {
+            sort = "keyList";
+        }
+        if (sort == null && "atom".equals(ZoteroApi.format(req))) {
+            sort = "dateAdded"; // the dataserver's default order for Atom
+        }
         if (direction != null && !direction.equals("asc") && !direction.equals("desc")) {
             throw new ZoteroApiException(400, "Invalid 'direction' value '" + direction + "'");
         }
-        return new ObjectQuery(type, scope, within, longParam(req, "since", 0), keys, req.getParameter("itemType"),
+        return new ObjectQuery(type, scope, within, since(req), keys, req.getParameter("itemType"),
                 tags == null ? List.of() : List.of(tags), req.getParameter("q"), req.getParameter("qmode"), "1".equals(req.getParameter("includeTrashed")),
                 sort, direction);
+    }
+
+    /**
+     * An object as this client is answered it: an attachment's {@code lastRead} (schema 42) left out
+     * for a client that asks for an older schema, Android's before schema 44, and Zotero desktop 7 and
+     * 8 whatever schema they name (they fail on a property they do not know), as the dataserver gates it.
+     */
+    private ObjectNode answer(HttpServletRequest req, LibraryView view, Stored o) {
+        ObjectNode out = answers.object(view, o, base);
+        if (out.path("data").has("lastRead") && !lastReadVisible(req)) {
+            ((ObjectNode) out.get("data")).remove("lastRead");
+        }
+        return out;
+    }
+
+    private static boolean lastReadVisible(HttpServletRequest req) {
+        String agent = req.getHeader("User-Agent") == null ? "" : req.getHeader("User-Agent");
+        int schema;
+        try {
+            schema = req.getHeader("Zotero-Schema-Version") == null ? 0 : Integer.parseInt(req.getHeader("Zotero-Schema-Version").strip());
+        } catch (NumberFormatException e) {
+            schema = 0;
+        }
+        // a client naming the schema Idiom serves is current, whatever that schema's number
+        return !(schema > 0 && schema < Math.min(42, ZoteroApi.SCHEMA_VERSION)) && !(agent.contains("Android") && schema < 44)
+                && !agent.matches(".*Gecko/\\d+ Zotero/[78]\\..*");
+    }
+
+    /** Whether Zotero's own client (or its connector) sends this: the dataserver keeps the dateModified they give. */
+    private static boolean zoteroClient(HttpServletRequest req) {
+        String agent = req.getHeader("User-Agent");
+        return agent != null && (agent.contains("Zotero") || agent.contains("Firefox"));
+    }
+
+    /** {@code since}, or {@code newer} as older clients name it; 0 when neither is given. */
+    private static long since(HttpServletRequest req) {
+        return req.getParameter("since") != null ? longParam(req, "since", 0) : longParam(req, "newer", 0);
     }
 
     private static long longParam(HttpServletRequest req, String name, long otherwise) {
@@ -228,7 +285,8 @@ final class LibraryRoutes {
         switch (req.getMethod() + " " + p.size()) {
             case "POST 1" -> {
                 JsonNode body = ZoteroApi.body(req);
-                ServedZotero.Posted posted = zotero.post(library, type, body, iusv, zotero.caller(ZoteroApi.keyOf(req)), req.getHeader("Zotero-Write-Token"));
+                ServedZotero.Posted posted = zotero.post(library, type, body, iusv, zotero.caller(ZoteroApi.keyOf(req)), req.getHeader("Zotero-Write-Token"),
+                        zoteroClient(req));
                 ObjectNode out = ZoteroAnswers.JSON.createObjectNode();
                 ObjectNode successful = out.putObject("successful");
                 ObjectNode success = out.putObject("success");
@@ -246,7 +304,7 @@ final class LibraryRoutes {
                         unchanged.put(i, o.key());
                     } else {
                         Stored s = view.of(type).get(o.key());
-                        successful.set(i, s == null ? o.written() : answers.object(view, s, base));
+                        successful.set(i, s == null ? o.written() : answer(req, view, s));
                         success.put(i, o.key());
                     }
                 }
@@ -260,7 +318,7 @@ final class LibraryRoutes {
                 }
                 ObjectNode data = ((ObjectNode) body).deepCopy();
                 data.put("key", p.get(1));
-                ok(resp, zotero.put(library, type, p.get(1), data, iusv, req.getMethod().equals("PATCH")));
+                ok(resp, zotero.put(library, type, p.get(1), data, iusv, req.getMethod().equals("PATCH"), zotero.caller(ZoteroApi.keyOf(req)), zoteroClient(req)));
                 resp.setStatus(204);
             }
             case "DELETE 2" -> {
@@ -293,31 +351,101 @@ final class LibraryRoutes {
         if (notModified(req, resp, view.version())) {
             return;
         }
-        List<Stored> items = new ObjectQuery("item", "all", null, 0, null, null, List.of(), null, null, false, null, null).select(view);
+        List<Stored> items = itemsForTags(req, "all", null).select(view);
         if (p.size() == 2) {
-            Map<String, int[]> tags = zotero.tags(view, items);
             String name = java.net.URLDecoder.decode(p.get(1), java.nio.charset.StandardCharsets.UTF_8);
-            if (!tags.containsKey(name)) {
+            if (!zotero.tags(view, items).containsKey(name)) {
                 throw new ZoteroApiException(404, "Tag not found");
             }
         }
         tagsOf(req, resp, view, items);
     }
 
+    /**
+     * The tags of some items: {@code items/tags}, {@code items/top/tags}, {@code items/trash/tags},
+     * {@code collections/{key}/tags}, {@code collections/{key}/items/tags} and {@code …/items/top/tags}.
+     */
+    private void tagsWithin(HttpServletRequest req, HttpServletResponse resp, LibraryView view, String type, List<String> p) throws IOException {
+        String scope;
+        String within = null;
+        if (type.equals("item") && p.size() == 2) {
+            scope = "all";
+        } else if (type.equals("item") && p.size() == 3 && (p.get(1).equals("top") || p.get(1).equals("trash"))) {
+            scope = p.get(1);
+        } else if (type.equals("collection") && (p.size() == 3 || p.size() == 4 && p.get(2).equals("items"))) {
+            within = existing(view, "collection", p.get(1));
+            scope = "collection";
+        } else if (type.equals("collection") && p.size() == 5 && p.get(2).equals("items") && p.get(3).equals("top")) {
+            within = existing(view, "collection", p.get(1));
+            scope = "collectionTop";
+        } else {
+            throw new ZoteroApiException(404, "Not found");
+        }
+        if (notModified(req, resp, view.version())) {
+            return;
+        }
+        tagsOf(req, resp, view, itemsForTags(req, scope, within).select(view));
+    }
+
+    /** The items whose tags a tag listing shows: those of its scope that {@code itemQ}, {@code itemQMode} and {@code itemTag} select. */
+    private static ObjectQuery itemsForTags(HttpServletRequest req, String scope, String within) {
+        String[] itemTags = req.getParameterValues("itemTag");
+        return new ObjectQuery("item", scope, within, 0, null, null, itemTags == null ? List.of() : List.of(itemTags), req.getParameter("itemQ"),
+                req.getParameter("itemQMode"), false, null, null);
+    }
+
+    /** A tag listing, its tags selected by name ({@code tag=a || b}), by {@code q} ({@code qmode} contains or startsWith) and by {@code since}. */
     private void tagsOf(HttpServletRequest req, HttpServletResponse resp, LibraryView view, List<Stored> items) throws IOException {
-        Map<String, int[]> tags = zotero.tags(view, items);
+        Map<String, ServedZotero.TagUse> tags = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        tags.putAll(zotero.tags(view, items));
+        String named = req.getParameter("tag");
+        if (named != null) {
+            Set<String> names = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+            names.addAll(Arrays.asList(named.split("\\s*\\|\\|\\s*")));
+            tags.keySet().retainAll(names);
+        }
+        String q = req.getParameter("q");
+        if (q != null && !q.isEmpty()) {
+            String needle = q.toLowerCase(java.util.Locale.ROOT);
+            boolean starts = "startswith".equalsIgnoreCase(req.getParameter("qmode"));
+            tags.keySet().removeIf(t -> starts ? !t.toLowerCase(java.util.Locale.ROOT).startsWith(needle) : !t.toLowerCase(java.util.Locale.ROOT).contains(needle));
+        }
+        long since = since(req);
+        tags.values().removeIf(t -> t.version() <= since);
         ok(resp, view.version());
         resp.setHeader("Total-Results", Integer.toString(tags.size()));
-        ArrayNode out = ZoteroApi.array();
-        int start = ZoteroApi.intParam(req, "start", 0);
-        int limit = ZoteroApi.limit(req);
-        tags.entrySet().stream().skip(start).limit(limit).forEach(t -> {
-            ObjectNode o = out.addObject().put("tag", t.getKey());
+        String format = ZoteroApi.format(req);
+        if (!format.equals("json") && !format.equals("atom")) {
+            throw new ZoteroApiException(400, "Invalid 'format' value '" + format + "'; Idiom serves tags in json and atom");
+        }
+        List<ZoteroAtom.Link> pages = links(req, resp, tags.size());
+        List<ObjectNode> page = tags.entrySet().stream().skip(ZoteroApi.intParam(req, "start", 0)).limit(ZoteroApi.limit(req)).map(t -> {
+            ObjectNode o = ZoteroAnswers.JSON.createObjectNode().put("tag", t.getKey());
             o.putObject("links").putObject("self").put("href", base + "/" + view.library().path() + "/tags/"
                     + java.net.URLEncoder.encode(t.getKey(), java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20")).put("type", "application/json");
-            o.putObject("meta").put("type", t.getValue()[0]).put("numItems", t.getValue()[1]);
-        });
+            o.putObject("meta").put("type", t.getValue().type()).put("numItems", t.getValue().numItems());
+            return o;
+        }).toList();
+        if (format.equals("atom")) {
+            ObjectNode library = answers.library(view.library(), base);
+            ZoteroApi.atom(resp, atom.feed("Zotero / " + view.library().name() + " / Tags", req.getRequestURL() + (req.getQueryString() == null ? "" : "?"
+                    + req.getQueryString()), pages, page.stream().map(o -> o.deepCopy().set("library", library)).map(ObjectNode.class::cast).toList(),
+                    ZoteroAtom.content(req.getParameter("content")), base));
+            return;
+        }
+        ArrayNode out = ZoteroApi.array();
+        page.forEach(out::add);
         ZoteroApi.json(resp, 200, out);
+    }
+
+    /** 403 when a group member who is no admin would change an admin-only setting. */
+    private void adminOnly(HttpServletRequest req, Library library, List<String> settings) {
+        var caller = zotero.caller(ZoteroApi.keyOf(req));
+        for (String s : settings) {
+            if (!zotero.mayChangeSetting(caller, library, s)) {
+                throw new ZoteroApiException(403, "Only group admins can change setting '" + s + "'");
+            }
+        }
     }
 
     private void settings(HttpServletRequest req, HttpServletResponse resp, Library library, List<String> p) throws IOException {
@@ -348,16 +476,43 @@ final class LibraryRoutes {
                 ZoteroApi.json(resp, 200, out);
             }
             case "POST" -> {
-                ok(resp, zotero.putSettings(library, ZoteroApi.body(req), iusv));
-                resp.setStatus(204);
+                JsonNode body = ZoteroApi.body(req);
+                var caller = zotero.caller(ZoteroApi.keyOf(req));
+                ObjectNode failed = ZoteroAnswers.JSON.createObjectNode();
+                if (body.isObject()) {
+                    // an admin-only setting from a member is refused on its own; the others are written (a write report answers)
+                    ObjectNode allowed = ZoteroAnswers.JSON.createObjectNode();
+                    int i = 0;
+                    for (var s : body.properties()) {
+                        if (zotero.mayChangeSetting(caller, library, s.getKey())) {
+                            allowed.set(s.getKey(), s.getValue());
+                        } else {
+                            failed.putObject(Integer.toString(i)).put("key", s.getKey()).put("code", 403)
+                                    .put("message", "Only group admins can change setting '" + s.getKey() + "'");
+                        }
+                        i++;
+                    }
+                    body = allowed;
+                }
+                long version = body.isEmpty() && !failed.isEmpty() ? zotero.view(library).version() : zotero.putSettings(library, body, iusv);
+                ok(resp, version);
+                if (failed.isEmpty()) {
+                    resp.setStatus(204);
+                } else {
+                    ObjectNode report = ZoteroAnswers.JSON.createObjectNode();
+                    report.putObject("successful");
+                    report.putObject("success");
+                    report.putObject("unchanged");
+                    report.set("failed", failed);
+                    ZoteroApi.json(resp, 200, report);
+                }
             }
             case "PUT" -> {
                 if (p.size() != 2) {
                     throw new ZoteroApiException(405, "Method not allowed");
                 }
-                ObjectNode one = ZoteroAnswers.JSON.createObjectNode();
-                one.set(p.get(1), ZoteroApi.body(req));
-                ok(resp, zotero.putSettings(library, one, iusv));
+                adminOnly(req, library, List.of(p.get(1)));
+                ok(resp, zotero.putSetting(library, p.get(1), ZoteroApi.body(req), iusv));
                 resp.setStatus(204);
             }
             case "DELETE" -> {
@@ -366,10 +521,12 @@ final class LibraryRoutes {
                     if (named == null || named.isBlank()) {
                         throw new ZoteroApiException(400, "settingKey parameter not provided");
                     }
+                    adminOnly(req, library, List.of(named.split(",")));
                     ok(resp, zotero.deleteSettings(library, List.of(named.split(",")), iusv));
                     resp.setStatus(204);
                     return;
                 }
+                adminOnly(req, library, List.of(p.get(1)));
                 ok(resp, zotero.deleteSetting(library, p.get(1), iusv));
                 resp.setStatus(204);
             }

@@ -44,7 +44,8 @@ public final class TestRoot {
         return credentials != null;
     }
 
-    private boolean isRoot(HttpServletRequest req) {
+    /** Whether the request carries the test root's credentials (never, without a root). */
+    boolean isRoot(HttpServletRequest req) {
         String auth = req.getHeader("Authorization");
         if (credentials == null || auth == null || !auth.regionMatches(true, 0, "Basic ", 0, 6)) {
             return false;

@@ -3,6 +3,7 @@ package dev.idiom.services.zotero;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import dev.idiom.events.zotero.ServedLibraries.Library;
 import dev.idiom.services.app.zotero.LibraryView;
 import dev.idiom.services.app.zotero.ObjectQuery;
@@ -53,6 +54,15 @@ final class ZoteroAnswers {
                 if (o.parentKey() == null && types.isWork(itemType) || itemType.equals("note") || pdf) {
                     meta.put("numChildren", view.children(o.key()));
                 }
+                if (view.library().kind().equals("group")) {
+                    // who made it, and who last changed it if someone else, as group libraries answer
+                    if (o.createdBy() != null) {
+                        meta.set("createdByUser", user(o.createdBy(), view, base));
+                    }
+                    if (o.modifiedBy() != null && !o.modifiedBy().equals(o.createdBy())) {
+                        meta.set("lastModifiedByUser", user(o.modifiedBy(), view, base));
+                    }
+                }
             }
             case "collection" -> {
                 meta.put("numCollections", view.of("collection").values().stream().filter(c -> o.key().equals(c.parentKey())).count());
@@ -61,13 +71,46 @@ final class ZoteroAnswers {
             }
             default -> { }
         }
-        out.set("data", data(o));
+        out.set("data", data(o, view));
+        return out;
+    }
+
+    private static ObjectNode user(long number, LibraryView view, String base) {
+        String name = view.users().getOrDefault(number, "user " + number);
+        ObjectNode out = JSON.createObjectNode().put("id", number).put("username", name).put("name", name);
+        out.putObject("links").putObject("alternate").put("href", base + "/users/" + number).put("type", "text/html");
         return out;
     }
 
     /** The object's data with its version, an item's with every field of its type ("" where empty), in the schema's order. */
-    ObjectNode data(Stored o) {
+    ObjectNode data(Stored o, LibraryView view) {
+        return dataOf(o, withRelatedBack(o, view));
+    }
+
+    private static ObjectNode withRelatedBack(Stored o, LibraryView view) {
         ObjectNode d = o.data();
+        List<String> back = view.relatedBack().getOrDefault(o.key(), List.of());
+        if ("item".equals(o.type()) && !back.isEmpty()) {
+            d = d.deepCopy(); // the relations the items naming this one make, shown on it too
+            ObjectNode relations = d.with("relations");
+            JsonNode own = relations.path("dc:relation");
+            java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>();
+            for (JsonNode v : own.isArray() ? own : JSON.createArrayNode().add(own)) {
+                if (!v.isMissingNode()) {
+                    all.add(v.asText());
+                }
+            }
+            all.addAll(back);
+            if (all.size() == 1) {
+                relations.put("dc:relation", all.iterator().next());
+            } else {
+                all.forEach(relations.putArray("dc:relation")::add);
+            }
+        }
+        return d;
+    }
+
+    private ObjectNode dataOf(Stored o, ObjectNode d) {
         ObjectNode out = JSON.createObjectNode().put("key", o.key()).put("version", o.version());
         if (!"item".equals(o.type())) {
             d.properties().forEach(p -> {

@@ -264,8 +264,9 @@ public final class ZoteroItemRules {
     /** The start of a note as the dataserver's refusal quotes it ({@code Zotero_Notes::noteToTitle}: 79 bytes of its text, spaces folded). */
     static String noteExcerpt(String html) {
         String text = html.strip();
+        // as PHP's strip_tags: an unclosed comment or tag runs to the end
         text = text.substring(0, Math.min(text.length(), 79 * 5)).replaceAll("</p>\\s*<p>", "</p>\n<p>")
-                .replaceAll("(?s)<!--.*?-->", "").replaceAll("<[^>]*>", "").replace("&nbsp;", "\u00a0").replace("&lt;", "<").replace("&gt;", ">")
+                .replaceAll("(?s)<!--.*?-->", "").replaceAll("(?s)<!--.*", "").replaceAll("<[^>]*>", "").replaceAll("<[^>]*$", "").replace("&nbsp;", "\u00a0").replace("&lt;", "<").replace("&gt;", ">")
                 .replace("&quot;", "\"").replace("&amp;", "&");
         String excerpt = utf8Prefix(text, 79).replaceAll("[ \\t\\n\\r\\x0B\\f]+", " ").replaceAll("^[\\s\u00a0]+|[\\s\u00a0]+$", "");
         if (excerpt.isEmpty()) { // nothing but markup: the raw HTML's start

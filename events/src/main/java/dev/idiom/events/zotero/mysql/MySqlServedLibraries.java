@@ -18,7 +18,7 @@ import javax.sql.DataSource;
 /** The served Zotero libraries in MySQL/MariaDB ({@code zotero_*}), bound parameters only. */
 public final class MySqlServedLibraries implements ServedLibraries {
     private static final String LIBRARY = "SELECT id, kind, number, account, name, version, meta FROM zotero_library";
-    private static final String OBJECT = "SELECT object_type, object_key, version, parent_key, trashed, data FROM zotero_object";
+    private static final String OBJECT = "SELECT object_type, object_key, version, parent_key, trashed, data, created_by, modified_by FROM zotero_object";
 
     private final DataSource db;
 
@@ -108,7 +108,7 @@ public final class MySqlServedLibraries implements ServedLibraries {
             for (String table : List.of("zotero_object", "zotero_deletion", "zotero_setting")) {
                 update(c, "DELETE FROM " + table + " WHERE library_id = ?", library);
             }
-            update(c, "UPDATE zotero_library SET version = 0 WHERE id = ?", library);
+            update(c, "UPDATE zotero_library SET version = version + 1 WHERE id = ?", library); // emptied is a change: versions go on growing
             return null;
         });
     }
@@ -170,7 +170,8 @@ public final class MySqlServedLibraries implements ServedLibraries {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new StoredObject(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getBoolean(5), rs.getString(6)));
+                    out.add(new StoredObject(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getBoolean(5), rs.getString(6),
+                            rs.getObject(7, Long.class), rs.getObject(8, Long.class)));
                 }
             }
         }
@@ -223,8 +224,8 @@ public final class MySqlServedLibraries implements ServedLibraries {
             long before = lock(c, library);
             Write w = new Write(c, library, before);
             T result = work.apply(w);
-            if (w.bumped) {
-                update(c, "UPDATE zotero_library SET version = ? WHERE id = ?", before + 1, library);
+            if (w.after() > before) {
+                update(c, "UPDATE zotero_library SET version = ? WHERE id = ?", w.after(), library);
             }
             return result;
         });
@@ -235,12 +236,17 @@ public final class MySqlServedLibraries implements ServedLibraries {
         private final Connection c;
         private final long library;
         private final long before;
-        private boolean bumped;
+        /** The version the changes take now. */
+        private long at;
+        /** The highest version a change took (before: none). */
+        private long used;
 
         Write(Connection c, long library, long before) {
             this.c = c;
             this.library = library;
             this.before = before;
+            this.at = before + 1;
+            this.used = before;
         }
 
         @Override
@@ -250,8 +256,20 @@ public final class MySqlServedLibraries implements ServedLibraries {
 
         @Override
         public long next() {
-            bumped = true;
-            return before + 1;
+            used = at;
+            return at;
+        }
+
+        @Override
+        public void nextObject() {
+            if (used == at) {
+                at++;
+            }
+        }
+
+        @Override
+        public long after() {
+            return used;
         }
 
         private <T> T sql(SqlWork<T> work) {
@@ -295,17 +313,41 @@ public final class MySqlServedLibraries implements ServedLibraries {
         }
 
         @Override
+        public void put(String type, String key, String parentKey, boolean trashed, String data, Long user, boolean changedIt) {
+            long v = next();
+            sql(c -> {
+                Long maker = user;
+                try (PreparedStatement ps = c.prepareStatement("SELECT created_by FROM zotero_deletion WHERE library_id = ? AND object_type = ? AND object_key = ?")) {
+                    ps.setLong(1, library);
+                    ps.setString(2, type);
+                    ps.setString(3, key);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next() && rs.getObject(1) != null) {
+                            maker = rs.getLong(1); // made again under its key: its first maker stays
+                        }
+                    }
+                }
+                update(c, "INSERT INTO zotero_object (library_id, object_type, object_key, version, parent_key, trashed, data, created_by, modified_by) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE version = VALUES(version), parent_key = VALUES(parent_key), "
+                        + "trashed = VALUES(trashed), data = VALUES(data), created_by = COALESCE(created_by, VALUES(created_by)), "
+                        + "modified_by = IF(?, VALUES(modified_by), modified_by)", library, type, key, v, parentKey, trashed, data, maker, user, changedIt);
+                return update(c, "DELETE FROM zotero_deletion WHERE library_id = ? AND object_type = ? AND object_key = ?", library, type, key);
+            });
+        }
+
+        @Override
         public void delete(String type, String key) {
             long v = next();
             sql(c -> {
-                update(c, "DELETE FROM zotero_object WHERE library_id = ? AND object_type = ? AND object_key = ?", library, type, key);
-                return deleted(c, type, key, v);
+                deleted(c, type, key, v); // first, so that it keeps who made the object
+                return update(c, "DELETE FROM zotero_object WHERE library_id = ? AND object_type = ? AND object_key = ?", library, type, key);
             });
         }
 
         private int deleted(Connection c, String type, String key, long v) throws SQLException {
-            return update(c, "INSERT INTO zotero_deletion (library_id, object_type, object_key, version) VALUES (?, ?, ?, ?) "
-                    + "ON DUPLICATE KEY UPDATE version = VALUES(version)", library, type, key, v);
+            return update(c, "INSERT INTO zotero_deletion (library_id, object_type, object_key, version, created_by) VALUES (?, ?, ?, ?, "
+                    + "(SELECT o.created_by FROM zotero_object o WHERE o.library_id = ? AND o.object_type = ? AND o.object_key = ?)) "
+                    + "ON DUPLICATE KEY UPDATE version = VALUES(version), created_by = VALUES(created_by)", library, type, key, v, library, type, key);
         }
 
         @Override
@@ -330,6 +372,12 @@ public final class MySqlServedLibraries implements ServedLibraries {
                 update(c, "DELETE FROM zotero_setting WHERE library_id = ? AND name = ?", library, name);
                 return deleted(c, "setting", name, v);
             });
+        }
+
+        @Override
+        public void forgetSetting(String name, boolean everywhere) {
+            sql(c -> everywhere ? update(c, "DELETE FROM zotero_setting WHERE name = ?", name)
+                    : update(c, "DELETE FROM zotero_setting WHERE library_id = ? AND name = ?", library, name));
         }
 
         @Override

@@ -86,6 +86,17 @@ public final class ItemTemplates {
         return out;
     }
 
+    /** A field's, an item type's or a creator type's label in English, as an Atom entry's HTML table shows it. */
+    public String label(String kind, String name) {
+        String l = labels.resolve("en-US");
+        return switch (kind) {
+            case "field" -> labels.field(l, name);
+            case "itemType" -> labels.itemType(l, name);
+            case "creatorType" -> labels.creatorType(l, name);
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
     /** A creator's fields: the dataserver has them in English alone. */
     public List<Named> creatorFields() {
         return List.of(new Named("firstName", "First"), new Named("lastName", "Last"), new Named("name", "Name"));

@@ -1,5 +1,6 @@
 package dev.idiom.services.app.zotero;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.zotero.ServedLibraries;
@@ -16,18 +17,20 @@ import java.util.Map;
  *
  * @param objects each object type's objects by key, in key order
  */
-public record LibraryView(Library library, long version, Map<String, Map<String, Stored>> objects, Map<String, Integer> childCounts) {
+public record LibraryView(Library library, long version, Map<String, Map<String, Stored>> objects, Map<String, Integer> childCounts,
+        Map<Long, String> users, Map<String, List<String>> relatedBack) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** An object as read: its version, trash flag, parent and data (never changed once read). */
-    public record Stored(String type, String key, long version, String parentKey, boolean trashed, ObjectNode data) {}
+    /** An object of the library; {@code createdBy}, {@code modifiedBy}: the users who made it and last changed it (null: not known). */
+    public record Stored(String type, String key, long version, String parentKey, boolean trashed, ObjectNode data, Long createdBy, Long modifiedBy) {}
 
     static LibraryView read(ServedLibraries store, Library library, long version) {
         Map<String, Map<String, Stored>> all = new LinkedHashMap<>();
         for (String type : List.of("item", "collection", "search")) {
             Map<String, Stored> byKey = new java.util.TreeMap<>();
             for (ServedLibraries.StoredObject o : store.objects(library.id(), type)) {
-                byKey.put(o.key(), new Stored(type, o.key(), o.version(), o.parentKey(), o.trashed(), parse(o.data())));
+                byKey.put(o.key(), new Stored(type, o.key(), o.version(), o.parentKey(), o.trashed(), parse(o.data()), o.createdBy(), o.modifiedBy()));
             }
             all.put(type, java.util.Collections.unmodifiableMap(byKey));
         }
@@ -37,7 +40,22 @@ public record LibraryView(Library library, long version, Map<String, Map<String,
                 counts.merge(i.parentKey(), 1, Integer::sum);
             }
         });
-        return new LibraryView(library, version, java.util.Collections.unmodifiableMap(all), java.util.Collections.unmodifiableMap(counts));
+        Map<Long, String> users = new java.util.TreeMap<>(); // the names of the users who made or changed an object, read once a view
+        all.values().forEach(byKey -> byKey.values().forEach(o -> java.util.stream.Stream.of(o.createdBy(), o.modifiedBy())
+                .filter(java.util.Objects::nonNull).forEach(u -> users.computeIfAbsent(u, n -> store.library("user", n).map(Library::name).orElse("user " + n)))));
+        // related items are related both ways: each item's URI in the dc:relation of the items that name it
+        Map<String, List<String>> back = new java.util.HashMap<>();
+        String prefix = ObjectWrites.itemUri(library.path(), "");
+        all.get("item").values().forEach(i -> {
+            JsonNode related = i.data().path("relations").path("dc:relation");
+            for (JsonNode v : related.isArray() ? related : JSON.createArrayNode().add(related)) {
+                if (v.asText().startsWith(prefix)) {
+                    back.computeIfAbsent(v.asText().substring(prefix.length()), k -> new java.util.ArrayList<>()).add(prefix + i.key());
+                }
+            }
+        });
+        return new LibraryView(library, version, java.util.Collections.unmodifiableMap(all), java.util.Collections.unmodifiableMap(counts),
+                java.util.Collections.unmodifiableMap(users), back);
     }
 
     public static ObjectNode parse(String json) {

@@ -28,23 +28,56 @@ public record ObjectQuery(String type, String scope, String within, long since, 
             wanted = wanted.and(o -> k.contains(o.key()));
         }
         wanted = wanted.and(inScope(view));
-        if (!includeTrashed && !"trash".equals(scope)) {
-            wanted = wanted.and(o -> !o.trashed()); // collections and searches go to the trash too
+        Predicate<Stored> live = o -> includeTrashed || "trash".equals(scope) || !o.trashed(); // collections and searches go to the trash too
+        wanted = wanted.and(live);
+        Predicate<Stored> found = found(false);
+        Predicate<Stored> excluded = found(true);
+        if ("top".equals(scope) && found != null) {
+            // items/top?q= (itemType=, tag=): what a search finds at any depth names its top-level item, as the dataserver
+            // answers; a negation (tag=-b) is of the top-level item itself
+            Set<String> tops = view.of(type).values().stream().filter(live.and(found)).map(o -> top(view, o.key()))
+                    .collect(java.util.stream.Collectors.toSet());
+            wanted = wanted.and(o -> tops.contains(o.key()));
+        } else if (found != null) {
+            wanted = wanted.and(found);
         }
-        if ("item".equals(type)) {
-            if (itemType != null) {
-                wanted = wanted.and(typeMatches(itemType));
-            }
-            for (String t : tags) {
-                wanted = wanted.and(tagMatches(t));
-            }
-            if (q != null && !q.isBlank()) {
-                String needle = q.toLowerCase(java.util.Locale.ROOT);
-                boolean everything = "everything".equals(qmode);
-                wanted = wanted.and(o -> text(o, everything).contains(needle));
-            }
+        if (excluded != null) {
+            wanted = wanted.and(excluded);
         }
         return view.of(type).values().stream().filter(wanted).sorted(order(view)).toList();
+    }
+
+    /**
+     * What the search finds: with {@code negations} false its terms that select (itemType, tag, q, or a
+     * collection's or search's name), with true those that leave out ({@code itemType=-x}, {@code tag=-x});
+     * null when it has none of them.
+     */
+    private Predicate<Stored> found(boolean negations) {
+        if (!"item".equals(type)) {
+            // collections?q=, searches?q=: by name
+            return negations || q == null || q.isBlank() ? null : terms(q).stream().map(t -> (Predicate<Stored>) o -> o.data().path("name").asText("")
+                    .toLowerCase(java.util.Locale.ROOT).contains(t)).reduce(Predicate::and).orElse(o -> true);
+        }
+        Predicate<Stored> found = o -> true;
+        boolean any = false;
+        if (itemType != null && itemType.startsWith("-") == negations) {
+            found = found.and(typeMatches(itemType));
+            any = true;
+        }
+        for (String t : tags) {
+            if (t.startsWith("-") == negations) {
+                found = found.and(tagMatches(t));
+                any = true;
+            }
+        }
+        if (!negations && q != null && !q.isBlank()) {
+            boolean everything = "everything".equals(qmode);
+            for (String term : terms(q)) {
+                found = found.and(o -> text(o, everything).contains(term));
+            }
+            any = true;
+        }
+        return any ? found : null;
     }
 
     private String top(LibraryView view, String key) {
@@ -64,7 +97,9 @@ public record ObjectQuery(String type, String scope, String within, long since, 
             case "top" -> o -> o.parentKey() == null;
             case "trash" -> Stored::trashed;
             case "children" -> o -> within.equals(o.parentKey());
-            case "collection" -> o -> inCollection(o);
+            // an item in the collection and its child notes and attachments, as the dataserver lists them (items/top: the items alone)
+            case "collection" -> o -> inCollection(o) || o.parentKey() != null && view.of(type).get(o.parentKey()) != null
+                    && inCollection(view.of(type).get(o.parentKey()));
             case "collectionTop" -> o -> o.parentKey() == null && inCollection(o);
             case "subcollections" -> o -> within.equals(o.parentKey());
             default -> o -> true;
@@ -93,14 +128,29 @@ public record ObjectQuery(String type, String scope, String within, long since, 
 
     private static Predicate<Stored> tagMatches(String expression) {
         boolean not = expression.startsWith("-");
-        Set<String> any = Set.copyOf(Arrays.stream((not ? expression.substring(1) : expression).split("\\s*\\|\\|\\s*")).toList());
+        // tag=B finds b: the dataserver compares tags without case
+        Set<String> any = Set.copyOf(Arrays.stream((not ? expression.substring(1) : expression).split("\\s*\\|\\|\\s*"))
+                .map(t -> t.toLowerCase(java.util.Locale.ROOT)).toList());
         return o -> {
             boolean has = false;
             for (var t : o.data().path("tags")) {
-                has |= any.contains(t.path("tag").asText());
+                has |= any.contains(t.path("tag").asText().toLowerCase(java.util.Locale.ROOT));
             }
             return has != not && !(not && annotation(o));
         };
+    }
+
+    /** A quick search's terms, each of which must be found: its words, and its "quoted phrases" whole (lower case). */
+    static List<String> terms(String q) {
+        List<String> out = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(q.toLowerCase(java.util.Locale.ROOT));
+        while (m.find()) {
+            String t = m.group(1) != null ? m.group(1).strip() : m.group(2);
+            if (!t.isEmpty()) {
+                out.add(t);
+            }
+        }
+        return out;
     }
 
     /** The text {@code q} is looked for in: title, creators' names and year; everything adds every field. */
@@ -122,6 +172,9 @@ public record ObjectQuery(String type, String scope, String within, long since, 
 
     private Comparator<Stored> order(LibraryView view) {
         String by = sort == null ? "dateModified" : sort;
+        if (by.equals("keyList") && keys != null) {
+            return Comparator.comparingInt(o -> keys.indexOf(o.key())); // order=itemKeyList: as the keys were named
+        }
         Comparator<Stored> c = switch (by) {
             case "title" -> Comparator.comparing(o -> sortTitle(o).toLowerCase(java.util.Locale.ROOT));
             // by name as a reader would order them, items with no creator last (in the order they were added)
@@ -155,7 +208,9 @@ public record ObjectQuery(String type, String scope, String within, long since, 
     /** Zotero's creator summary: one primary creator's last name, "A and B" for two, "A et al." beyond. */
     public static String creatorSummary(com.fasterxml.jackson.databind.JsonNode data) {
         List<String> names = new java.util.ArrayList<>();
-        data.path("creators").forEach(c -> names.add(c.hasNonNull("name") ? c.path("name").asText() : c.path("lastName").asText()));
+        // a name of nothing but spaces or a byte-order mark is no name (the dataserver trims them away)
+        data.path("creators").forEach(c -> names.add((c.hasNonNull("name") ? c.path("name").asText() : c.path("lastName").asText()).replace("\uFEFF", "").strip()));
+        names.removeIf(String::isEmpty);
         return switch (names.size()) {
             case 0 -> "";
             case 1 -> names.get(0);

@@ -46,8 +46,53 @@ public final class ObjectWrites {
         this.clock = clock;
     }
 
+    /**
+     * Who writes: the user whose key it is (-1: none), and whether it is a Zotero client (its
+     * User-Agent names Zotero or Firefox), whose {@code dateModified} is kept as given, changed or not
+     * (the dataserver's tmpZoteroClientDateModifiedHack).
+     */
+    record Client(long user, boolean keepsDateModified, String libraryPath) {}
+
+    /** An item's URI as relations name it ({@code http://zotero.org/users/1/items/KEY}: zotero.org's, as clients write them). */
+    static String itemUri(String libraryPath, String key) {
+        return "http://zotero.org/" + libraryPath + "/items/" + key;
+    }
+
+    /**
+     * Leaves out of an item's {@code dc:relation}s those another item of the library already makes
+     * (it names this one back): related items are related both ways, stored once, as the dataserver
+     * keeps them (an item sent back as read, its reverse relations in it, is unchanged).
+     */
+    private static void withoutReverseRelations(LibraryWrite w, String key, ObjectNode data, String libraryPath) {
+        JsonNode related = data.path("relations").path("dc:relation");
+        if (related.isMissingNode() || libraryPath == null) {
+            return;
+        }
+        String prefix = itemUri(libraryPath, "");
+        String self = itemUri(libraryPath, key);
+        List<String> kept = new ArrayList<>();
+        for (JsonNode v : related.isArray() ? related : JSON.createArrayNode().add(related)) {
+            String uri = v.asText();
+            boolean reverse = uri.startsWith(prefix) && w.object("item", uri.substring(prefix.length())).map(o -> {
+                JsonNode back = LibraryView.parse(o.data()).path("relations").path("dc:relation");
+                return back.isArray() ? back.toString().contains("\"" + self + "\"") : back.asText().equals(self);
+            }).orElse(false);
+            if (!reverse) {
+                kept.add(uri);
+            }
+        }
+        ObjectNode relations = (ObjectNode) data.path("relations");
+        if (kept.isEmpty()) {
+            relations.remove("dc:relation");
+        } else if (kept.size() == 1) {
+            relations.put("dc:relation", kept.getFirst());
+        } else {
+            kept.forEach(relations.putArray("dc:relation")::add);
+        }
+    }
+
     /** A POST's objects, each written, left unchanged or refused; {@code libraryPrecondition}: the request named the library's version. */
-    List<Outcome> post(LibraryWrite w, String type, JsonNode body, boolean libraryPrecondition) {
+    List<Outcome> post(LibraryWrite w, String type, JsonNode body, boolean libraryPrecondition, Client client) {
         List<Outcome> out = new ArrayList<>();
         for (int i = 0; i < body.size(); i++) {
             JsonNode data = body.get(i);
@@ -55,8 +100,13 @@ public final class ObjectWrites {
                 out.add(new Outcome(i, "", null, false, 400, "Invalid value for index " + i + " in uploaded data; expected JSON " + type + " object"));
                 continue;
             }
+            w.nextObject(); // each object written takes its own version
             try {
-                out.add(one(w, type, i, (ObjectNode) data, libraryPrecondition));
+                Outcome outcome = one(w, type, i, (ObjectNode) data, libraryPrecondition, client);
+                if (outcome.unchanged() && !"item".equals(type)) {
+                    w.next(); // the dataserver's way: an unchanged collection or search still takes its version ("for now", its suite says)
+                }
+                out.add(outcome);
             } catch (ZoteroApiException refused) {
                 out.add(new Outcome(i, data.path("key").asText(""), null, false, refused.status(), refused.getMessage(), refused.data()));
             }
@@ -64,7 +114,7 @@ public final class ObjectWrites {
         return out;
     }
 
-    private Outcome one(LibraryWrite w, String type, int index, ObjectNode given, boolean libraryPrecondition) {
+    private Outcome one(LibraryWrite w, String type, int index, ObjectNode given, boolean libraryPrecondition, Client client) {
         ObjectNode data = editable(given);
         String key = data.hasNonNull("key") ? data.path("key").asText() : null;
         if (key != null && !key.matches("[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}")) {
@@ -78,21 +128,25 @@ public final class ObjectWrites {
                         + existing.get().version() + ")");
             }
             if (version == null && !libraryPrecondition) {
-                throw new ZoteroApiException(428, label(type) + " version not provided");
+                throw new ZoteroApiException(428, "Either If-Unmodified-Since-Version or 'version' property must be provided for 'key'-based writes");
             }
-            return write(w, type, index, key, merged(existing.get(), data), existing);
+            return write(w, type, index, key, merged(existing.get(), data), existing, client);
+        }
+        if (key != null && version == null && !libraryPrecondition) {
+            // a key names an object that may exist: the writer must say which version it expects (0: none)
+            throw new ZoteroApiException(428, "Either If-Unmodified-Since-Version or 'version' property must be provided for 'key'-based writes");
         }
         if (key != null && version != null && version.asLong() != 0) {
             throw new ZoteroApiException(404, label(type) + " doesn't exist (expected version " + version.asText() + "; use 0 instead)");
         }
-        return write(w, type, index, key == null ? newKey() : key, data.deepCopy(), existing);
+        return write(w, type, index, key == null ? newKey() : key, data.deepCopy(), existing, client);
     }
 
     /**
      * A PUT (whole object) or PATCH (its properties merged in) of one object, its version from the
      * header or the body's {@code version} (the dataserver's checkSingleObjectWriteVersion); false: nothing changed.
      */
-    boolean put(LibraryWrite w, String type, String key, ObjectNode given, Long header, boolean patch) {
+    boolean put(LibraryWrite w, String type, String key, ObjectNode given, Long header, boolean patch, Client client) {
         ObjectNode data = editable(given);
         Optional<StoredObject> existing = w.object(type, key);
         Long property = data.hasNonNull("version") ? data.path("version").asLong() : null;
@@ -121,7 +175,7 @@ public final class ObjectWrites {
             }
         }
         ObjectNode next = patch && existing.isPresent() ? merged(existing.get(), data) : data.deepCopy();
-        return !write(w, type, 0, key, next, existing).unchanged();
+        return !write(w, type, 0, key, next, existing, client).unchanged();
     }
 
     /** An object as the API answers it ({@code key}, {@code version}, {@code data}, …) is written by its {@code data} (the dataserver's extractEditableJSON). */
@@ -141,7 +195,7 @@ public final class ObjectWrites {
         return next;
     }
 
-    private Outcome write(LibraryWrite w, String type, int index, String key, ObjectNode data, Optional<StoredObject> existing) {
+    private Outcome write(LibraryWrite w, String type, int index, String key, ObjectNode data, Optional<StoredObject> existing, Client client) {
         data.remove("version");
         data.put("key", key);
         withoutControlCharacters(data);
@@ -166,7 +220,18 @@ public final class ObjectWrites {
             }
             data.set("tags", tags);
         }
+        if ("item".equals(type) && data.has("lastRead")) {
+            JsonNode lastRead = data.get("lastRead");
+            if (lastRead.isNull() || lastRead.isBoolean() && !lastRead.asBoolean() || lastRead.isTextual() && lastRead.asText().isEmpty()) {
+                data.remove("lastRead"); // "", null or false clears it
+            } else if (client.libraryPath() != null && client.libraryPath().startsWith("groups/")) {
+                throw new ZoteroApiException(400, "'lastRead' can only be set in user libraries"); // each reader's own: a setting in groups
+            }
+        }
         String parent = check(w, type, key, data, existing.map(e -> LibraryView.parse(e.data())).orElse(null));
+        if ("item".equals(type)) {
+            withoutReverseRelations(w, key, data, client.libraryPath());
+        }
         if ("item".equals(type)) {
             for (String date : List.of("dateAdded", "accessDate")) {
                 if (data.hasNonNull(date) && !data.path(date).asText().isEmpty()) {
@@ -190,11 +255,13 @@ public final class ObjectWrites {
             if (!data.hasNonNull("dateAdded") || data.path("dateAdded").asText().isEmpty()) {
                 data.put("dateAdded", existing.map(e -> LibraryView.parse(e.data()).path("dateAdded").asText(now)).orElse(now));
             }
-            // the dataserver's rule: a dateModified given that differs from the stored one is kept; none, or the same one, is now
+            // the dataserver's rules: a dateModified given is kept if it differs from the stored one, or whatever it is from a
+            // Zotero client; otherwise it is now, unless only collections, relations or inPublications changed
             String given = data.hasNonNull("dateModified") && !data.path("dateModified").asText().isEmpty()
                     ? ZoteroDates.utc(data.path("dateModified").asText()) : null;
             String stored = existing.map(e -> LibraryView.parse(e.data()).path("dateModified").asText(null)).orElse(null);
-            data.put("dateModified", given == null || given.equals(stored) ? now : given);
+            boolean onlyLinks = stored != null && LINKS.containsAll(changed(LibraryView.parse(existing.get().data()), data));
+            data.put("dateModified", given != null && (client.keepsDateModified() || !given.equals(stored)) ? given : onlyLinks ? stored : now);
             for (String array : List.of("tags", "collections")) {
                 if (!data.has(array)) {
                     data.putArray(array);
@@ -215,7 +282,8 @@ public final class ObjectWrites {
         } else {
             data.put("deleted", true);
         }
-        w.put(type, key, parent, trashed, data.toString());
+        boolean changedIt = existing.isEmpty() || !LINKS.containsAll(changed(LibraryView.parse(existing.get().data()), data));
+        w.put(type, key, parent, trashed, data.toString(), client.user() < 0 ? null : client.user(), changedIt);
         ObjectNode written = data.deepCopy();
         written.put("version", w.next());
         return new Outcome(index, key, written, false, 0, null);
@@ -292,8 +360,15 @@ public final class ObjectWrites {
                 if (p.asText().equals(key)) {
                     throw new ZoteroApiException(400, "Collection " + key + " cannot be a child of itself");
                 }
-                if (w.object("collection", p.asText()).isEmpty()) {
-                    throw new ZoteroApiException(409, "Parent collection " + p.asText() + " not found");
+                Optional<StoredObject> parent = w.object("collection", p.asText());
+                if (parent.isEmpty()) {
+                    throw new ZoteroApiException(409, "Parent collection " + p.asText() + " not found", "collection", p.asText());
+                }
+                if (key != null && descends(w, parent.get(), key)) {
+                    // the dataserver's way out of a cycle: the new parent, a descendant of this collection, moves to the top
+                    ObjectNode moved = LibraryView.parse(parent.get().data());
+                    moved.put("parentCollection", false);
+                    w.put("collection", parent.get().key(), null, parent.get().trashed(), moved.toString());
                 }
                 return p.asText();
             }
@@ -313,10 +388,40 @@ public final class ObjectWrites {
         }
     }
 
+    /** What changing only these leaves an item's dateModified (and who last modified it) as it was. */
+    private static final java.util.Set<String> LINKS = java.util.Set.of("collections", "relations", "inPublications");
+
+    /** The properties whose values differ between two versions of an object's data (its key, version and dateModified aside). */
+    static java.util.Set<String> changed(ObjectNode before, ObjectNode after) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        before.fieldNames().forEachRemaining(out::add);
+        after.fieldNames().forEachRemaining(out::add);
+        out.removeIf(f -> f.equals("key") || f.equals("version") || f.equals("dateModified")
+                || java.util.Objects.equals(before.get(f), after.get(f)));
+        return out;
+    }
+
+    /** Whether the collection is {@code ancestor}'s descendant (its parent's parent …). */
+    private static boolean descends(LibraryWrite w, StoredObject collection, String ancestor) {
+        StoredObject c = collection;
+        for (int depth = 0; c != null && c.parentKey() != null && depth < 1000; depth++) {
+            if (c.parentKey().equals(ancestor)) {
+                return true;
+            }
+            c = w.object("collection", c.parentKey()).orElse(null);
+        }
+        return false;
+    }
+
     /** Deletes the objects of these keys that exist. */
-    void delete(LibraryWrite w, String type, List<String> keys) {
+    void delete(LibraryWrite w, String type, List<String> keys, String libraryPath) {
         for (StoredObject o : w.objects(type, keys)) {
             w.delete(type, o.key());
+            if ("item".equals(type)) {
+                // where a reader was in the attachment goes with it: the owner's in a user library, every member's in a group
+                boolean group = libraryPath.startsWith("groups/");
+                w.forgetSetting("lastPageIndex_" + (group ? "g" + libraryPath.substring("groups/".length()) : "u") + "_" + o.key(), group);
+            }
         }
     }
 

@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.events.zotero.ServedLibraries;
 import dev.idiom.events.zotero.ServedLibraries.ClientKey;
 import dev.idiom.events.zotero.ServedLibraries.Library;
+import dev.idiom.events.zotero.ServedLibraries.StoredObject;
 import dev.idiom.services.app.zotero.LibraryView.Stored;
 import dev.idiom.wrappers.zotero.ZoteroSchema;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,6 +97,26 @@ public final class ServedZotero {
         }
     }
 
+    /** The settings only a group's owner or admins may change (the dataserver's adminOnlySettings). */
+    public static final Set<String> ADMIN_ONLY_SETTINGS = Set.of("attachmentRenameTemplate", "autoRenameFiles", "autoRenameFilesFileTypes");
+
+    /** Whether this key may change {@code setting} in the library: in a group, an admin-only one is its owner's or admins'. */
+    public boolean mayChangeSetting(ClientKey key, Library library, String setting) {
+        if (!"group".equals(library.kind()) || !ADMIN_ONLY_SETTINGS.contains(setting) || key == null) {
+            return true;
+        }
+        JsonNode meta = LibraryView.parse(library.meta());
+        if (meta.path("owner").asLong() == key.userNumber()) {
+            return true;
+        }
+        for (JsonNode a : meta.path("admins")) {
+            if (a.asLong() == key.userNumber()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean isMember(long user, Library group) {
         JsonNode meta = LibraryView.parse(group.meta());
         if (meta.path("owner").asLong() == user) {
@@ -141,15 +163,19 @@ public final class ServedZotero {
     }
 
     /** Writes at most 50 objects, each answered on its own; {@code writeToken} (null: none) used before with this key is refused (412). */
-    public Posted post(Library library, String type, JsonNode body, Long unmodifiedSince, ClientKey key, String writeToken) {
+    public Posted post(Library library, String type, JsonNode body, Long unmodifiedSince, ClientKey key, String writeToken, boolean zoteroClient) {
         String keyHash = key == null ? "" : key.hash();
         tokens.check(keyHash, writeToken);
-        Posted posted = postObjects(library, type, body, unmodifiedSince);
+        Posted posted = postObjects(library, type, body, unmodifiedSince, client(key, zoteroClient, library));
         tokens.written(keyHash, writeToken);
         return posted;
     }
 
-    private Posted postObjects(Library library, String type, JsonNode body, Long unmodifiedSince) {
+    private static ObjectWrites.Client client(ClientKey key, boolean zoteroClient, Library library) {
+        return new ObjectWrites.Client(key == null ? -1 : key.userNumber(), zoteroClient, library.path());
+    }
+
+    private Posted postObjects(Library library, String type, JsonNode body, Long unmodifiedSince, ObjectWrites.Client client) {
         if (!body.isArray()) {
             throw new ZoteroApiException(400, "Uploaded data must be a JSON array");
         }
@@ -158,15 +184,16 @@ public final class ServedZotero {
         }
         return store.write(library.id(), w -> {
             precondition(w, unmodifiedSince);
-            List<ObjectWrites.Outcome> outcomes = writes.post(w, type, body, unmodifiedSince != null);
-            boolean wrote = outcomes.stream().anyMatch(o -> o.written() != null);
-            return new Posted(outcomes, wrote ? w.next() : w.version());
+            List<ObjectWrites.Outcome> outcomes = writes.post(w, type, body, unmodifiedSince != null, client);
+            return new Posted(outcomes, w.after());
         });
     }
 
     /** A PUT or PATCH of one object ({@code header}: its If-Unmodified-Since-Version, or null); answers the library's version after. */
-    public long put(Library library, String type, String key, ObjectNode data, Long header, boolean patch) {
-        return store.write(library.id(), w -> writes.put(w, type, key, data, header, patch) ? w.next() : w.version());
+    public long put(Library library, String type, String key, ObjectNode data, Long header, boolean patch, ClientKey caller, boolean zoteroClient) {
+        // unchanged: the object's own version, as the dataserver answers a write that changed nothing
+        return store.write(library.id(), w -> writes.put(w, type, key, data, header, patch, client(caller, zoteroClient, library)) ? w.next()
+                : w.object(type, key).map(StoredObject::version).orElse(w.version()));
     }
 
     /** Deletes one object at its version; answers the library's version after. */
@@ -184,7 +211,7 @@ public final class ServedZotero {
                 throw new ZoteroApiException(412, ObjectWrites.label(type) + " has been modified since specified version (expected " + expected
                         + ", found " + existing.get().version() + ")", w.version());
             }
-            writes.delete(w, type, all);
+            writes.delete(w, type, all, library.path());
             return w.next();
         });
     }
@@ -203,7 +230,7 @@ public final class ServedZotero {
             if (w.objects(type, all).isEmpty()) {
                 return w.version();
             }
-            writes.delete(w, type, all);
+            writes.delete(w, type, all, library.path());
             return w.next();
         });
     }
@@ -236,12 +263,19 @@ public final class ServedZotero {
     }
 
     /** The library's tags with each one's type and number of items, as {@code GET tags} lists them. */
-    public Map<String, int[]> tags(LibraryView view, List<Stored> items) {
-        Map<String, int[]> out = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    /**
+     * A tag as a listing shows it: its type, how many of the items carry it, and its version (the
+     * oldest version of an item carrying it: a tag is as new as its first use that still stands).
+     */
+    public record TagUse(int type, int numItems, long version) {}
+
+    /** The tags of these items, by name (one per name whatever its case, as the dataserver keeps them). */
+    public Map<String, TagUse> tags(LibraryView view, List<Stored> items) {
+        Map<String, TagUse> out = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         for (Stored i : items) {
             for (JsonNode t : i.data().path("tags")) {
-                int[] typeAndCount = out.computeIfAbsent(t.path("tag").asText(), k -> new int[] {t.path("type").asInt(0), 0});
-                typeAndCount[1]++;
+                out.merge(t.path("tag").asText(), new TagUse(t.path("type").asInt(0), 1, i.version()),
+                        (a, b) -> new TagUse(a.type(), a.numItems() + 1, Math.min(a.version(), b.version())));
             }
         }
         return out;
@@ -286,11 +320,25 @@ public final class ServedZotero {
 
     /** Writes settings ({@code {name: {value}}}); answers the library's version after. */
     public long putSettings(Library library, JsonNode body, Long unmodifiedSince) {
+        return putSettings(library, body, unmodifiedSince, null, null);
+    }
+
+    /** {@code settings/{name}}: one setting, its {@code If-Unmodified-Since-Version} the setting's own version (0: it must not exist yet). */
+    public long putSetting(Library library, String name, JsonNode body, Long settingVersion) {
+        ObjectNode one = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        one.set(name, body);
+        return putSettings(library, one, null, name, settingVersion);
+    }
+
+    private long putSettings(Library library, JsonNode body, Long unmodifiedSince, String single, Long settingVersion) {
         if (!body.isObject()) {
             throw new ZoteroApiException(400, "Uploaded data must be a JSON object");
         }
         return store.write(library.id(), w -> {
             precondition(w, unmodifiedSince);
+            if (single != null) {
+                settingPrecondition(w, single, settingVersion);
+            }
             boolean any = false;
             for (var p : body.properties()) {
                 SettingRules.check(p.getKey(), p.getValue(), "user".equals(library.kind()));
@@ -310,9 +358,27 @@ public final class ServedZotero {
         });
     }
 
-    public long deleteSetting(Library library, String name, Long unmodifiedSince) {
+    /** The dataserver's single-object version check, for a setting: a missing one at a version above 0, or a newer one, is 412. */
+    private static void settingPrecondition(ServedLibraries.LibraryWrite w, String name, Long expected) {
+        if (expected == null) {
+            return;
+        }
+        var stored = w.setting(name);
+        if (stored.isEmpty() && expected > 0) {
+            throw new ZoteroApiException(412, "Setting '" + name + "' doesn't exist (expected version " + expected + ")", w.version());
+        }
+        if (stored.isPresent() && stored.get().version() > expected) {
+            throw new ZoteroApiException(412, "Setting '" + name + "' has been modified since specified version (expected " + expected + ", found "
+                    + stored.get().version() + ")", w.version());
+        }
+    }
+
+    /** {@code DELETE settings/{name}}, its {@code If-Unmodified-Since-Version} the setting's own version. */
+    public long deleteSetting(Library library, String name, Long settingVersion) {
         return store.write(library.id(), w -> {
-            precondition(w, unmodifiedSince);
+            if (w.setting(name).isPresent()) {
+                settingPrecondition(w, name, settingVersion);
+            }
             if (w.setting(name).isEmpty()) {
                 throw new ZoteroApiException(404, "Setting '" + name + "' not found");
             }
