@@ -27,7 +27,7 @@ final class LibraryRoutes {
     LibraryRoutes(ServedZotero zotero, ZoteroAnswers answers, String base) {
         this.zotero = zotero;
         this.answers = answers;
-        this.atom = new ZoteroAtom(zotero.types());
+        this.atom = new ZoteroAtom(zotero.types(), zotero.clock());
         this.base = base;
     }
 

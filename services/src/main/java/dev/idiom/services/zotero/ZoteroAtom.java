@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idiom.services.app.zotero.ItemTemplates;
 import dev.idiom.services.app.zotero.ZoteroApiException;
 import java.io.StringWriter;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -31,9 +30,16 @@ final class ZoteroAtom {
     private static final Set<String> SERVED = Set.of("html", "json", "none");
 
     private final ItemTemplates types;
+    private final java.time.Clock clock;
 
-    ZoteroAtom(ItemTemplates types) {
+    ZoteroAtom(ItemTemplates types, java.time.Clock clock) {
         this.types = types;
+        this.clock = clock;
+    }
+
+    /** Now, to the second: what a feed or an object with no time of its own is dated. */
+    private String now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
     }
 
     /** A link of a feed or an entry. */
@@ -81,7 +87,7 @@ final class ZoteroAtom {
             }
             link(w, "alternate", "text/html", self.replaceAll("\\?.*", ""));
             String updated = answers.stream().map(a -> a.path("data").path("dateModified").asText(""))
-                    .filter(d -> !d.isEmpty()).max(String::compareTo).orElse(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+                    .filter(d -> !d.isEmpty()).max(String::compareTo).orElse(now());
             text(w, "updated", updated);
             for (ObjectNode a : answers) {
                 w.writeStartElement("entry");
@@ -105,7 +111,7 @@ final class ZoteroAtom {
         text(w, "uri", library.path("links").path("alternate").path("href").asText());
         w.writeEndElement();
         text(w, "id", self);
-        String now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String now = now();
         text(w, "published", data.path("dateAdded").asText(now));
         text(w, "updated", data.path("dateModified").asText(data.path("dateAdded").asText(now)));
         link(w, "self", TYPE, self + (tag ? "" : "?format=atom" + contentParam));

@@ -34,9 +34,12 @@ public final class ServedZotero {
 
     private final String testRoot;
 
+    private final Clock clock;
+
     /** @param testRoot the test root's {@code name:password} (Zotero's API suite), or null: none */
     public ServedZotero(ServedLibraries store, Clock clock, String testRoot) {
         this.store = store;
+        this.clock = clock;
         this.testRoot = testRoot;
         this.keys = new ZoteroKeys(store, clock);
         this.schema = ZoteroSchema.published();
@@ -44,6 +47,11 @@ public final class ServedZotero {
         this.types = new ItemTemplates(schema);
         this.accounts = new ServedAccounts(store, keys, views::clear);
         this.tokens = new WriteTokens(clock);
+    }
+
+    /** The service's time source (what an answer with no stored time of its own says now). */
+    public Clock clock() {
+        return clock;
     }
 
     /** The served libraries that are tool accounts. */
