@@ -150,10 +150,15 @@ final class LibraryRoutes {
                 ZoteroApi.json(resp, 200, out);
             }
             case "atom" -> ZoteroApi.atom(resp, atom.feed("Zotero / " + view.library().name() + " / " + label(type.equals("search") ? "searche" : type) + "s",
-                    req.getRequestURL() + (req.getQueryString() == null ? "" : "?" + req.getQueryString()), pages,
+                    requested(req), pages,
                     page.stream().map(o -> answer(req, view, o)).toList(), ZoteroAtom.content(req.getParameter("content")), base));
             default -> throw new ZoteroApiException(400, "Invalid 'format' value '" + format + "'; Idiom serves json, atom, keys and versions");
         }
+    }
+
+    /** The URL the client asked for, its query included (an Atom feed's id and self link). */
+    private static String requested(HttpServletRequest req) {
+        return req.getRequestURL() + (req.getQueryString() == null ? "" : "?" + req.getQueryString());
     }
 
     private static String label(String type) {
@@ -428,8 +433,7 @@ final class LibraryRoutes {
         }).toList();
         if (format.equals("atom")) {
             ObjectNode library = answers.library(view.library(), base);
-            ZoteroApi.atom(resp, atom.feed("Zotero / " + view.library().name() + " / Tags", req.getRequestURL() + (req.getQueryString() == null ? "" : "?"
-                    + req.getQueryString()), pages, page.stream().map(o -> o.deepCopy().set("library", library)).map(ObjectNode.class::cast).toList(),
+            ZoteroApi.atom(resp, atom.feed("Zotero / " + view.library().name() + " / Tags", requested(req), pages, page.stream().map(o -> o.deepCopy().set("library", library)).map(ObjectNode.class::cast).toList(),
                     ZoteroAtom.content(req.getParameter("content")), base));
             return;
         }

@@ -92,20 +92,9 @@ final class ZoteroAnswers {
         List<String> back = view.relatedBack().getOrDefault(o.key(), List.of());
         if ("item".equals(o.type()) && !back.isEmpty()) {
             d = d.deepCopy(); // the relations the items naming this one make, shown on it too
-            ObjectNode relations = d.with("relations");
-            JsonNode own = relations.path("dc:relation");
-            java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>();
-            for (JsonNode v : own.isArray() ? own : JSON.createArrayNode().add(own)) {
-                if (!v.isMissingNode()) {
-                    all.add(v.asText());
-                }
-            }
+            java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(LibraryView.related(d));
             all.addAll(back);
-            if (all.size() == 1) {
-                relations.put("dc:relation", all.iterator().next());
-            } else {
-                all.forEach(relations.putArray("dc:relation")::add);
-            }
+            LibraryView.relate(d, all);
         }
         return d;
     }

@@ -47,15 +47,38 @@ public record LibraryView(Library library, long version, Map<String, Map<String,
         Map<String, List<String>> back = new java.util.HashMap<>();
         String prefix = ObjectWrites.itemUri(library.path(), "");
         all.get("item").values().forEach(i -> {
-            JsonNode related = i.data().path("relations").path("dc:relation");
-            for (JsonNode v : related.isArray() ? related : JSON.createArrayNode().add(related)) {
-                if (v.asText().startsWith(prefix)) {
-                    back.computeIfAbsent(v.asText().substring(prefix.length()), k -> new java.util.ArrayList<>()).add(prefix + i.key());
+            for (String uri : related(i.data())) {
+                if (uri.startsWith(prefix)) {
+                    back.computeIfAbsent(uri.substring(prefix.length()), k -> new java.util.ArrayList<>()).add(prefix + i.key());
                 }
             }
         });
         return new LibraryView(library, version, java.util.Collections.unmodifiableMap(all), java.util.Collections.unmodifiableMap(counts),
                 java.util.Collections.unmodifiableMap(users), back);
+    }
+
+    /** An item's {@code dc:relation} URIs: the API writes one as a string, several as an array. */
+    public static List<String> related(JsonNode data) {
+        JsonNode v = data.path("relations").path("dc:relation");
+        List<String> out = new java.util.ArrayList<>();
+        if (v.isArray()) {
+            v.forEach(u -> out.add(u.asText()));
+        } else if (!v.isMissingNode() && !v.isNull()) {
+            out.add(v.asText());
+        }
+        return out;
+    }
+
+    /** Sets an item's {@code dc:relation} URIs as the API writes them (none: no property; one: a string; several: an array). */
+    public static void relate(ObjectNode data, java.util.Collection<String> uris) {
+        ObjectNode relations = data.with("relations");
+        if (uris.isEmpty()) {
+            relations.remove("dc:relation");
+        } else if (uris.size() == 1) {
+            relations.put("dc:relation", uris.iterator().next());
+        } else {
+            uris.forEach(relations.putArray("dc:relation")::add);
+        }
     }
 
     public static ObjectNode parse(String json) {

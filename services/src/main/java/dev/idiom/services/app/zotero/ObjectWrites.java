@@ -64,31 +64,20 @@ public final class ObjectWrites {
      * keeps them (an item sent back as read, its reverse relations in it, is unchanged).
      */
     private static void withoutReverseRelations(LibraryWrite w, String key, ObjectNode data, String libraryPath) {
-        JsonNode related = data.path("relations").path("dc:relation");
-        if (related.isMissingNode() || libraryPath == null) {
+        if (!data.path("relations").has("dc:relation") || libraryPath == null) {
             return;
         }
         String prefix = itemUri(libraryPath, "");
         String self = itemUri(libraryPath, key);
         List<String> kept = new ArrayList<>();
-        for (JsonNode v : related.isArray() ? related : JSON.createArrayNode().add(related)) {
-            String uri = v.asText();
-            boolean reverse = uri.startsWith(prefix) && w.object("item", uri.substring(prefix.length())).map(o -> {
-                JsonNode back = LibraryView.parse(o.data()).path("relations").path("dc:relation");
-                return back.isArray() ? back.toString().contains("\"" + self + "\"") : back.asText().equals(self);
-            }).orElse(false);
+        for (String uri : LibraryView.related(data)) {
+            boolean reverse = uri.startsWith(prefix) && w.object("item", uri.substring(prefix.length()))
+                    .map(o -> LibraryView.related(LibraryView.parse(o.data())).contains(self)).orElse(false);
             if (!reverse) {
                 kept.add(uri);
             }
         }
-        ObjectNode relations = (ObjectNode) data.path("relations");
-        if (kept.isEmpty()) {
-            relations.remove("dc:relation");
-        } else if (kept.size() == 1) {
-            relations.put("dc:relation", kept.getFirst());
-        } else {
-            kept.forEach(relations.putArray("dc:relation")::add);
-        }
+        LibraryView.relate(data, kept);
     }
 
     /** A POST's objects, each written, left unchanged or refused; {@code libraryPrecondition}: the request named the library's version. */
