@@ -88,9 +88,10 @@ public final class SaturationRun {
         if (finished) {
             return;
         }
+        // the reason is set before JMeter is stopped: the run's thread then sees JMeter die and must not take that for the cause
+        report.incomplete("interrupted during " + now);
         interruptedNow = true;
         jmeter.stop();
-        report.incomplete("interrupted during " + now);
         try {
             report.write();
             System.err.println("\nperf: interrupted; the partial report (marked incomplete) is in " + report.dir());
@@ -182,7 +183,9 @@ public final class SaturationRun {
             say((failed ? "done, with failures: " : "done: ") + report.dir().resolve("report.html"));
             return !failed;
         } catch (Exception e) {
-            report.incomplete(e.getMessage() == null ? e.toString() : e.getMessage());
+            if (!interruptedNow) {
+                report.incomplete(e.getMessage() == null ? e.toString() : e.getMessage());
+            }
             try {
                 report.write();
             } catch (IOException w) {
