@@ -20,8 +20,10 @@ api -X PUT "$url/api/tools/browsers" -d '{"kind":"xbel-dav","mirror":"all"}' > /
 if ! "$venv/bin/python" perf/src/python/pyzotero_check.py "$data/desktop.json" "$IDIOM_BENCH_FILES/library.bib" "$IDIOM_BENCH_FILES/.dav/browsers"; then
   # what the engine was doing when a step did not hold: the accounts' sync state and the server's threads
   for t in desktop library browsers; do api "$url/api/tools/$t" >&2 || true; echo >&2; done
-  jstack_bin="$(dirname "$(readlink -f "$(command -v java)")")/jstack"
-  pid="$(pgrep -f -- "--data $data" | head -1 || true)"
-  [ -n "$pid" ] && [ -x "$jstack_bin" ] && "$jstack_bin" "$pid" > "$data/threads.txt" 2>&1 && echo "threads: $data/threads.txt" >&2
+  # every thread, virtual ones too (the engine pushes on virtual threads, which jstack leaves out), by the server's own JDK
+  pid="$(pgrep -f -- "java.*--data $data" | head -1 || true)"
+  jcmd_bin="$( [ -n "$pid" ] && dirname "$(readlink -f "/proc/$pid/exe")")/jcmd"
+  [ -n "$pid" ] && [ -x "$jcmd_bin" ] && "$jcmd_bin" "$pid" Thread.dump_to_file -overwrite "$data/threads.txt" > /dev/null 2>&1 \
+    && echo "threads: $data/threads.txt" >&2
   exit 1
 fi

@@ -10,6 +10,7 @@ import dev.idiom.events.Outbox;
 import dev.idiom.wrappers.AnnotationTool;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where what a push came to is recorded, in one order for every step: the event (on the DE's
@@ -40,10 +41,7 @@ final class PushLedger {
             case PushResult.Row.Due d -> outbox.retryAt(owed, d.at(), d.error());
         }
         if (r.owedAgainUnder() != null) {
-            DigitalEntity latest = store.load(de.id()).orElseThrow();
-            latest.replica(tool.kind(), tool.account(), r.owedAgainUnder())
-                    .filter(now -> ReplicaContent.owed(latest, tool, now))
-                    .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
+            oweWhatCameMeanwhile(store.load(de.id()).orElseThrow(), tool, r.owedAgainUnder());
         }
         if (r.reached()) {
             lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), owed.enqueuedAt());
@@ -74,6 +72,24 @@ final class PushLedger {
             lag.acknowledged(Outbox.accountKey(tool.kind(), tool.account()), owed.get(k).enqueuedAt());
         }
         outbox.doneAll(owed);
+        Map<java.util.UUID, DigitalEntity> latest = store.loadAll(des.stream().map(DigitalEntity::id).toList());
+        for (int k = 0; k < owed.size(); k++) {
+            DigitalEntity now = latest.get(des.get(k).id());
+            if (now != null) {
+                oweWhatCameMeanwhile(now, tool, ((dev.idiom.events.ReplicaLinked) links.get(k).event()).remoteId());
+            }
+        }
         return java.util.Collections.nCopies(owed.size(), PushOutcome.COPIED);
+    }
+
+    /**
+     * A change the DE took while its copy {@code remoteId} was being written (a new copy made from
+     * the DE as it was loaded, a copy that took a new id) is owed to that copy now: the row it came
+     * with is gone with the write, and the outbox's rule owed it to no copy of that id yet.
+     */
+    private void oweWhatCameMeanwhile(DigitalEntity latest, AnnotationTool tool, String remoteId) {
+        latest.replica(tool.kind(), tool.account(), remoteId)
+                .filter(now -> ReplicaContent.owed(latest, tool, now))
+                .ifPresent(now -> outbox.owe(latest.id(), now, latest.version()));
     }
 }

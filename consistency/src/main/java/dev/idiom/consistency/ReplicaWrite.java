@@ -58,7 +58,8 @@ final class ReplicaWrite {
             case PushStep.Write w -> write(owed, de, tool, w.replica(), w.wanted(), w.takesRemoteChanges());
             case PushStep.Copy c -> {
                 try {
-                    yield PushResult.reached(PushOutcome.COPIED, new NewEvent(UUID.randomUUID(), c.source(), make(tool, de, c)), Integer.MAX_VALUE, null);
+                    ReplicaLinked link = make(tool, de, c); // made from the DE as loaded: a change since is owed to the copy once it is linked
+                    yield PushResult.reached(PushOutcome.COPIED, new NewEvent(UUID.randomUUID(), c.source(), link), Integer.MAX_VALUE, link.remoteId());
                 } catch (ToolException failed) {
                     yield notTaken(owed, failed);
                 }

@@ -92,9 +92,12 @@ final class EngineFixture implements AutoCloseable {
 
         /** The file account opened anew at each use, as the application opens a file account (its path checked again each time). */
         volatile boolean fileOpenedEachTime;
+        /** The Pinboard account set {@code privateLibrary}, as a browsers' account is by default. */
+        volatile boolean pinPrivateLibrary;
 
         private Map<String, AnnotationTool> byName() {
-            return Map.of("zot", zot, "bib", bib, "pin", pin, "file", fileOpenedEachTime ? new BibTeXFile(bibFile) : file);
+            return Map.of("zot", zot, "bib", bib, "pin", pinPrivateLibrary ? new dev.idiom.wrappers.PrivateLibrary(pin) : pin,
+                    "file", fileOpenedEachTime ? new BibTeXFile(bibFile) : file);
         }
 
         @Override

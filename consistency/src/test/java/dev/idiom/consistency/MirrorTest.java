@@ -287,6 +287,45 @@ final class MirrorTest {
     }
 
     @Test
+    void aCopyIdiomMadeInAPrivateLibraryDoesNotKeepAPublicDeFromAFileThatCannotKeepRecordsPrivate() throws Exception {
+        // given a public DE mirrored first into a private library (Pinboard set privateLibrary, as a browsers' account is by default)
+        UUID id = f.entered(paper("Epidemic algorithms").with(Field.URL, "https://example.org/epidemic"));
+        f.tools.pinPrivateLibrary = true;
+        f.tools.rules.put("pin", rule("\"all\"", null));
+        f.engine.mirrors().planAll();
+        assertEquals(1, f.engine.pushes().drain(10).get(PushOutcome.COPIED));
+        // when a BibTeX file mirroring everything is planned after it
+        f.tools.rules.put("file", rule("\"all\"", null));
+        f.engine.mirrors().planAll();
+        Map<PushOutcome, Integer> pushed = f.engine.pushes().drain(10);
+        // then the file gets the DE: the private library's copy holds nothing private, so it does not make the DE private
+        assertEquals(1, pushed.get(PushOutcome.COPIED), pushed.toString());
+        assertEquals(1, recordsInFile());
+        assertFalse(f.replica(id, "pinboard").privateCopy());
+    }
+
+    @Test
+    void aChangeMadeWhileACopyIsBeingMadeReachesTheCopyOnceItIsLinked() throws Exception {
+        for (int n : new int[] {1, 3}) { // one copy alone, and copies made together in one batch
+            // given n DEs owed to a BibTeX file mirroring everything
+            List<UUID> ids = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ids.add(f.entered(paper("Gossip, part " + n + "." + i)));
+            }
+            f.tools.rules.put("file", rule("\"all\"", null));
+            f.engine.mirrors().planAll();
+            // when the first one's title is edited after the file took its copy and before the copy's link is committed
+            f.beforeNextBatch.set(() -> f.editedInIdiom(ids.getFirst(), Field.TITLE, "Epidemic algorithms " + n));
+            f.engine.pushes().drain(10);
+            // then the edit is in the file and the copy's synced state: nothing is left owed, and nothing is lost
+            assertEquals("Epidemic algorithms " + n, f.replica(ids.getFirst(), "bibtex").synced().title());
+            assertTrue(f.tools.file.changedSince(null).records().stream().anyMatch(r -> r.metadata().title().equals("Epidemic algorithms " + n)),
+                    "the file holds the edited title");
+            assertTrue(f.outbox.dueAccounts().isEmpty());
+        }
+    }
+
+    @Test
     void aDryRunChangesNothingAndItsPlanIsWhatTheSyncThenDoes() throws Exception {
         // given: three new items in Zotero, a file mirroring what comes from Zotero, a BibSonomy account mirroring the DEs tagged "ml",
         // a DE with copies in Zotero and the file changed in Idiom, and a DE whose BibSonomy copy the rule made and no longer selects

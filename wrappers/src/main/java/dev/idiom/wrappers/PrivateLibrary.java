@@ -103,7 +103,7 @@ public final class PrivateLibrary implements AnnotationTool {
 
     @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate) {
-        return tool.create(metadata, true).asPrivate();
+        return made(tool.create(metadata, true), keepPrivate);
     }
 
     @Override
@@ -118,18 +118,33 @@ public final class PrivateLibrary implements AnnotationTool {
 
     @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {
-        return tool.create(metadata, true, origin).asPrivate();
+        return made(tool.create(metadata, true, origin), keepPrivate);
     }
 
     @Override
     public java.util.List<Made> createAll(java.util.List<NewCopy> copies) {
-        return tool.createAll(copies.stream().map(c -> new NewCopy(c.metadata(), true, c.origin())).toList()).stream()
-                .map(m -> m.record() == null ? m : new Made(m.record().asPrivate(), null)).toList();
+        java.util.List<Made> made = tool.createAll(copies.stream().map(c -> new NewCopy(c.metadata(), true, c.origin())).toList());
+        java.util.List<Made> out = new java.util.ArrayList<>();
+        for (int i = 0; i < made.size(); i++) {
+            Made m = made.get(i);
+            out.add(m.record() == null ? m : new Made(made(m.record(), copies.get(i).keepPrivate()), null));
+        }
+        return out;
+    }
+
+    /**
+     * A copy Idiom wrote here of a DE that is not private holds nothing private: the tool keeps it
+     * private as it keeps the whole library, but the link does not make its DE private (privacy follows
+     * the content), or whether a file that cannot keep records private gets the DE would depend on
+     * which copy was made first.
+     */
+    private static RemoteRecord made(RemoteRecord r, boolean keepPrivate) {
+        return r.withPrivateCopy(keepPrivate);
     }
 
     @Override
     public RemoteRecord update(RemoteRecord known, Metadata wanted) {
-        return tool.update(known, wanted).asPrivate();
+        return made(tool.update(known, wanted), known.privateCopy()); // Idiom's write keeps the copy as private as it was
     }
 
     @Override

@@ -22,7 +22,12 @@ public record RemoteRecord(String remoteId, String version, Metadata metadata, S
 
     /** The same record, private. */
     public RemoteRecord asPrivate() {
-        return privateCopy ? this : new RemoteRecord(remoteId, version, metadata, identityHint, shadow, true);
+        return withPrivateCopy(true);
+    }
+
+    /** The same record, private or not. */
+    public RemoteRecord withPrivateCopy(boolean p) {
+        return privateCopy == p ? this : new RemoteRecord(remoteId, version, metadata, identityHint, shadow, p);
     }
 
     public RemoteRecord(String remoteId, String version, Metadata metadata) {
