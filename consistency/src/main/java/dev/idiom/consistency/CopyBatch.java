@@ -44,7 +44,7 @@ final class CopyBatch {
             if (step instanceof PushStep.Copy c) {
                 toMake.add(i);
                 steps.add(c);
-                copies.add(new AnnotationTool.NewCopy(c.wanted(), c.keepPrivate(), e.entityId()));
+                copies.add(new AnnotationTool.NewCopy(c.wanted(), c.keepPrivate(), e.entityId(), c.form()));
             } else {
                 out.set(i, ledger.record(e, de, tool, write.run(step, e, de, tool)));
             }

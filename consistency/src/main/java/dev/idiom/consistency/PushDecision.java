@@ -75,7 +75,7 @@ final class PushDecision {
         if (!owesCopy(rule, de, tool.keepsPrivate(), facts.deletedThere(de.id()))) {
             return PushStep.settle(PushOutcome.NOT_SENT);
         }
-        return new PushStep.Copy(ReplicaContent.wanted(de, tool, null), ReplicaContent.keepPrivate(de), EventSources.mirror(tool.kind()));
+        return new PushStep.Copy(ReplicaContent.wanted(de, tool, null), ReplicaContent.keepPrivate(de), EventSources.mirror(tool.kind()), formFor(de, tool));
     }
 
     /** A curator's upload of the DE to the account: what a rule's copy would be, refused where the DE or the account cannot take it. */
@@ -91,7 +91,7 @@ final class PushDecision {
         if (held.isPresent()) {
             return new PushStep.Refuse("entity " + de.id() + " already has a replica in " + tool.kind() + " " + tool.account() + " (" + held.get().remoteId() + ")");
         }
-        return new PushStep.Copy(ReplicaContent.wanted(de, tool, null), ReplicaContent.keepPrivate(de), EventSources.upload(tool.kind()));
+        return new PushStep.Copy(ReplicaContent.wanted(de, tool, null), ReplicaContent.keepPrivate(de), EventSources.upload(tool.kind()), formFor(de, tool));
     }
 
     /**
@@ -125,6 +125,16 @@ final class PushDecision {
                 ? ": a duplicate of the copy entity " + de.lifecycle().mergedInto() + " has there, which this entity was merged into"
                 : deletion ? ": the record was deleted in Idiom" : ": its replication rule no longer selects this record";
         return new PushStep.Remove(r, "removed from " + r.tool() + " " + r.account() + why, deletion, rule.rule().direction().read());
+    }
+
+    /**
+     * Another copy of the DE in {@code tool}'s own form, as last synced (a Zotero item for a copy into
+     * another Zotero library), that a new copy takes what Idiom does not model from; never a private
+     * copy's (what it holds stays there), and null where there is none.
+     */
+    static String formFor(DigitalEntity de, AnnotationTool tool) {
+        return de.replicas().stream().filter(r -> r.shadow() != null && !r.privateCopy() && tool.takesFormOf(r.tool())
+                && !AccountReplicas.in(r, tool)).map(Replica::shadow).findFirst().orElse(null);
     }
 
     private static PushStep.Park unconfigured(String kind, String account) {

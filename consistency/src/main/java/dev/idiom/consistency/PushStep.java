@@ -13,8 +13,15 @@ sealed interface PushStep {
     /** Send what the copy should hold; {@code takesRemoteChanges}: a change met there is merged in (else written over). */
     record Write(Replica replica, Metadata wanted, boolean takesRemoteChanges) implements PushStep {}
 
-    /** Make a copy holding {@code wanted}, private there if {@code keepPrivate}, under the DE's origin id; {@code source} names the event. */
-    record Copy(Metadata wanted, boolean keepPrivate, String source) implements PushStep {}
+    /**
+     * Make a copy holding {@code wanted}, private there if {@code keepPrivate}, under the DE's origin id; {@code source} names the
+     * event; {@code form}: another copy in the tool's own form, whose unmodelled parts the new one takes (null: none).
+     */
+    record Copy(Metadata wanted, boolean keepPrivate, String source, String form) implements PushStep {
+        Copy(Metadata wanted, boolean keepPrivate, String source) {
+            this(wanted, keepPrivate, source, null);
+        }
+    }
 
     /** Take the copy {@code remoteId} a deletion removed back out of the tool's trash, else make it again. */
     record Restore(String remoteId) implements PushStep {}

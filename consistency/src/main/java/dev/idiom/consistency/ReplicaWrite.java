@@ -71,7 +71,7 @@ final class ReplicaWrite {
 
     /** Makes the copy and says how to link it (a rule's copy, an upload, a restore's fallback: one copy path). */
     ReplicaLinked make(AnnotationTool tool, DigitalEntity de, PushStep.Copy c) {
-        return linkOf(tool, c.wanted(), tool.create(c.wanted(), c.keepPrivate(), de.id()));
+        return linkOf(tool, c.wanted(), tool.create(new AnnotationTool.NewCopy(c.wanted(), c.keepPrivate(), de.id(), c.form())));
     }
 
     /** The link of a copy just made: what the tool holds, its tags read through what was written. */
@@ -121,7 +121,7 @@ final class ReplicaWrite {
                     ? new ReplicaLinked(tool.kind(), tool.account(), back.get().remoteId(), back.get().version(),
                             ReplicaMerge.asHeld(back.get().metadata(), tool.tagsAsRead(back.get().metadata(), wanted), tool.fieldsKept()),
                             back.get().shadow(), null, back.get().privateCopy())
-                    : make(tool, de, new PushStep.Copy(wanted, ReplicaContent.keepPrivate(de), EventSources.deletion(tool.kind())));
+                    : make(tool, de, new PushStep.Copy(wanted, ReplicaContent.keepPrivate(de), EventSources.deletion(tool.kind()), PushDecision.formFor(de, tool)));
         } catch (ToolException failed) {
             return notTaken(owed, failed);
         }

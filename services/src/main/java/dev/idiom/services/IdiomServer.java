@@ -80,6 +80,7 @@ public final class IdiomServer implements AutoCloseable {
         base.resolve("webroot").toFile().mkdirs();
         PublicUrl publicUrl = new PublicUrl(config.publicUrl(), PublicUrl.proxies(config.trustedProxies())); // a bad public-url fails here
         Admission admission = new Admission(config.maxInFlight(), config.admissionWait());
+        context.addServletContainerInitializer(new org.apache.tomcat.websocket.server.WsSci(), null); // the WebSocket container, before the app mounts on it
         context.addServletContainerInitializer((classes, servletContext) ->
                 WebApp.mount(servletContext, idiom.application(), config.maxBody(), config.baseline(), config.reports(), config.data().resolve("tmp").toAbsolutePath(), publicUrl, admission,
                         config.authFailureLimit(), config.minBodyRate(), config.maxDavBody()),

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * pyzotero's next items(since=V). The steps are perf/src/python/pyzotero_check.py's, which
  * {@code perf/pyzotero.sh} runs against a served Idiom too. Then zotero-api-client (npm, pinned; Zotero's
  * own JavaScript client) reads the same library page by page, writes an item, reads it back and
- * changes it at its version (src/test/js/zotero-api-client-check.cjs).
+ * changes it at its version (src/test/js/zotero-api-client-check.cjs). And fidelity: items of real
+ * items' shapes from the strict Zotero stand-in, mirrored through their DEs into a served library,
+ * read back with pyzotero equal the originals on every field.
  */
 @Tag("slow") // a virtual environment and an npm install the first time, then about half a minute
 class ZoteroClientsTest {
@@ -72,6 +74,53 @@ class ZoteroClientsTest {
             assertEquals("Made with zotero-api-client", seen.path("readBack").asText());
             assertEquals("Edited with zotero-api-client", seen.path("edited").asText());
             assertTrue(seen.path("versions").get(1).asLong() > seen.path("versions").get(0).asLong(), "the edit took a new version: " + said);
+        }
+    }
+
+    @Test
+    void anItemFromZoteroMirroredIntoAServedLibraryReadsBackWithPyzoteroAsTheOriginalOnEveryField() throws Exception {
+        Path python = PyPiTool.installed("pyzotero", "1.16.0").resolve("bin/python");
+        Path work = Files.createDirectories(Path.of("target", "pyzotero-test").toAbsolutePath());
+        try (dev.idiom.wrappers.zotero.ZoteroStub zotero = new dev.idiom.wrappers.zotero.ZoteroStub();
+                RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("sync-interval-ms", "200", "pull-interval-ms", "500"))) {
+            dev.idiom.wrappers.zotero.ZoteroShapes shapes = new dev.idiom.wrappers.zotero.ZoteroShapes(new java.util.SplittableRandom(62));
+            int items = 24;
+            for (int i = 0; i < items; i++) {
+                zotero.addRemotely(shapes.item(i));
+            }
+            HttpResponse<String> desktop = tool(idiom, "desktop", "{\"kind\":\"zotero-api\",\"mirror\":\"all\"}");
+            tool(idiom, "zotero", "{\"kind\":\"zotero\",\"baseUrl\":\"" + zotero.uri() + "\",\"account\":\"" + dev.idiom.wrappers.zotero.ZoteroStub.LIBRARY
+                    + "\",\"secret\":\"" + dev.idiom.wrappers.zotero.ZoteroStub.KEY + "\"}");
+            HttpResponse<String> imported = idiom.post("/api/tools/zotero/sync", "application/json", "");
+            assertTrue(imported.statusCode() == 200, imported.body());
+            Path account = Files.writeString(work.resolve("desktop-fields.json"), desktop.body());
+            Path read = work.resolve("served-items.json");
+            String dump = "import json,sys,time\nfrom pyzotero import zotero\na=json.load(open(sys.argv[1]))\nz=zotero.Zotero(a['userID'],'user',a['apiKey'])\n"
+                    + "z.endpoint=a['apiUrl']\nfor _ in range(200):\n    items=z.everything(z.items())\n    if len(items)>=int(sys.argv[3]): break\n    time.sleep(0.3)\n"
+                    + "json.dump([i['data'] for i in items],open(sys.argv[2],'w'))\n";
+            Process p = new ProcessBuilder(python.toString(), "-c", dump, account.toString(), read.toString(), Integer.toString(items))
+                    .redirectErrorStream(true).redirectOutput(work.resolve("pyzotero-fields.log").toFile()).start();
+            assertTrue(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0, Files.readString(work.resolve("pyzotero-fields.log")));
+            var served = RunningIdiom.JSON.readTree(read.toFile());
+            assertEquals(items, served.size(), "every item mirrored into the served library");
+            List<String> differ = new java.util.ArrayList<>();
+            for (var original : zotero.itemVersions().keySet()) {
+                var data = zotero.data(original);
+                var copy = java.util.stream.StreamSupport.stream(served.spliterator(), false)
+                        .filter(d -> d.path("title").asText().equals(data.path("title").asText())).findFirst().orElse(null);
+                if (copy == null) {
+                    differ.add(data.path("title").asText() + ": not in the served library");
+                    continue;
+                }
+                data.properties().forEach(f -> {
+                    // the item's own identity in each library (key, version, its dates there) is that library's
+                    if (!java.util.Set.of("key", "version", "dateAdded", "dateModified").contains(f.getKey()) && !f.getValue().equals(copy.get(f.getKey()))
+                            && !(f.getValue().isTextual() && f.getValue().asText().isEmpty() && copy.path(f.getKey()).asText("").isEmpty())) {
+                        differ.add(data.path("title").asText() + " " + f.getKey() + ": " + f.getValue() + " -> " + copy.get(f.getKey()));
+                    }
+                });
+            }
+            assertEquals(List.of(), differ, "fields that differ between the Zotero original and its copy read back with pyzotero");
         }
     }
 

@@ -89,7 +89,26 @@ public interface AnnotationTool {
     }
 
     /** A copy to make: its content, whether it must be private, and the DE it is a copy of. */
-    record NewCopy(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {}
+    /**
+     * A copy to make; {@code form}: another copy of the DE as a tool of this one's form holds it (a
+     * Zotero item's {@code data}, from another Zotero library), or null: what Idiom does not model
+     * (tag types, a creator's field mode, {@code extra}'s lines) then travels from it.
+     */
+    record NewCopy(Metadata metadata, boolean keepPrivate, java.util.UUID origin, String form) {
+        public NewCopy(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {
+            this(metadata, keepPrivate, origin, null);
+        }
+    }
+
+    /** True if a record of a tool of {@code kind} is in this tool's own form (see {@link NewCopy#form}). */
+    default boolean takesFormOf(String kind) {
+        return false;
+    }
+
+    /** Makes one copy (see {@link NewCopy}). Default: {@link #create(Metadata, boolean, java.util.UUID)}, the form unused. */
+    default RemoteRecord create(NewCopy copy) {
+        return create(copy.metadata(), copy.keepPrivate(), copy.origin());
+    }
 
     /** What making one copy came to: the record made, or why not ({@link RecordRefusedException}: for good; another {@link ToolException}: for now). */
     record Made(RemoteRecord record, ToolException failure) {}

@@ -123,7 +123,7 @@ public final class PrivateLibrary implements AnnotationTool {
 
     @Override
     public java.util.List<Made> createAll(java.util.List<NewCopy> copies) {
-        java.util.List<Made> made = tool.createAll(copies.stream().map(c -> new NewCopy(c.metadata(), true, c.origin())).toList());
+        java.util.List<Made> made = tool.createAll(copies.stream().map(c -> new NewCopy(c.metadata(), true, c.origin(), c.form())).toList());
         java.util.List<Made> out = new java.util.ArrayList<>();
         for (int i = 0; i < made.size(); i++) {
             Made m = made.get(i);
@@ -140,6 +140,16 @@ public final class PrivateLibrary implements AnnotationTool {
      */
     private static RemoteRecord made(RemoteRecord r, boolean keepPrivate) {
         return r.withPrivateCopy(keepPrivate);
+    }
+
+    @Override
+    public RemoteRecord create(NewCopy copy) {
+        return made(tool.create(new NewCopy(copy.metadata(), true, copy.origin(), copy.form())), copy.keepPrivate());
+    }
+
+    @Override
+    public boolean takesFormOf(String kind) {
+        return tool.takesFormOf(kind);
     }
 
     @Override

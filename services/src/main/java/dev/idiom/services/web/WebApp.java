@@ -119,6 +119,7 @@ public final class WebApp {
 
         context.addServlet("zotero-api", new dev.idiom.services.zotero.ZoteroApi(app.zotero(), publicUrl,
                 new dev.idiom.services.zotero.TestRoot(app.zotero(), app.zotero().testRoot(), publicUrl))).addMapping(ZOTERO);
+        dev.idiom.services.zotero.ZoteroStream.mount(context, app.zotero().stream());
 
         if (baseline) {
             context.addServlet("baseline-servlet", new BareServlet()).addMapping("/baseline/servlet");

@@ -332,13 +332,24 @@ public final class ZoteroTool implements AnnotationTool {
 
     @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate) {
-        return one(create(List.of(metadata), List.of(newKey())).getFirst());
+        return one(create(List.of(new NewCopy(metadata, keepPrivate, null)), List.of(newKey())).getFirst());
     }
 
     /** The item key is made from the DE and this library: a copy made again (a crash before Idiom recorded it) is the same item. */
     @Override
     public RemoteRecord create(Metadata metadata, boolean keepPrivate, java.util.UUID origin) {
-        return one(create(List.of(metadata), List.of(keyOf(origin))).getFirst());
+        return create(new NewCopy(metadata, keepPrivate, origin));
+    }
+
+    @Override
+    public RemoteRecord create(NewCopy copy) {
+        return one(create(List.of(copy), List.of(copy.origin() == null ? newKey() : keyOf(copy.origin()))).getFirst());
+    }
+
+    /** Every Zotero library's items are in one form: Idiom's own served libraries' as zotero.org's. */
+    @Override
+    public boolean takesFormOf(String kind) {
+        return "zotero".equals(kind) || dev.idiom.wrappers.registry.ToolRegistry.SERVED_ZOTERO.equals(kind);
     }
 
     private static RemoteRecord one(Made made) {
@@ -355,13 +366,34 @@ public final class ZoteroTool implements AnnotationTool {
         for (int from = 0; from < copies.size(); from += MAX_WRITE) {
             List<NewCopy> chunk = copies.subList(from, Math.min(copies.size(), from + MAX_WRITE));
             try {
-                out.addAll(create(chunk.stream().map(NewCopy::metadata).toList(),
-                        chunk.stream().map(c -> c.origin() == null ? newKey() : keyOf(c.origin())).toList()));
+                out.addAll(create(chunk, chunk.stream().map(c -> c.origin() == null ? newKey() : keyOf(c.origin())).toList()));
             } catch (ToolException failed) { // the request as a whole: every item of it is tried again later
                 chunk.forEach(c -> out.add(new Made(null, failed)));
             }
         }
         return out;
+    }
+
+    /**
+     * A new item's data: from another Zotero library's item of the DE where there is one (its tag
+     * types and order, a creator's field mode, its extra lines as they were), with the DE's values
+     * where they differ from it; otherwise made from the DE alone. What belongs to the other library
+     * (key, version, collections, relations, dates, trash) is not carried.
+     */
+    private ObjectNode newItem(NewCopy copy) {
+        if (copy.form() != null) {
+            try {
+                JsonNode form = JSON.readTree(copy.form());
+                if (form.isObject() && form.hasNonNull("itemType") && schema().type(form.path("itemType").asText()) != null) {
+                    ObjectNode data = ((ObjectNode) form).deepCopy();
+                    data.remove(List.of("key", "version", "collections", "relations", "dateAdded", "dateModified", "deleted", "parentItem"));
+                    return ZoteroItems.withChanges(schema(), data, ZoteroItems.metadata(schema(), data), copy.metadata());
+                }
+            } catch (java.io.IOException | RuntimeException unreadable) {
+                // a form that cannot be read is no form: the item is made from the DE alone
+            }
+        }
+        return ZoteroItems.newItem(schema(), copy.metadata());
     }
 
     @Override
@@ -389,11 +421,12 @@ public final class ZoteroTool implements AnnotationTool {
      * a create whose answer was lost and is sent again meets 412 for an item that exists under its
      * key, and that item is the copy. The answer names each item by its index in the request.
      */
-    private List<Made> create(List<Metadata> items, List<String> keys) {
+    private List<Made> create(List<NewCopy> copies, List<String> keys) {
+        List<Metadata> items = copies.stream().map(NewCopy::metadata).toList();
         List<ObjectNode> childNotes = new ArrayList<>();
         ArrayNode body = JSON.createArrayNode();
         for (int i = 0; i < items.size(); i++) {
-            body.add(ZoteroItems.newItem(schema(), items.get(i)).put("key", keys.get(i)).put("version", 0));
+            body.add(newItem(copies.get(i)).put("key", keys.get(i)).put("version", 0));
         }
         HttpResponse<String> r = http.send(request("items").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());

@@ -35,6 +35,7 @@ public final class ServedZotero {
     private final String testRoot;
 
     private final Clock clock;
+    private LibraryStream stream;
 
     /** @param testRoot the test root's {@code name:password} (Zotero's API suite), or null: none */
     public ServedZotero(ServedLibraries store, Clock clock, String testRoot) {
@@ -47,6 +48,14 @@ public final class ServedZotero {
         this.types = new ItemTemplates(schema);
         this.accounts = new ServedAccounts(store, keys, views::clear);
         this.tokens = new WriteTokens(clock);
+    }
+
+    /** Zotero's streaming API over these libraries (made on first use). */
+    public synchronized LibraryStream stream() {
+        if (stream == null) {
+            stream = new LibraryStream(store, this);
+        }
+        return stream;
     }
 
     /** The service's time source (what an answer with no stored time of its own says now). */
