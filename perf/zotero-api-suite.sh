@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 suite_src="${ZOTERO_API_TESTS:-../shared/zotero-api-tests}"
 [ -d "$suite_src/tests/remote" ] || { echo "no Zotero API suite at $suite_src (set ZOTERO_API_TESTS)" >&2; exit 2; }
-files="${1:-version,collection,tag,search,settings,object,note,creator,relation,params,sort,general,mappings,item}"
+files="${1:-version,collection,tag,search,settings,object,note,creator,relation,params,sort,general,mappings,item,loginSessions}"
 work="$PWD/target/zotero-api-suite"
 rm -rf "$work" && mkdir -p "$work" && cp -r "$suite_src" "$work/suite" && chmod -R u+w "$work/suite"
 remote="$work/suite/tests/remote"

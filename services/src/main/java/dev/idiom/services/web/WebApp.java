@@ -113,6 +113,7 @@ public final class WebApp {
         context.addServlet("curator-library", new CuratorLibrary(app, curatorSessions, workspace, inbox))
                 .addMapping("/curator/library", "/curator/trash", "/curator/merge", "/curator/records", "/curator/records/*");
         context.addServlet("curator-accounts", new CuratorAccounts(app, curatorSessions, workspace, inbox)).addMapping("/curator/accounts", "/curator/accounts/*");
+        context.addServlet("curator-zotero-login", new ZoteroLogin(app, curatorSessions, workspace, inbox)).addMapping(ZoteroLogin.PATH + "/*");
 
         context.addServlet("browsers-dav", new BookmarkDav(new dev.idiom.services.app.BrowserReplicas(app.tools(), app.sync(), app.clock()),
                 authFailures, publicUrl, app.clock())).addMapping(DAV);

@@ -110,6 +110,10 @@ public final class TestRoot {
                     key(req, resp, p.get(1));
                     return true;
                 }
+                if (p.size() == 4 && p.get(0).equals("users") && p.get(2).equals("keys") && req.getMethod().equals("GET")) { // a user's key, by the root
+                    key(req, resp, p.get(3));
+                    return true;
+                }
                 return false;
             }
         }

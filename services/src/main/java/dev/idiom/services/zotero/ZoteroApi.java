@@ -8,6 +8,7 @@ import dev.idiom.events.zotero.ServedLibraries.Library;
 import dev.idiom.services.app.zotero.LibraryView.Stored;
 import dev.idiom.services.app.zotero.ServedZotero;
 import dev.idiom.services.app.zotero.ZoteroApiException;
+import dev.idiom.services.app.zotero.LoginSessions;
 import dev.idiom.services.app.zotero.ZoteroKeys;
 import dev.idiom.services.http.PublicUrl;
 import jakarta.servlet.http.HttpServlet;
@@ -162,6 +163,10 @@ public final class ZoteroApi extends HttpServlet {
 
     /** {@code keys/current} (or {@code keys/{key}}): who the key is and what it may do; DELETE revokes it. */
     private void keys(HttpServletRequest req, HttpServletResponse resp, List<String> p) throws IOException {
+        if (p.size() >= 2 && p.get(1).equals("sessions")) {
+            sessions(req, resp, p.subList(2, p.size()));
+            return;
+        }
         if (p.size() != 2) {
             throw new ZoteroApiException(p.size() == 1 && req.getMethod().equals("POST") ? 405 : 404, "Not found");
         }
@@ -177,11 +182,70 @@ public final class ZoteroApi extends HttpServlet {
         }
     }
 
+    /**
+     * {@code keys/sessions}: Zotero desktop's web login. POST opens a session (a key presented: that
+     * key's update) and answers its token and the page where it is approved; GET polls it, DELETE
+     * cancels it; {@code {token}/info} and {@code complete} are the approver's (the test root's here;
+     * a curator approves at the login page of the workspace).
+     */
+    private void sessions(HttpServletRequest req, HttpServletResponse resp, List<String> p) throws IOException {
+        var logins = zotero.logins();
+        String method = req.getMethod();
+        if (p.isEmpty() && method.equals("POST")) {
+            String presented = optionalKey(req);
+            ClientKey key = presented == null || presented.isBlank() ? null : zotero.caller(presented);
+            byte[] raw = req.getInputStream().readAllBytes();
+            JsonNode body = raw.length == 0 ? null : ZoteroAnswers.JSON.readTree(new String(raw, StandardCharsets.UTF_8));
+            Long user = body != null && body.path("userID").canConvertToLong() && body.path("userID").asLong() > 0 ? body.path("userID").asLong() : null;
+            LoginSessions.Session s = logins.open(key, user, req.getHeader("User-Agent"));
+            json(resp, 201, ZoteroAnswers.JSON.createObjectNode().put("sessionToken", s.token())
+                    .put("loginURL", publicUrl.of(req) + LoginSessions.APPROVAL_PATH + "/" + s.token()));
+            return;
+        }
+        if (p.size() == 1 && p.get(0).equals("complete") && method.equals("POST")) {
+            if (!root.isRoot(req)) {
+                throw new ZoteroApiException(403, "Forbidden");
+            }
+            JsonNode body = body(req);
+            logins.complete(body.path("sessionToken").asText(null), body.path("userID").canConvertToLong() && body.has("userID")
+                    ? body.path("userID").asLong() : null, body.get("access"));
+            resp.setStatus(204);
+            return;
+        }
+        if (p.size() == 2 && p.get(1).equals("info") && method.equals("GET")) {
+            if (!root.isRoot(req)) {
+                throw new ZoteroApiException(403, "Forbidden");
+            }
+            json(resp, 200, logins.info(logins.get(p.get(0))));
+            return;
+        }
+        if (p.size() != 1) {
+            throw new ZoteroApiException(404, "Not found");
+        }
+        switch (method) {
+            case "GET" -> json(resp, 200, logins.answer(logins.get(p.get(0))));
+            case "DELETE" -> {
+                logins.cancel(p.get(0));
+                resp.setStatus(204);
+            }
+            default -> throw new ZoteroApiException(405, "Method not allowed");
+        }
+    }
+
     ObjectNode keyAnswer(ClientKey key, String presented) {
         ObjectNode out = ZoteroAnswers.JSON.createObjectNode().put("key", presented).put("userID", key.userNumber())
                 .put("username", "user" + key.userNumber()).put("displayName", key.name());
         out.set("access", ZoteroKeys.access(key));
         return out;
+    }
+
+    /** The key a request presents, or null where it presents none. */
+    private static String optionalKey(HttpServletRequest req) {
+        try {
+            return keyOf(req);
+        } catch (ZoteroApiException none) {
+            return null;
+        }
     }
 
     /** The key a request presents: {@code Zotero-API-Key}, {@code Authorization: Bearer}, or {@code ?key=}. */

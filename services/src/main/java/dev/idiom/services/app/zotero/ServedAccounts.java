@@ -71,6 +71,11 @@ public final class ServedAccounts {
         return new Served(library, user.number(), path(library), engine, client, true);
     }
 
+    /** The user of a served account's library (a group's: its owner), if the account serves one. */
+    public Optional<Long> userOf(String account) {
+        return store.byAccount(account).map(l -> "group".equals(l.kind()) ? LibraryView.parse(l.meta()).path("owner").asLong() : l.number());
+    }
+
     /**
      * Saves a served account: its library (made if new), then {@code save} given it; a save that
      * fails takes back the library and keys it made, so a refused account leaves nothing behind.

@@ -36,6 +36,7 @@ public final class ServedZotero {
 
     private final Clock clock;
     private LibraryStream stream;
+    private final LoginSessions logins;
 
     /** @param testRoot the test root's {@code name:password} (Zotero's API suite), or null: none */
     public ServedZotero(ServedLibraries store, Clock clock, String testRoot) {
@@ -48,6 +49,12 @@ public final class ServedZotero {
         this.types = new ItemTemplates(schema);
         this.accounts = new ServedAccounts(store, keys, views::clear);
         this.tokens = new WriteTokens(clock);
+        this.logins = new LoginSessions(keys, clock);
+    }
+
+    /** Zotero desktop's web logins ({@code keys/sessions}). */
+    public LoginSessions logins() {
+        return logins;
     }
 
     /** Zotero's streaming API over these libraries (made on first use). */
