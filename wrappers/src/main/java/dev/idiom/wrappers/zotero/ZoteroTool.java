@@ -378,7 +378,7 @@ public final class ZoteroTool implements AnnotationTool {
      * A new item's data: from another Zotero library's item of the DE where there is one (its tag
      * types and order, a creator's field mode, its extra lines as they were), with the DE's values
      * where they differ from it; otherwise made from the DE alone. What belongs to the other library
-     * (key, version, collections, relations, dates, trash) is not carried.
+     * (key, version, collections, relations, dates, trash, My Publications) is not carried.
      */
     private ObjectNode newItem(NewCopy copy) {
         if (copy.form() != null) {
@@ -386,7 +386,7 @@ public final class ZoteroTool implements AnnotationTool {
                 JsonNode form = JSON.readTree(copy.form());
                 if (form.isObject() && form.hasNonNull("itemType") && schema().type(form.path("itemType").asText()) != null) {
                     ObjectNode data = ((ObjectNode) form).deepCopy();
-                    data.remove(List.of("key", "version", "collections", "relations", "dateAdded", "dateModified", "deleted", "parentItem"));
+                    data.remove(List.of("key", "version", "collections", "relations", "dateAdded", "dateModified", "deleted", "parentItem", "inPublications"));
                     return ZoteroItems.withChanges(schema(), data, ZoteroItems.metadata(schema(), data), copy.metadata());
                 }
             } catch (java.io.IOException | RuntimeException unreadable) {
