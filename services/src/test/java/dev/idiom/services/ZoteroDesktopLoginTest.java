@@ -13,9 +13,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Zotero desktop's web login against Idiom, as desktop makes it: {@code POST keys/sessions}, the
- * user opens the {@code loginURL} (a page of the curator's workspace), a curator allows it for a
- * served library, and desktop's next poll of the session receives the key, once.
+ * Zotero desktop's sign-ins against Idiom, as desktop makes them. Desktop 9's web login: {@code POST
+ * keys/sessions}, the user opens the {@code loginURL} (a page of the curator's workspace), a curator
+ * allows it for a served library, and desktop's next poll of the session receives the key, once.
+ * Desktop 7 and 8's: {@code POST keys} with the account's name and the password said with it
+ * (zotero/zotero {@code syncAPIClient.js createAPIKeyFromCredentials}).
  */
 class ZoteroDesktopLoginTest {
     @Test
@@ -60,6 +62,93 @@ class ZoteroDesktopLoginTest {
         }
     }
 
+    /** The body desktop 7 sends ({@code createAPIKeyFromCredentials}), with a name and password. */
+    private static String desktopSignIn(String username, String password) {
+        return "{\"username\":\"" + username + "\",\"password\":\"" + password + "\",\"name\":\"Automatic Zotero Client Key\","
+                + "\"access\":{\"user\":{\"library\":true,\"notes\":true,\"write\":true,\"files\":true},"
+                + "\"groups\":{\"all\":{\"library\":true,\"write\":true}}}}";
+    }
+
+    private static HttpResponse<String> postKeys(RunningIdiom idiom, String body) {
+        return idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/keys"))).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    @Test
+    void desktopSevenSignsInWithTheAccountsNameAndPasswordAndAWrongOneGetsNoKeyAndIsThrottled() throws Exception {
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("auth-failures-per-minute", "3"))) {
+            JsonNode account = RunningIdiom.json(idiom.put("/api/tools/desktop", "{\"kind\":\"zotero-api\"}"));
+            assertEquals("desktop", account.path("username").asText(), account.toString());
+            String password = account.path("password").asText();
+            assertEquals(24, password.length(), account.toString());
+            assertFalse(RunningIdiom.json(idiom.put("/api/tools/desktop", "{\"kind\":\"zotero-api\"}")).has("password"), "the password is said once");
+
+            HttpResponse<String> made = postKeys(idiom, desktopSignIn("desktop", password));
+            assertEquals(201, made.statusCode(), made.body());
+            JsonNode key = RunningIdiom.json(made);
+            assertEquals(account.path("userID").asLong(), key.path("userID").asLong());
+            assertEquals("desktop", key.path("username").asText());
+            assertEquals("Automatic Zotero Client Key", key.path("name").asText());
+            assertTrue(key.path("access").path("user").path("write").asBoolean() && key.path("access").path("groups").path("all").path("write").asBoolean(),
+                    made.body());
+            assertEquals(idiom.url("/keys/" + key.path("key").asText()), made.headers().firstValue("Location").orElse(""));
+            String library = "/users/" + account.path("userID").asLong() + "/items";
+            HttpResponse<String> items = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url(library))).header("Zotero-API-Key", key.path("key").asText()));
+            assertEquals(200, items.statusCode(), items.body());
+
+            // a wrong password, an unknown name, no password: 403 and no key; past the bound, 429 with Retry-After even for the right one
+            assertEquals(403, postKeys(idiom, desktopSignIn("desktop", "not-" + password)).statusCode());
+            assertEquals("Invalid username/password", postKeys(idiom, desktopSignIn("nobody", password)).body());
+            assertEquals(403, postKeys(idiom, "{\"username\":\"desktop\",\"name\":\"k\"}").statusCode());
+            assertEquals(400, postKeys(idiom, "{\"username\":").statusCode(), "malformed JSON");
+            assertEquals(403, postKeys(idiom, desktopSignIn("desktop", "still-not-" + password)).statusCode());
+            assertEquals(403, postKeys(idiom, desktopSignIn("desktop", "again-not-" + password)).statusCode());
+            HttpResponse<String> throttled = postKeys(idiom, desktopSignIn("desktop", password));
+            assertEquals(429, throttled.statusCode(), throttled.body());
+            assertEquals("Too many authentication failures", throttled.body());
+            assertTrue(Long.parseLong(throttled.headers().firstValue("Retry-After").orElse("0")) >= 1, throttled.headers().toString());
+
+            // a new password (said once) refuses the old one; the key desktop holds stays good
+            HttpResponse<String> renewed = idiom.post("/api/tools/desktop/zotero-password", "application/json", "");
+            assertEquals(200, renewed.statusCode(), renewed.body());
+            assertTrue(!RunningIdiom.json(renewed).path("password").asText().equals(password) && RunningIdiom.json(renewed).path("password").asText().length() == 24);
+            assertEquals(200, idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url(library))).header("Zotero-API-Key", key.path("key").asText()))
+                    .statusCode());
+        }
+    }
+
+    @Test
+    void aKeyIsReadChangedAndRevokedWithItsOwnUsersSignInOnly() throws Exception {
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of())) {
+            JsonNode one = RunningIdiom.json(idiom.put("/api/tools/one", "{\"kind\":\"zotero-api\"}"));
+            JsonNode two = RunningIdiom.json(idiom.put("/api/tools/two", "{\"kind\":\"zotero-api\"}"));
+            String key = RunningIdiom.json(postKeys(idiom, "{\"username\":\"one\",\"password\":\"" + one.path("password").asText()
+                    + "\",\"name\":\"reader\",\"access\":{\"user\":{\"library\":true}}}")).path("key").asText();
+            HttpResponse<String> read = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/keys/" + key))));
+            assertEquals(200, read.statusCode(), read.body());
+            assertEquals("{\"library\":true,\"files\":true}", RunningIdiom.json(read).path("access").path("user").toString(), "what the dataserver grants");
+            assertFalse(RunningIdiom.json(read).has("name"), "a key's name is the website's to read");
+            String library = "/users/" + one.path("userID").asLong() + "/items";
+            HttpResponse<String> write = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url(library))).header("Zotero-API-Key", key)
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("[{\"itemType\":\"book\",\"title\":\"T\"}]")));
+            assertEquals(403, write.statusCode(), "a read-only key writes nothing: " + write.body());
+
+            String change = "\",\"name\":\"writer\",\"access\":{\"user\":{\"library\":true,\"write\":true}}}";
+            HttpResponse<String> byOther = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/keys/" + key))).header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"username\":\"two\",\"password\":\"" + two.path("password").asText() + change)));
+            assertEquals(403, byOther.statusCode(), "another user's sign-in changes no key of this one: " + byOther.body());
+            HttpResponse<String> changed = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/keys/" + key))).header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"username\":\"one\",\"password\":\"" + one.path("password").asText() + change)));
+            assertEquals(200, changed.statusCode(), changed.body());
+            assertEquals("writer", RunningIdiom.json(changed).path("name").asText());
+            write = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url(library))).header("Zotero-API-Key", key)
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("[{\"itemType\":\"book\",\"title\":\"T\"}]")));
+            assertEquals(200, write.statusCode(), write.body());
+
+            assertEquals(204, idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/keys/current"))).header("Zotero-API-Key", key).DELETE()).statusCode());
+            assertEquals(403, idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/keys/current"))).header("Zotero-API-Key", key)).statusCode());
+        }
+    }
     private static JsonNode poll(RunningIdiom idiom, String token) {
         HttpResponse<String> r = idiom.anonymous(HttpRequest.newBuilder(URI.create(idiom.url("/keys/sessions/" + token))));
         assertEquals(200, r.statusCode(), r.body());

@@ -35,6 +35,9 @@ public interface ServedLibraries {
     /** A client's key: the user it is for, a name, the access it grants (the API's JSON). */
     record ClientKey(String hash, long userNumber, String name, String access, Instant createdAt) {}
 
+    /** The name and password a user's clients sign in with to get a key; the password kept only as a salted hash. */
+    record SignIn(long userNumber, String username, String passwordHash) {}
+
     Optional<Library> library(String kind, long number);
 
     Optional<Library> byAccount(String account);
@@ -51,7 +54,7 @@ public interface ServedLibraries {
     /** Empties a library (objects, deletions, settings); its version goes on growing (the emptying takes the next one), as the dataserver clears one. */
     void clear(long library);
 
-    /** Removes a library and everything in it. */
+    /** Removes a library and everything in it (a user library: the user's sign-in too). */
     void drop(long library);
 
     /** The library's current version (a cheap read: what a cached reading is checked against). */
@@ -125,4 +128,12 @@ public interface ServedLibraries {
     List<ClientKey> keys(long userNumber);
 
     boolean removeKey(String hash);
+
+    /** Sets the user's sign-in (in place of one it had); a name another user signs in with is refused. */
+    void putSignIn(SignIn signIn);
+
+    /** The sign-in of that name (names are compared as stored: exactly). */
+    Optional<SignIn> signIn(String username);
+
+    Optional<SignIn> signInOf(long userNumber);
 }

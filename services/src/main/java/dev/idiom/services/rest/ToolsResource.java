@@ -124,6 +124,10 @@ public final class ToolsResource {
             if (s.clientKey() != null) {
                 out.put("apiKey", s.clientKey());
             }
+            out.put("username", name); // Zotero desktop 7 and 8 sign in with these (POST /keys)
+            if (s.password() != null) {
+                out.put("password", s.password());
+            }
             return out.toString();
         });
     }
@@ -135,6 +139,15 @@ public final class ToolsResource {
     public String renewZoteroKey(@PathParam("name") String name) {
         String engine = accounts.servedKey(name).orElseThrow(() -> new dev.idiom.consistency.report.UnknownToolAccountException(name));
         return json.mapper().createObjectNode().put("name", name).put("apiKey", served.renewClientKey(name, engine)).toString();
+    }
+
+    /** A new password for a zotero-api account's clients to sign in with (its name is the account's), said once; the old one is refused from now on. */
+    @Needs(Operation.SYNC_TOOLS)
+    @POST
+    @Path("{name}/zotero-password")
+    public String renewZoteroPassword(@PathParam("name") String name) {
+        String engine = accounts.servedKey(name).orElseThrow(() -> new dev.idiom.consistency.report.UnknownToolAccountException(name));
+        return json.mapper().createObjectNode().put("name", name).put("username", name).put("password", served.renewPassword(name, engine)).toString();
     }
 
     /**

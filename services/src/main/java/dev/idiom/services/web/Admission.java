@@ -35,6 +35,8 @@ public final class Admission extends HttpFilter {
     private final AtomicLong refused = new AtomicLong();
     private final ServiceTime serviceTime = new ServiceTime();
     private volatile boolean closing;
+    /** When a request was last refused ({@link TimeSource#nanoTime}), or 0. */
+    private volatile long lastRefused;
 
     /**
      * @param limit requests in service at once ({@code 0}: no limit, only counted for the drain)
@@ -101,6 +103,7 @@ public final class Admission extends HttpFilter {
 
     private void refuse(HttpServletRequest req, HttpServletResponse res, String message) throws IOException {
         refused.incrementAndGet();
+        lastRefused = TimeSource.nanoTime();
         res.setHeader("Retry-After", "1");
         Refusal.send(req, res, ErrorCode.BUSY, message);
     }
@@ -110,6 +113,19 @@ public final class Admission extends HttpFilter {
         String path = Refusal.path(req);
         return "GET".equals(req.getMethod()) && path.startsWith("/api/entities/") && path.indexOf('/', "/api/entities/".length()) < 0
                 && (req.getQueryString() == null || !req.getQueryString().contains("source=db"));
+    }
+
+    /**
+     * How long clients that can should hold back their requests (the Zotero API's {@code Backoff}), in
+     * seconds: 10 while requests were refused in the last 10 s, 5 while other requests take three quarters
+     * of the places, else 0 (asked from inside a request in service). Clients that honour it (Zotero desktop, pyzotero) then make only the requests they must.
+     */
+    public int backoffSeconds() {
+        long last = lastRefused;
+        if (last != 0 && TimeSource.nanoTime() - last < java.util.concurrent.TimeUnit.SECONDS.toNanos(10)) {
+            return 10;
+        }
+        return limit > 0 && (inFlight.get() - 1) * 4 >= limit * 3 ? 5 : 0; // the others in service: the asking request is one
     }
 
     public long refused() {

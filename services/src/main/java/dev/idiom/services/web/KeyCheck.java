@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.services.http.AuthFailures;
 import dev.idiom.services.http.PublicUrl;
 import dev.idiom.services.app.ApiKeys;
 import dev.idiom.services.app.Caller;

@@ -1,5 +1,6 @@
 package dev.idiom.services.web;
 
+import dev.idiom.services.http.AuthFailures;
 import dev.idiom.services.http.PublicUrl;
 import dev.idiom.services.app.Application;
 import dev.idiom.services.app.HealthChecks;
@@ -27,7 +28,7 @@ public final class WebApp {
     /** The browsers' WebDAV folders: every filter but the key check (a browser gives its account's password, checked by the servlet). */
     private static final String DAV = "/dav/*";
     /** The Zotero Web API's paths (Zotero's clients put them at the root): every filter but the key check (Zotero's keys are checked by the face). */
-    private static final String[] ZOTERO = {"/users/*", "/groups/*", "/keys", "/keys/*", "/items/*", "/test/*", "/itemTypes", "/itemFields",
+    static final String[] ZOTERO = {"/users/*", "/groups/*", "/keys", "/keys/*", "/items/*", "/test/*", "/itemTypes", "/itemFields",
         "/itemTypeFields", "/itemTypeCreatorTypes", "/creatorFields"};
 
     private static void filter(ServletContext context, String name, jakarta.servlet.Filter filter, boolean afterOthers) {
@@ -75,7 +76,7 @@ public final class WebApp {
         filter(context, "request-timing", new RequestTiming(meters), false);
         filter(context, "path-check", new PathCheck(), false);
         filter(context, "security-headers", new SecurityHeaders(), false);
-        AuthFailures authFailures = new AuthFailures(authFailureLimit, app.clock()); // one count for API keys and console logins
+        AuthFailures authFailures = new AuthFailures(authFailureLimit, app.clock()); // one count for API keys, console logins, WebDAV and Zotero clients
         filter(context, "key-check", new KeyCheck(app.keys(), sessions, curatorSessions, authFailures, publicUrl), false, false);
         filter(context, "slow-bodies", new SlowBodies(minBodyRate), false);
         filter(context, "admission", admission, false);
@@ -119,7 +120,8 @@ public final class WebApp {
                 authFailures, publicUrl, app.clock())).addMapping(DAV);
 
         context.addServlet("zotero-api", new dev.idiom.services.zotero.ZoteroApi(app.zotero(), publicUrl,
-                new dev.idiom.services.zotero.TestRoot(app.zotero(), app.zotero().testRoot(), publicUrl))).addMapping(ZOTERO);
+                new dev.idiom.services.zotero.TestRoot(app.zotero(), app.zotero().testRoot(), publicUrl), authFailures, admission::backoffSeconds))
+                .addMapping(ZOTERO);
         dev.idiom.services.zotero.ZoteroStream.mount(context, app.zotero().stream());
 
         if (baseline) {

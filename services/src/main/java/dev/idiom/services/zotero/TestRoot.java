@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 /**
  * The super-user routes Zotero's own API suite sets itself up with ({@code test/setup},
  * {@code users/{id}/clear}, {@code groups/{id}/clear}, {@code users/{id}/groups}, group creation in
- * XML, {@code keys/{key}} read and replaced), answered only to HTTP Basic with the test root's name
+ * XML), answered only to HTTP Basic with the test root's name
  * and password, and only when Idiom was started with one (IDIOM_ZOTERO_TEST_ROOT, {@code name:password}, from
  * the environment or the file IDIOM_ZOTERO_TEST_ROOT_FILE names). Without a root none of them exists.
  */
@@ -106,33 +106,10 @@ public final class TestRoot {
                 resp.setStatus(204);
             }
             default -> {
-                if (p.size() == 2 && p.get(0).equals("keys") && (req.getMethod().equals("GET") || req.getMethod().equals("PUT"))) {
-                    key(req, resp, p.get(1));
-                    return true;
-                }
-                if (p.size() == 4 && p.get(0).equals("users") && p.get(2).equals("keys") && req.getMethod().equals("GET")) { // a user's key, by the root
-                    key(req, resp, p.get(3));
-                    return true;
-                }
-                return false;
+                return false; // the root's key routes are the website's, in KeyRoutes
             }
         }
         return true;
-    }
-
-    private void key(HttpServletRequest req, HttpServletResponse resp, String presented) throws IOException {
-        ClientKey key = zotero.caller(presented);
-        if (req.getMethod().equals("PUT")) {
-            JsonNode body = ZoteroApi.body(req);
-            if (!body.path("access").isObject()) {
-                throw new ZoteroApiException(400, "'access' not provided");
-            }
-            zotero.keys().replaceAccess(key, body.path("access"));
-            key = zotero.caller(presented);
-        }
-        ObjectNode out = ZoteroAnswers.JSON.createObjectNode().put("key", presented).put("userID", key.userNumber()).put("name", key.name());
-        out.set("access", dev.idiom.services.app.zotero.ZoteroKeys.access(key));
-        ZoteroApi.json(resp, 200, out);
     }
 
     /** A group's XML element's attributes ({@code <group owner="1" type="Private" …/>}), as the group's data. */

@@ -10,6 +10,7 @@ import dev.idiom.services.app.zotero.ServedZotero;
 import dev.idiom.services.app.zotero.ZoteroApiException;
 import dev.idiom.services.app.zotero.LoginSessions;
 import dev.idiom.services.app.zotero.ZoteroKeys;
+import dev.idiom.services.http.AuthFailures;
 import dev.idiom.services.http.PublicUrl;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -37,34 +38,81 @@ public final class ZoteroApi extends HttpServlet {
     private final ZoteroAnswers answers;
     private final PublicUrl publicUrl;
     private final TestRoot root;
+    private final transient AuthFailures failures;
+    private final transient KeyRoutes keyRoutes;
+    private final transient java.util.function.IntSupplier backoff;
 
-    public ZoteroApi(ServedZotero zotero, PublicUrl publicUrl, TestRoot root) {
+    /**
+     * @param failures the wrong keys and passwords each client presented lately: one count with Idiom's other faces
+     * @param backoff the seconds clients should hold back now (0: none), sent as {@code Backoff}
+     */
+    public ZoteroApi(ServedZotero zotero, PublicUrl publicUrl, TestRoot root, AuthFailures failures, java.util.function.IntSupplier backoff) {
         this.zotero = zotero;
         this.answers = new ZoteroAnswers(zotero.types());
         this.publicUrl = publicUrl;
         this.root = root;
+        this.failures = failures;
+        this.backoff = backoff;
+        this.keyRoutes = new KeyRoutes(zotero, root, this::signIn);
     }
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         resp.setHeader("Zotero-API-Version", "3");
         resp.setHeader("Zotero-Schema-Version", Integer.toString(SCHEMA_VERSION));
+        int holdBack = backoff.getAsInt();
+        if (holdBack > 0) {
+            resp.setHeader("Backoff", Integer.toString(holdBack)); // Idiom is busy: only the requests a client must make (the API's Backoff)
+        }
         String path = req.getRequestURI().substring(req.getContextPath().length());
         List<String> parts = new ArrayList<>(Arrays.asList(path.replaceAll("^/+|/+$", "").split("/")));
+        String presented = optionalKey(req);
         try {
             String version = req.getHeader("Zotero-API-Version");
             if (version != null && !version.equals("3")) {
                 throw new ZoteroApiException(400, "Invalid API version '" + version + "'; Idiom serves version 3");
             }
+            throttled(req, presented);
             route(req, resp, parts);
         } catch (ZoteroApiException e) {
+            if (e.isWrongCredentials() && presented != null) {
+                failures.failed(publicUrl.clientAddress(req), presented);
+            }
             if (e.libraryVersion() >= 0) {
                 resp.setHeader("Last-Modified-Version", Long.toString(e.libraryVersion()));
+            }
+            if (e.retryAfterSeconds() > 0) {
+                resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
             }
             text(resp, e.status(), e.getMessage());
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             text(resp, 400, "Invalid JSON: " + e.getOriginalMessage());
         }
+    }
+
+    /**
+     * Refuses (429 with {@code Retry-After}, as the dataserver answers "Too many authentication
+     * failures") a client past its bound of wrong keys or passwords, before the key is looked up.
+     */
+    private void throttled(HttpServletRequest req, String bucket) {
+        failures.wait(publicUrl.clientAddress(req), bucket == null ? "" : bucket).ifPresent(wait -> {
+            throw ZoteroApiException.throttled("Too many authentication failures", Math.max(1, wait.toSeconds() + 1));
+        });
+    }
+
+    /** The user a body's {@code username} and {@code password} sign in ({@code POST /keys}); 403 otherwise, counted against the client. */
+    private long signIn(HttpServletRequest req, JsonNode body) {
+        String username = body.path("username").asText("");
+        String password = body.path("password").asText("");
+        if (username.isEmpty() || password.isEmpty()) {
+            throw new ZoteroApiException(403, "Forbidden");
+        }
+        String bucket = "sign-in " + username;
+        throttled(req, bucket);
+        return zotero.signIns().authenticate(username, password).orElseThrow(() -> {
+            failures.failed(publicUrl.clientAddress(req), bucket);
+            return new ZoteroApiException(403, "Invalid username/password");
+        });
     }
 
     private void route(HttpServletRequest req, HttpServletResponse resp, List<String> p) throws IOException {
@@ -94,6 +142,10 @@ public final class ZoteroApi extends HttpServlet {
                 }
                 if (p.size() < 3) {
                     throw new ZoteroApiException(404, "Not found");
+                }
+                if (p.get(0).equals("users") && p.get(2).equals("keys")) {
+                    keyRoutes.serve(req, resp, Long.parseLong(p.get(1)), p.subList(3, p.size()), publicUrl.of(req));
+                    return;
                 }
                 if (p.size() == 3 && p.get(0).equals("users") && p.get(2).equals("groups") && method.equals("GET")) {
                     long user = Long.parseLong(p.get(1));
@@ -161,25 +213,13 @@ public final class ZoteroApi extends HttpServlet {
         json(resp, 200, out);
     }
 
-    /** {@code keys/current} (or {@code keys/{key}}): who the key is and what it may do; DELETE revokes it. */
+    /** {@code keys}: the API keys ({@link KeyRoutes}), and desktop's web login at {@code keys/sessions}. */
     private void keys(HttpServletRequest req, HttpServletResponse resp, List<String> p) throws IOException {
         if (p.size() >= 2 && p.get(1).equals("sessions")) {
             sessions(req, resp, p.subList(2, p.size()));
             return;
         }
-        if (p.size() != 2) {
-            throw new ZoteroApiException(p.size() == 1 && req.getMethod().equals("POST") ? 405 : 404, "Not found");
-        }
-        String presented = p.get(1).equals("current") ? keyOf(req) : p.get(1);
-        ClientKey key = zotero.caller(presented);
-        switch (req.getMethod()) {
-            case "GET" -> json(resp, 200, keyAnswer(key, presented));
-            case "DELETE" -> {
-                zotero.keys().revoke(presented);
-                resp.setStatus(204);
-            }
-            default -> throw new ZoteroApiException(405, "Method not allowed");
-        }
+        keyRoutes.serve(req, resp, null, p.subList(1, p.size()), publicUrl.of(req));
     }
 
     /**
@@ -232,12 +272,6 @@ public final class ZoteroApi extends HttpServlet {
         }
     }
 
-    ObjectNode keyAnswer(ClientKey key, String presented) {
-        ObjectNode out = ZoteroAnswers.JSON.createObjectNode().put("key", presented).put("userID", key.userNumber())
-                .put("username", "user" + key.userNumber()).put("displayName", key.name());
-        out.set("access", ZoteroKeys.access(key));
-        return out;
-    }
 
     /** The key a request presents, or null where it presents none. */
     private static String optionalKey(HttpServletRequest req) {

@@ -119,6 +119,7 @@ public final class MySqlServedLibraries implements ServedLibraries {
             for (String table : List.of("zotero_object", "zotero_deletion", "zotero_setting")) {
                 update(c, "DELETE FROM " + table + " WHERE library_id = ?", library);
             }
+            update(c, "DELETE FROM zotero_sign_in WHERE user_number = (SELECT number FROM zotero_library WHERE id = ? AND kind = 'user')", library);
             update(c, "DELETE FROM zotero_library WHERE id = ?", library);
             return null;
         });
@@ -421,5 +422,30 @@ public final class MySqlServedLibraries implements ServedLibraries {
     @Override
     public boolean removeKey(String hash) {
         return SqlWork.on(db, "served library keys", c -> update(c, "DELETE FROM zotero_key WHERE key_hash = ?", hash) == 1);
+    }
+
+    @Override
+    public void putSignIn(SignIn s) {
+        SqlWork.on(db, "served sign-ins", c -> update(c, "INSERT INTO zotero_sign_in (user_number, username, password_hash) VALUES (?, ?, ?) "
+                + "ON DUPLICATE KEY UPDATE username = VALUES(username), password_hash = VALUES(password_hash)", s.userNumber(), s.username(), s.passwordHash()));
+    }
+
+    @Override
+    public Optional<SignIn> signIn(String username) {
+        return SqlWork.on(db, "served sign-ins", c -> signIns(c, "username = ?", username));
+    }
+
+    @Override
+    public Optional<SignIn> signInOf(long userNumber) {
+        return SqlWork.on(db, "served sign-ins", c -> signIns(c, "user_number = ?", userNumber));
+    }
+
+    private static Optional<SignIn> signIns(Connection c, String where, Object arg) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT user_number, username, password_hash FROM zotero_sign_in WHERE " + where)) {
+            ps.setObject(1, arg);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new SignIn(rs.getLong(1), rs.getString(2), rs.getString(3))) : Optional.empty();
+            }
+        }
     }
 }

@@ -40,9 +40,10 @@ public record LibraryView(Library library, long version, Map<String, Map<String,
                 counts.merge(i.parentKey(), 1, Integer::sum);
             }
         });
-        Map<Long, String> users = new java.util.TreeMap<>(); // the names of the users who made or changed an object, read once a view
+        Map<Long, String> users = new java.util.TreeMap<>(); // the names the users who made or changed an object sign in with, read once a view
         all.values().forEach(byKey -> byKey.values().forEach(o -> java.util.stream.Stream.of(o.createdBy(), o.modifiedBy())
-                .filter(java.util.Objects::nonNull).forEach(u -> users.computeIfAbsent(u, n -> store.library("user", n).map(Library::name).orElse("user " + n)))));
+                .filter(java.util.Objects::nonNull).forEach(u -> users.computeIfAbsent(u, n -> store.signInOf(n).map(ServedLibraries.SignIn::username)
+                        .orElseGet(() -> store.library("user", n).map(Library::name).orElse("user " + n))))));
         // related items are related both ways: each item's URI in the dc:relation of the items that name it
         Map<String, List<String>> back = new java.util.HashMap<>();
         String prefix = ObjectWrites.itemUri(library.path(), "");

@@ -42,11 +42,13 @@ public final class LoginSessions {
 
     private final ZoteroKeys keys;
     private final Clock clock;
+    private final java.util.function.LongFunction<String> usernames;
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
-    LoginSessions(ZoteroKeys keys, Clock clock) {
+    LoginSessions(ZoteroKeys keys, Clock clock, java.util.function.LongFunction<String> usernames) {
         this.keys = keys;
         this.clock = clock;
+        this.usernames = usernames;
     }
 
     /** A new pending session; {@code presented} a key to update (its user and access known), or {@code userID} a user the client names. */
@@ -144,7 +146,7 @@ public final class LoginSessions {
     public ObjectNode answer(Session s) {
         ObjectNode out = JSON.createObjectNode().put("status", s.status().name().toLowerCase(java.util.Locale.ROOT));
         if (s.status() == Status.COMPLETED && s.apiKey() != null) {
-            out.put("apiKey", s.apiKey()).put("userID", s.userID()).put("username", "user" + s.userID());
+            out.put("apiKey", s.apiKey()).put("userID", s.userID()).put("username", usernames.apply(s.userID()));
             sessions.computeIfPresent(s.token(), (t, now) -> now.with(Status.COMPLETED, now.userID(), null));
         }
         return out;

@@ -20,9 +20,10 @@ public final class ServedAccounts {
      *
      * @param path the library as the API's paths name it ({@code users/N} or {@code groups/N})
      * @param clientKey the clients' key, when this call made it (said once); else null
+     * @param password the password clients sign in with under the account's name ({@code POST /keys}), when this call made it (said once); else null
      * @param made this call made the library (undone by {@link #undo} if saving the account then fails)
      */
-    public record Served(Library library, long userNumber, String path, String engineKey, String clientKey, boolean made) {
+    public record Served(Library library, long userNumber, String path, String engineKey, String clientKey, String password, boolean made) {
         public boolean group() {
             return "group".equals(library.kind());
         }
@@ -30,11 +31,13 @@ public final class ServedAccounts {
 
     private final ServedLibraries store;
     private final ZoteroKeys keys;
+    private final SignIns signIns;
     private final Runnable forgetViews;
 
-    ServedAccounts(ServedLibraries store, ZoteroKeys keys, Runnable forgetViews) {
+    ServedAccounts(ServedLibraries store, ZoteroKeys keys, SignIns signIns, Runnable forgetViews) {
         this.store = store;
         this.keys = keys;
+        this.signIns = signIns;
         this.forgetViews = forgetViews;
     }
 
@@ -49,7 +52,7 @@ public final class ServedAccounts {
         Optional<ClientKey> key = engineKey.flatMap(keys::find);
         if (kept.isPresent() && key.isPresent() && group == "group".equals(kept.get().kind())) {
             Library l = kept.get();
-            return new Served(l, key.get().userNumber(), path(l), engineKey.get(), null, false);
+            return new Served(l, key.get().userNumber(), path(l), engineKey.get(), null, null, false);
         }
         if (kept.isPresent()) {
             throw new dev.idiom.events.InvalidValueException("the served library of '" + account + "' is a " + kept.get().kind()
@@ -68,7 +71,8 @@ public final class ServedAccounts {
         }
         String engine = keys.issue(user.number(), ENGINE_KEY);
         String client = keys.issue(user.number(), account);
-        return new Served(library, user.number(), path(library), engine, client, true);
+        String password = signIns.renew(user.number(), account);
+        return new Served(library, user.number(), path(library), engine, client, password, true);
     }
 
     /** The user of a served account's library (a group's: its owner), if the account serves one. */
@@ -90,6 +94,11 @@ public final class ServedAccounts {
         }
     }
 
+    /** A new password for the account's clients to sign in with under its name, in place of the old (refused from now on). */
+    public String renewPassword(String account, String engineKey) {
+        return signIns.renew(engineKey(account, engineKey).userNumber(), account);
+    }
+
     /** Takes back what {@link #forAccount} made, when the account it was for was not saved. */
     private void undo(Served served) {
         if (!served.made()) {
@@ -105,14 +114,18 @@ public final class ServedAccounts {
 
     /** A new clients' key for the account's library, in place of the old (refused from now on); the engine's key stays. */
     public String renewClientKey(String account, String engineKey) {
-        ClientKey engine = keys.find(engineKey).orElseThrow(() -> new dev.idiom.events.InvalidValueException(
-                "the served library of '" + account + "' has lost its engine key: remove the account and add it anew"));
+        ClientKey engine = engineKey(account, engineKey);
         for (ClientKey k : keys.forUser(engine.userNumber())) {
             if (!k.hash().equals(engine.hash())) {
                 store.removeKey(k.hash());
             }
         }
         return keys.issue(engine.userNumber(), account);
+    }
+
+    private ClientKey engineKey(String account, String engineKey) {
+        return keys.find(engineKey).orElseThrow(() -> new dev.idiom.events.InvalidValueException(
+                "the served library of '" + account + "' has lost its engine key: remove the account and add it anew"));
     }
 
     private static String path(Library l) {

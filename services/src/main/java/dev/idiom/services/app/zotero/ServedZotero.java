@@ -37,6 +37,7 @@ public final class ServedZotero {
     private final Clock clock;
     private LibraryStream stream;
     private final LoginSessions logins;
+    private final SignIns signIns;
 
     /** @param testRoot the test root's {@code name:password} (Zotero's API suite), or null: none */
     public ServedZotero(ServedLibraries store, Clock clock, String testRoot) {
@@ -47,9 +48,15 @@ public final class ServedZotero {
         this.schema = ZoteroSchema.published();
         this.writes = new ObjectWrites(schema, clock);
         this.types = new ItemTemplates(schema);
-        this.accounts = new ServedAccounts(store, keys, views::clear);
+        this.signIns = new SignIns(store);
+        this.accounts = new ServedAccounts(store, keys, signIns, views::clear);
         this.tokens = new WriteTokens(clock);
-        this.logins = new LoginSessions(keys, clock);
+        this.logins = new LoginSessions(keys, clock, this::username);
+    }
+
+    /** The names and passwords clients sign in with to be given a key ({@code POST /keys}). */
+    public SignIns signIns() {
+        return signIns;
     }
 
     /** Zotero desktop's web logins ({@code keys/sessions}). */
@@ -91,12 +98,27 @@ public final class ServedZotero {
 
     /** The key a request presents, or 403 as api.zotero.org answers an unknown one. */
     public ClientKey caller(String key) {
-        return keys.find(key).orElseThrow(() -> new ZoteroApiException(403, "Invalid key"));
+        return keys.find(key).orElseThrow(() -> ZoteroApiException.wrongCredentials("Invalid key"));
     }
 
     /** The library a path names ({@code users}/{@code groups} and its number), or 404. */
     public Library library(String kind, long number) {
         return store.library(kind, number).orElseThrow(() -> new ZoteroApiException(404, "Not found"));
+    }
+
+    /** The name a user signs in with (a served account's: the account's), else the user's library's name. */
+    public String username(long userNumber) {
+        return signIns.username(userNumber).orElseGet(() -> displayName(userNumber));
+    }
+
+    /** The name a user is shown by: the user's library's. */
+    public String displayName(long userNumber) {
+        return store.library("user", userNumber).map(Library::name).orElse("user " + userNumber);
+    }
+
+    /** Whether the user owns or is a member of the group (by its number), as a key's group access asks. */
+    public boolean memberOf(long userNumber, long groupNumber) {
+        return store.library("group", groupNumber).map(g -> isMember(userNumber, g)).orElse(false);
     }
 
     /** The library of a user, made on first use (a user of a key always has a library). */
@@ -438,7 +460,8 @@ public final class ServedZotero {
             Library lib = userLibrary(u);
             store.clear(lib.id());
             views.remove(lib.id());
-            keys.forUser(u).forEach(k -> store.removeKey(k.hash()));
+            // every key but the engine's, if the user is a served account's (the suite may run over accounts' libraries)
+            keys.forUser(u).stream().filter(k -> !k.name().equals(ServedAccounts.ENGINE_KEY)).forEach(k -> store.removeKey(k.hash()));
             out.put(u, keys.issue(u, "test key"));
         }
         return out;

@@ -57,8 +57,46 @@ public final class ZoteroKeys {
         return key == null || key.isBlank() ? Optional.empty() : store.key(hash(key.strip()));
     }
 
-    public void replaceAccess(ClientKey key, JsonNode access) {
-        store.addKey(new ClientKey(key.hash(), key.userNumber(), key.name(), access.toString(), key.createdAt()));
+    /** Renames the key and, when {@code access} is given, grants what it says in place of what it granted. */
+    public ClientKey update(ClientKey key, String name, ObjectNode access) {
+        ClientKey changed = new ClientKey(key.hash(), key.userNumber(), name, access == null ? key.access() : access.toString(), key.createdAt());
+        store.addKey(changed);
+        return changed;
+    }
+
+    /**
+     * What an access object a client asks for grants, as the dataserver stores it: the user's library
+     * (with its files) and notes and write when asked; all groups, or each group the user is a member of,
+     * with write when asked; anything else is left out. A flag is granted when it is PHP-truthy
+     * ({@code true}, a number but 0, a string but "" and "0"), as the dataserver reads them.
+     */
+    public static ObjectNode granted(JsonNode asked, java.util.function.LongPredicate memberOf) {
+        ObjectNode out = JSON.createObjectNode();
+        JsonNode user = asked.path("user");
+        if (truthy(user.path("library"))) {
+            ObjectNode u = out.putObject("user").put("library", true).put("files", true);
+            if (truthy(user.path("notes"))) {
+                u.put("notes", true);
+            }
+            if (truthy(user.path("write"))) {
+                u.put("write", true);
+            }
+        }
+        ObjectNode groups = JSON.createObjectNode();
+        asked.path("groups").properties().forEach(g -> {
+            boolean all = g.getKey().equals("all") || g.getKey().equals("0");
+            if (all || g.getKey().matches("[0-9]{1,18}") && memberOf.test(Long.parseLong(g.getKey()))) {
+                groups.putObject(all ? "all" : g.getKey()).put("library", true).put("write", truthy(g.getValue().path("write")));
+            }
+        });
+        if (!groups.isEmpty()) {
+            out.set("groups", groups);
+        }
+        return out;
+    }
+
+    private static boolean truthy(JsonNode v) {
+        return v.isBoolean() ? v.booleanValue() : v.isNumber() ? v.doubleValue() != 0 : v.isTextual() && !v.textValue().isEmpty() && !v.textValue().equals("0");
     }
 
     /** Every key of a user. */

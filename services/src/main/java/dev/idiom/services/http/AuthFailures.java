@@ -1,4 +1,4 @@
-package dev.idiom.services.web;
+package dev.idiom.services.http;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -16,10 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code Retry-After}) until the oldest failure leaves the minute, before they are even looked up.
  * Another key from the same address (a valid client behind the same NAT or proxy) is still checked:
  * it is refused only once the whole address is past the larger bound, and a key known without a
- * lookup never. Guessing a 256-bit key is hopeless anyway; this keeps a guesser from costing a
+ * lookup never. One count for every face: API keys, console logins, WebDAV passwords, Zotero keys and sign-ins. Guessing a 256-bit key is hopeless anyway; this keeps a guesser from costing a
  * database lookup per try and from filling the log. The clock is injected: tests move time.
  */
-final class AuthFailures {
+public final class AuthFailures {
     private static final Duration WINDOW = Duration.ofMinutes(1);
     /** Addresses remembered at most; past it the quietest are forgotten (a flood of addresses must not grow this without bound). */
     private static final int MOST_ADDRESSES = 10_000;
@@ -29,7 +29,7 @@ final class AuthFailures {
     private final Map<String, Deque<Instant>> failures = new ConcurrentHashMap<>();
 
     /** @param limit failures an address may have in a minute; 0 for no limit */
-    AuthFailures(int limit, Clock clock) {
+    public AuthFailures(int limit, Clock clock) {
         this.limit = limit;
         this.clock = clock;
     }
@@ -40,13 +40,13 @@ final class AuthFailures {
     static final int PREFIX = 12;
 
     /** How long {@code address} must wait before {@code key} (as presented, or null) is looked at, if it must. */
-    Optional<Duration> wait(String address, String key) {
+    public Optional<Duration> wait(String address, String key) {
         Optional<Duration> whole = wait(address, limit * ADDRESS_FACTOR);
         return whole.isPresent() ? whole : wait(bucket(address, key), limit);
     }
 
     /** Records a wrong key from {@code address}. */
-    void failed(String address, String key) {
+    public void failed(String address, String key) {
         failed(address, limit * ADDRESS_FACTOR);
         failed(bucket(address, key), limit);
     }
