@@ -48,6 +48,28 @@ public final class Changes {
     }
 
     /**
+     * The fields {@code after} holds differently from {@code before}, with {@code after}'s values, in
+     * declaration order: what a form's edit patches, or what changed meanwhile. A field absent on one
+     * side and empty on the other (no tags, no names) is not a difference.
+     */
+    public static Map<Field, Object> between(Metadata before, Metadata after) {
+        Map<Field, Object> out = new java.util.LinkedHashMap<>();
+        for (Field f : Field.values()) {
+            Object was = before.get(f);
+            Object now = after.get(f);
+            if (!Objects.equals(was, now) && !(empty(was) && empty(now))) {
+                out.put(f, now);
+            }
+        }
+        return out;
+    }
+
+    /** No value: absent, or an empty list, set or map. */
+    public static boolean empty(Object v) {
+        return v == null || v instanceof java.util.Collection<?> c && c.isEmpty() || v instanceof Map<?, ?> m && m.isEmpty();
+    }
+
+    /**
      * The metadata of a record created in Idiom (the API, the workspace's form): it needs a title, as
      * the API's contract says; the type defaults to a document. A record arriving from a tool needs
      * less ({@link #describes}): Zotero and BibTeX both hold untitled records.

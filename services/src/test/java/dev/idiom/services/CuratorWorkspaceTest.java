@@ -195,6 +195,34 @@ class CuratorWorkspaceTest {
     }
 
     @Test
+    void aCuratorAddsAServedZoteroLibraryAndIsShownOnceWhatZoterosClientsSignInWith() throws Exception {
+        try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("files-dir", dir.toString(), "sync-interval-ms", "0"))) {
+            String[] s = logIn(idiom, key(idiom, "cura", "curator"));
+            HttpResponse<String> given = browser(idiom, s[0], "/curator/accounts", "csrf=" + enc(s[1]) + "&name=desk&kind=zotero-api&baseUrl="
+                    + enc("https://api.zotero.org/") + "&account=&secret=&conflictPolicy=prefer-idiom");
+            assertEquals(422, given.statusCode(), "an address for a library Idiom makes is refused with why");
+            assertTrue(given.body().contains("Idiom&#39;s to make") || given.body().contains("Idiom's to make"), given.body());
+            HttpResponse<String> made = browser(idiom, s[0], "/curator/accounts", "csrf=" + enc(s[1])
+                    + "&name=desk&kind=zotero-api&baseUrl=&account=&secret=&conflictPolicy=prefer-idiom");
+            assertEquals(200, made.statusCode(), made.body());
+            Matcher user = Pattern.compile("id=\"zotero-user-id\">([0-9]+)<").matcher(made.body());
+            Matcher apiKey = Pattern.compile("id=\"zotero-api-key\">([A-Za-z0-9]{24})<").matcher(made.body());
+            Matcher password = Pattern.compile("id=\"zotero-password\">([^<]+)<").matcher(made.body());
+            assertTrue(user.find() && apiKey.find() && password.find(), made.body());
+            HttpResponse<String> items = idiom.anonymous(java.net.http.HttpRequest.newBuilder(java.net.URI.create(idiom.url("/users/" + user.group(1) + "/items")))
+                    .header("Zotero-API-Key", apiKey.group(1)));
+            assertEquals(200, items.statusCode(), "the key shown opens the library: " + items.body());
+            HttpResponse<String> signedIn = idiom.anonymous(java.net.http.HttpRequest.newBuilder(java.net.URI.create(idiom.url("/keys")))
+                    .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                            "{\"username\":\"desk\",\"password\":\"" + password.group(1) + "\",\"name\":\"Automatic Zotero Client Key\","
+                                    + "\"access\":{\"user\":{\"library\":true,\"write\":true}}}")));
+            assertEquals(201, signedIn.statusCode(), "desktop 7 signs in with the name and password shown: " + signedIn.body());
+            String page = browser(idiom, s[0], "/curator/accounts/desk", null).body();
+            assertFalse(page.contains(password.group(1)) || page.contains(apiKey.group(1)), "the key and password are shown once, never again");
+        }
+    }
+
+    @Test
     void aStaleEditKeepsWhatWasTypedAndSaysWhatChangedMeanwhile() throws Exception {
         try (RunningIdiom idiom = new RunningIdiom(TestDatabase.freshUrl(), Map.of("sync-interval-ms", "0", "pull-interval-ms", "0"))) {
             String[] s = logIn(idiom, key(idiom, "cura", "curator"));

@@ -111,25 +111,23 @@ public final class ToolsResource {
                 throw new dev.idiom.events.InvalidValueException("a zotero-api account's " + given + " is Idiom's to make: PUT it without one");
             }
         }
-        boolean group = JsonBodies.strictFlag(b, "group");
-        return served.save(name, group, accounts.servedKey(name), s -> {
-            ObjectNode out = view(tools.saveChecked(name, false, checked, () -> accounts.put(name, ToolAccounts.SERVED,
-                    dev.idiom.wrappers.registry.ToolRegistry.SERVED_BASE, s.path(), s.engineKey(), JsonBodies.string(b, "newRecords"),
-                    JsonBodies.string(b, "conflictPolicy"), JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"), JsonBodies.string(b, "direction"),
-                    JsonBodies.string(b, "deletions"))));
-            out.put("apiUrl", publicUrl.of(request)).put(s.group() ? "groupID" : "userID", s.library().number());
-            if (s.group()) {
-                out.put("userID", s.userNumber());
-            }
-            if (s.clientKey() != null) {
-                out.put("apiKey", s.clientKey());
-            }
-            out.put("username", name); // Zotero desktop 7 and 8 sign in with these (POST /keys)
-            if (s.password() != null) {
-                out.put("password", s.password());
-            }
-            return out.toString();
-        });
+        dev.idiom.services.app.zotero.ServedAccounts.Saved saved = served.save(tools, name, JsonBodies.strictFlag(b, "group"), checked,
+                JsonBodies.string(b, "newRecords"), JsonBodies.string(b, "conflictPolicy"), JsonBodies.strictFlag(b, "privateLibrary"), b.get("mirror"),
+                JsonBodies.string(b, "direction"), JsonBodies.string(b, "deletions"));
+        var s = saved.served();
+        ObjectNode out = view(saved.account());
+        out.put("apiUrl", publicUrl.of(request)).put(s.group() ? "groupID" : "userID", s.library().number());
+        if (s.group()) {
+            out.put("userID", s.userNumber());
+        }
+        if (s.clientKey() != null) {
+            out.put("apiKey", s.clientKey());
+        }
+        out.put("username", name); // Zotero desktop 7 and 8 sign in with these (POST /keys)
+        if (s.password() != null) {
+            out.put("password", s.password());
+        }
+        return out.toString();
     }
 
     /** A new key for a zotero-api account's clients, said once; the old one is refused from now on. */

@@ -166,6 +166,10 @@ final class CuratorAccounts extends CuratorPages {
     private void add(HttpServletRequest req, HttpServletResponse res, Caller caller) throws IOException {
         NewAccount typed = new NewAccount(param(req, "name"), param(req, "kind"), param(req, "baseUrl"), param(req, "account"), param(req, "conflictPolicy"),
                 req.getParameter("privateLibrary") != null, null);
+        if (ToolAccounts.SERVED.equals(typed.kind())) {
+            addServed(req, res, caller, typed);
+            return;
+        }
         boolean browsers = ToolAccounts.BROWSERS.equals(typed.kind());
         // a browsers' account's password: Idiom makes one unless the curator typed one, and shows it this once
         String made = browsers && param(req, "secret").isEmpty() ? ToolAccounts.newBrowserPassword() : null;
@@ -192,6 +196,33 @@ final class CuratorAccounts extends CuratorPages {
         CuratorWorkspace.redirect(res, req.getContextPath() + "/curator/accounts/" + URLEncoder.encode(typed.name(), StandardCharsets.UTF_8) + "?done="
                 + URLEncoder.encode("Added " + typed.name() + " and checked it with the tool. Sync it to bring its records in; set a rule to "
                 + "mirror records to it.", StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A Zotero library Idiom serves (kind zotero-api): made with the account; the page says once what
+     * Zotero's clients need (the API's address, the user, the key; desktop 7's name and password).
+     */
+    private void addServed(HttpServletRequest req, HttpServletResponse res, Caller caller, NewAccount typed) throws IOException {
+        dev.idiom.services.app.zotero.ServedAccounts.Saved saved;
+        try {
+            if (!typed.baseUrl().isEmpty() || !typed.account().isEmpty() || !param(req, "secret").isEmpty()) {
+                throw new dev.idiom.events.InvalidValueException("a zotero-api library is Idiom's to make: leave the address, library and key empty");
+            }
+            saved = app.zotero().accounts().save(app.tools(), typed.name(), false, true, null, typed.conflictPolicy(), typed.privateLibrary(),
+                    null, null, null);
+        } catch (RuntimeException e) {
+            CuratorChrome chrome = workspace.chrome(req, caller, inbox.recent(), "accounts");
+            AdminConsole.page(res, 422, pages.render("accountnew.jte", Map.of("chrome", chrome, "form",
+                    new NewAccount(typed.name(), typed.kind(), typed.baseUrl(), typed.account(), typed.conflictPolicy(), typed.privateLibrary(),
+                            CuratorWorkspace.notDone(e)))));
+            return;
+        }
+        inbox.changed();
+        CuratorChrome chrome = workspace.chrome(req, caller, inbox.recent(), "accounts");
+        var s = saved.served();
+        AdminConsole.page(res, 200, pages.render("zoteromade.jte", Map.of("chrome", chrome, "name", typed.name(), "apiUrl", chrome.base(),
+                "userID", s.userNumber(), "apiKey", s.clientKey() == null ? "(the key it has: renew it from the API to see a new one)" : s.clientKey(),
+                "password", s.password() == null ? "(the one said when it was made)" : s.password())));
     }
 
     /** The account's rule as a person reads it: which records, which way, what deletions do. */

@@ -116,8 +116,8 @@ public final class WebApp {
         context.addServlet("curator-accounts", new CuratorAccounts(app, curatorSessions, workspace, inbox)).addMapping("/curator/accounts", "/curator/accounts/*");
         context.addServlet("curator-zotero-login", new ZoteroLogin(app, curatorSessions, workspace, inbox)).addMapping(ZoteroLogin.PATH + "/*");
 
-        context.addServlet("browsers-dav", new BookmarkDav(new dev.idiom.services.app.BrowserReplicas(app.tools(), app.sync(), app.clock()),
-                authFailures, publicUrl, app.clock())).addMapping(DAV);
+        context.addServlet("browsers-dav", new BookmarkDav(new dev.idiom.services.app.BookmarkFolders(new dev.idiom.services.app.BrowserReplicas(
+                app.tools(), app.sync(), app.clock()), app.clock()), authFailures, publicUrl)).addMapping(DAV);
 
         context.addServlet("zotero-api", new dev.idiom.services.zotero.ZoteroApi(app.zotero(), publicUrl,
                 new dev.idiom.services.zotero.TestRoot(app.zotero(), app.zotero().testRoot(), publicUrl), authFailures, admission::backoffSeconds))

@@ -1,13 +1,9 @@
 package dev.idiom.services.zotero;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idiom.events.zotero.ServedLibraries.ClientKey;
 import dev.idiom.events.zotero.ServedLibraries.Library;
 import dev.idiom.services.app.zotero.LibraryView;
 import dev.idiom.services.app.zotero.ServedZotero;
-import dev.idiom.services.app.zotero.ZoteroApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

@@ -9,7 +9,6 @@ import dev.idiom.services.app.zotero.LibraryView.Stored;
 import dev.idiom.services.app.zotero.ServedZotero;
 import dev.idiom.services.app.zotero.ZoteroApiException;
 import dev.idiom.services.app.zotero.LoginSessions;
-import dev.idiom.services.app.zotero.ZoteroKeys;
 import dev.idiom.services.http.AuthFailures;
 import dev.idiom.services.http.PublicUrl;
 import jakarta.servlet.http.HttpServlet;

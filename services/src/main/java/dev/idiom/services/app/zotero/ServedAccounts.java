@@ -99,6 +99,22 @@ public final class ServedAccounts {
         return signIns.renew(engineKey(account, engineKey).userNumber(), account);
     }
 
+    /** A zotero-api account and the library Idiom serves for it, saved together; what was made is said in {@code served} once. */
+    public record Saved(dev.idiom.services.tools.ToolAccount account, Served served) {}
+
+    /**
+     * Saves a zotero-api account: its served library (a user library, or with {@code group} a group
+     * one; made if new, with the engine's key, the clients' key and the sign-in's password) and the
+     * account that syncs it, checked by {@code tools}; a refused account leaves no library behind.
+     */
+    public Saved save(dev.idiom.services.tools.Tools tools, String name, boolean group, boolean check, String newRecords, String conflictPolicy,
+                      boolean privateLibrary, com.fasterxml.jackson.databind.JsonNode mirror, String direction, String deletions) {
+        var accounts = tools.accounts();
+        return save(name, group, accounts.servedKey(name), s -> new Saved(tools.saveChecked(name, false, check, () -> accounts.put(name,
+                dev.idiom.services.tools.ToolAccounts.SERVED, dev.idiom.wrappers.registry.ToolRegistry.SERVED_BASE, s.path(), s.engineKey(),
+                newRecords, conflictPolicy, privateLibrary, mirror, direction, deletions)), s));
+    }
+
     /** Takes back what {@link #forAccount} made, when the account it was for was not saved. */
     private void undo(Served served) {
         if (!served.made()) {
