@@ -33,6 +33,15 @@ final class EntryChunks {
         this.in = in;
     }
 
+    /** The next stretch of {@code file}'s text, or null at its end; a failed read is the tool's failure, naming the file. */
+    Chunk nextIn(java.nio.file.Path file) {
+        try {
+            return next();
+        } catch (IOException e) {
+            throw new dev.idiom.wrappers.ToolException("cannot read BibTeX file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The next stretch, or null at the end of the text. */
     Chunk next() throws IOException {
         while (true) {

@@ -60,7 +60,7 @@ class BibTeXFileTest extends AnnotationToolContract {
     @Test
     void newKeysOfOneAuthorAndYearStayUniqueLettersPastZOneAtATimeAndInABatch() throws IOException {
         assertEquals(List.of("a", "z", "aa", "az", "ba", "zz", "aaa"), java.util.stream.IntStream.of(1, 26, 27, 52, 53, 702, 703)
-                .mapToObj(BibTeXFile::suffix).toList());
+                .mapToObj(CitationKeys::suffix).toList());
         Path file = dir.resolve("many.bib");
         Files.writeString(file, "");
         BibTeXFile bib = new BibTeXFile(file);
@@ -229,11 +229,11 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertTrue(BibTeXFile.entry(paper, true).contains("booktitle = {Conference on Lasers and Electro-optics}"),
                 "BibTeX has no eventtitle: " + BibTeXFile.entry(paper, true));
         assertFalse(BibTeXFile.entry(paper).contains("booktitle"), "BibLaTeX's eventtitle says it: " + BibTeXFile.entry(paper));
-        Metadata copy = BibTeXFile.asWritten(paper, null, true);
+        Metadata copy = WrittenEntry.of(paper, null, true);
         assertEquals("Conference on Lasers and Electro-optics", copy.venue(), "synced as read back");
-        assertEquals("CLEO 2020", BibTeXFile.asWritten(paper.with(Field.EVENT, "CLEO 2020"), copy, true).venue(),
+        assertEquals("CLEO 2020", WrittenEntry.of(paper.with(Field.EVENT, "CLEO 2020"), copy, true).venue(),
                 "a copy made so follows a renamed conference");
-        assertEquals(null, BibTeXFile.asWritten(paper, copy.with(Field.VENUE, null), true).venue(), "one made before gets none");
+        assertEquals(null, WrittenEntry.of(paper, copy.with(Field.VENUE, null), true).venue(), "one made before gets none");
 
         Metadata reviewed = article.with(Field.ZOTERO_EXTRAS, Field.extras(Map.of("creators",
                 "[{\"creatorType\":\"reviewedAuthor\",\"firstName\":\"Ekkehart\",\"lastName\":\"Malotki\"},"
@@ -761,13 +761,13 @@ class BibTeXFileTest extends AnnotationToolContract {
 
     @Test
     void anEntryLargerThanTheCapIsSkippedWithItsReasonAndTheOthersRead() throws IOException {
-        String huge = "x".repeat(BibTeXFile.MAX_ENTRY_CHARS + 10);
+        String huge = "x".repeat(EntryParser.MAX_ENTRY_CHARS + 10);
         String text = "@article{huge,\n  title = {Huge},\n  abstract = {" + huge + "}\n}\n\n"
                 + "@article{fine,\n  title = {An ordinary entry},\n  author = {Demers, Alan},\n  year = {1987}\n}\n";
         Path file = Files.writeString(dir.resolve("huge.bib"), text);
         ChangePage page = new BibTeXFile(file).changedSince(null);
         assertEquals(List.of("fine"), page.records().stream().map(RemoteRecord::remoteId).toList());
-        assertTrue(page.skipped().stream().anyMatch(k -> k.reason().contains("longer than " + BibTeXFile.MAX_ENTRY_CHARS)), page.skipped().toString());
+        assertTrue(page.skipped().stream().anyMatch(k -> k.reason().contains("longer than " + EntryParser.MAX_ENTRY_CHARS)), page.skipped().toString());
         BibTeXFile bib = new BibTeXFile(file);
         RemoteRecord fine = bib.fetch("fine").orElseThrow();
         bib.update(fine, fine.metadata().with(Field.VOLUME, "6"));
