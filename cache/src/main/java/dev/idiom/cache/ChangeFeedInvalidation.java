@@ -51,6 +51,11 @@ public final class ChangeFeedInvalidation implements AutoCloseable {
         return position.get();
     }
 
+    /** Its follower, for the node's registry of followers. */
+    public FeedFollower follower() {
+        return follower;
+    }
+
     /** Commit-to-invalidation lag of the last event followed, and the largest seen. */
     public long lagMillis() {
         return follower.lagMillis();

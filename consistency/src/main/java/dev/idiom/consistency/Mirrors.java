@@ -82,6 +82,19 @@ public final class Mirrors {
                 .filter(s -> s.rule().plans()).findFirst().map(this::plan).orElse(new Planned(0, 0));
     }
 
+    /** The least feed position every rule that plans has been planned to (the planner's place in the feed); null when no rule plans. */
+    public Long plannedTo() {
+        Long least = null;
+        for (MirrorRules.Selection s : MirrorRules.of(tools).all()) {
+            if (s.rule().plans()) {
+                MirrorPlan p = progress(s.account().kind(), s.account().account(), s.rule());
+                long at = p == null ? 0 : p.position();
+                least = least == null ? at : Math.min(least, at);
+            }
+        }
+        return least;
+    }
+
     /** Where an account's mirror stands (see {@link MirrorProgress}). */
     public MirrorProgress progress(String name) {
         ToolDirectory.Account a = MirrorRules.of(tools).all().stream().map(MirrorRules.Selection::account).filter(x -> name.equals(x.name()))

@@ -1,6 +1,7 @@
 package dev.idiom.consistency;
 
 import dev.idiom.db.TimeSource;
+import dev.idiom.events.FeedFollower;
 import dev.idiom.consistency.report.PushOutcome;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.accounts.ToolAccountRepository;
@@ -47,8 +48,8 @@ public final class SyncEngine implements AutoCloseable {
     private volatile Pulls pulls = () -> {};
     private volatile Runnable plans = () -> {};
     /** The replication rules' planning: it follows the change feed from each rule's saved position, on a thread of its own. */
-    private volatile dev.idiom.events.FeedFollower planner;
-    private volatile Thread worker;
+    private volatile FeedFollower planner;
+    private volatile FeedFollower worker;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     /** Every push this node made since start, by outcome (for metrics; the outbox holds what is owed). */
     private final Map<PushOutcome, LongAdder> outcomes = new EnumMap<>(PushOutcome.class);
@@ -87,77 +88,58 @@ public final class SyncEngine implements AutoCloseable {
     /** Starts the background worker (if an interval is set). */
     public SyncEngine start() {
         if (!interval.isZero() && worker == null) {
-            planner = dev.idiom.events.FeedFollower.of("idiom-mirror-plan", interval, Integer.MAX_VALUE, clock, () -> {
+            planner = FeedFollower.of("idiom-mirror-plan", interval, Integer.MAX_VALUE, clock, () -> {
                 plans.run();
                 return 0; // a plan reads the feed to its head itself
-            }).start(java.time.Duration.ZERO);
-            worker = Thread.ofPlatform().daemon().name("idiom-sync").start(this::loop);
+            }).start(Duration.ZERO);
+            nextFull = TimeSource.nanoTime();
+            worker = FeedFollower.of("idiom-sync", interval, Integer.MAX_VALUE, clock, this::backgroundRound).leastGap(WAKE_GAP).start(Duration.ZERO);
         }
         return this;
     }
 
     /** The least time between two push rounds a commit starts: a burst of writes is pushed in one round, not one round each. */
-    static final long WAKE_GAP_NANOS = 50_000_000L;
-    private final Object bell = new Object();
-    private volatile boolean rung;
+    static final Duration WAKE_GAP = Duration.ofMillis(50);
+    /** When the next round also runs the pulls and checks that are due (the worker's thread alone reads and sets it). */
+    private long nextFull;
 
     /**
-     * A commit was made that may owe a replica a write (the store announces each one): the loop's
-     * next push round starts now rather than at the end of its interval, so a change reaches the
-     * tools within a fraction of a second; the planning and the pulls keep their interval.
+     * A commit was made that may owe a replica a write (the store announces each one): the
+     * worker's next push round starts now rather than at the end of its interval (but at least
+     * {@link #WAKE_GAP} after the last one started), so a change reaches the tools within a fraction
+     * of a second; the planning and the pulls keep their interval.
      */
     public void wake() {
-        if (rung) {
-            return; // rung already since the loop last rested: a burst of commits takes no lock each
+        FeedFollower w = worker;
+        if (w != null) {
+            w.nudge();
         }
-        synchronized (bell) {
-            rung = true;
-            bell.notifyAll();
-        }
+    }
+
+    /** The background workers, for the node's registry of followers: the mirror planner and the push loop (null before {@link #start}). */
+    public FeedFollower planner() {
+        return planner;
+    }
+
+    public FeedFollower worker() {
+        return worker;
     }
 
     /**
-     * The background loop: each tool account with pushes due gets a worker of its own (a virtual
-     * thread, unless one is still running) that pushes that account's rows until none is due — so
-     * a slow or rate-limited tool never delays another's pushes. Every interval, and after a
-     * commit woke it, it pushes; every interval it also plans the replication rules and runs the
-     * due pulls.
+     * One round of the background worker (a {@link FeedFollower} of the outbox): each tool account
+     * with pushes due gets a worker of its own (a virtual thread, unless one is still running) that
+     * pushes that account's rows until none is due — so a slow or rate-limited tool never delays
+     * another's pushes. Every interval, and after a commit woke it, it pushes; every interval it
+     * also runs the due pulls, beside the pushes (a long check delays no push).
      */
-    private void loop() {
-        long nextFull = TimeSource.nanoTime();
-        while (!Thread.currentThread().isInterrupted()) {
-            long roundStart = TimeSource.nanoTime();
-            try {
-                pushDue();
-                if (roundStart - nextFull >= 0) {
-                    nextFull = roundStart + interval.toNanos();
-                    // pulls and checks beside the pushes: a long check delays no push
-                    beside(pulling, "idiom-pull", pulls::runDue, "scheduled pulls failed; the next round retries");
-                }
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "a sync round failed; the next one retries", e);
-            }
-            try {
-                rest(roundStart, nextFull);
-            } catch (InterruptedException stop) {
-                Thread.currentThread().interrupt();
-            }
+    private int backgroundRound() {
+        long roundStart = TimeSource.nanoTime();
+        pushDue();
+        if (roundStart - nextFull >= 0) {
+            nextFull = roundStart + interval.toNanos();
+            beside(pulling, "idiom-pull", pulls::runDue, "scheduled pulls failed; the next round retries");
         }
-    }
-
-    /** Waits until the next full round is due or a commit rings, but at least {@link #WAKE_GAP_NANOS} after this round started. */
-    private void rest(long roundStart, long nextFull) throws InterruptedException {
-        synchronized (bell) {
-            long left;
-            while (!rung && (left = nextFull - TimeSource.nanoTime()) > 0) {
-                bell.wait(Math.max(1, left / 1_000_000), 0);
-            }
-            rung = false;
-        }
-        long gap = roundStart + WAKE_GAP_NANOS - TimeSource.nanoTime();
-        if (gap > 0) {
-            TimeSource.sleep(gap / 1_000_000, (int) (gap % 1_000_000));
-        }
+        return 0;
     }
 
     private void pushDue() {
@@ -272,11 +254,10 @@ public final class SyncEngine implements AutoCloseable {
         if (planner != null) {
             planner.close(); // the plan in hand finishes
         }
-        Thread w = worker;
+        FeedFollower w = worker;
         if (w != null) {
-            w.interrupt();
+            w.close(); // the round in hand finishes
             try {
-                w.join(5_000);
                 // let the account workers finish the push in hand (a row left mid-push is re-pushed after its lease anyway)
                 long until = TimeSource.nanoTime() + 10_000_000_000L;
                 while ((!running.isEmpty() || pulling.get()) && TimeSource.nanoTime() < until) {

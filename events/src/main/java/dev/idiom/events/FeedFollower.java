@@ -34,7 +34,10 @@ public final class FeedFollower implements AutoCloseable {
     private final Clock clock;
     private final Step step;
     private final Object bell = new Object();
-    private boolean rung;
+    private volatile boolean rung;
+    /** The least time from a round's start to the next (a burst of nudges runs one round, not one each). */
+    private volatile long leastGapNanos;
+    private volatile long lastRoundAt = -1;
     private volatile boolean closed;
     private volatile Thread thread;
     private final AtomicLong followed = new AtomicLong();
@@ -58,6 +61,21 @@ public final class FeedFollower implements AutoCloseable {
         return new FeedFollower(name, interval, batch, clock, step);
     }
 
+    /** At least {@code gap} from one round's start to the next's, however often it is nudged; before {@link #start}. */
+    public FeedFollower leastGap(Duration gap) {
+        this.leastGapNanos = gap.toNanos();
+        return this;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** When its last round ended, on the injected clock (-1: none yet). */
+    public long lastRoundAtMillis() {
+        return lastRoundAt;
+    }
+
     /** Starts the thread; the first round runs after {@code firstAfter}. */
     public FeedFollower start(Duration firstAfter) {
         if (thread == null) {
@@ -71,11 +89,13 @@ public final class FeedFollower implements AutoCloseable {
             rest(firstAfter.toNanos());
             while (!closed) {
                 long wait = interval.toNanos();
+                long roundStart = TimeSource.nanoTime();
                 try {
                     while (!closed && step.run() >= batch) {
                         // behind: a full batch, and more may be waiting
                     }
                     failures.set(0);
+                    lastRoundAt = clock.millis();
                 } catch (RuntimeException e) {
                     long n = failures.incrementAndGet();
                     wait = Math.min(interval.toNanos() << Math.min(20, n - 1), Math.max(interval.toNanos(), MAX_BACKOFF.toNanos()));
@@ -83,6 +103,10 @@ public final class FeedFollower implements AutoCloseable {
                             + e.getMessage(), e);
                 }
                 rest(wait);
+                long gap = roundStart + leastGapNanos - TimeSource.nanoTime();
+                if (gap > 0 && !closed) {
+                    TimeSource.sleep(gap / 1_000_000, (int) (gap % 1_000_000));
+                }
             }
         } catch (InterruptedException stop) {
             Thread.currentThread().interrupt();
@@ -103,6 +127,9 @@ public final class FeedFollower implements AutoCloseable {
 
     /** Runs a round now rather than at the end of the interval (a failing follower keeps its backoff only until nudged). */
     public void nudge() {
+        if (rung) {
+            return; // rung already since it last rested: a burst of commits takes no lock each
+        }
         synchronized (bell) {
             rung = true;
             bell.notifyAll();
@@ -111,7 +138,13 @@ public final class FeedFollower implements AutoCloseable {
 
     /** The step followed an event committed at {@code recordedAt}: counted, and its lag measured. */
     public void followed(Instant recordedAt) {
-        followed.incrementAndGet();
+        followed(1, recordedAt);
+    }
+
+    /** The step followed {@code events} events at once (an index refreshed), the oldest committed at {@code oldestRecordedAt}: its lag is that one's. */
+    public void followed(long events, Instant oldestRecordedAt) {
+        Instant recordedAt = oldestRecordedAt;
+        followed.addAndGet(events);
         long lag = Math.max(0, clock.millis() - recordedAt.toEpochMilli());
         lastLag.set(lag);
         maxLag.accumulateAndGet(lag, Math::max);

@@ -13,6 +13,7 @@ import dev.idiom.events.EntityIds;
 import dev.idiom.events.EventCodec;
 import dev.idiom.events.EventStore;
 import dev.idiom.events.FeedFollower;
+import dev.idiom.events.Followers;
 import dev.idiom.events.GroupCommit;
 import dev.idiom.events.mysql.MySqlEventStore;
 import dev.idiom.events.accounts.mysql.MySqlCallTurns;
@@ -78,13 +79,16 @@ public final class Idiom implements AutoCloseable {
     private final FeedFollower trashSweep;
 
     private Idiom(EmbeddedMariaDb embedded, Database database, GroupCommit store, EntityCache cache, ChangeFeedInvalidation feed, SearchFeed search,
-            Application app, ToolRegistry registry, ConsistencyEngine engine, boolean sweepTrash) {
+            Application app, ToolRegistry registry, ConsistencyEngine engine, boolean sweepTrash, Followers followers) {
         this.registry = registry;
         // the hourly purge of what stayed in the trash past its retention, by the followers' one mechanism (its failures back off and are logged)
         this.trashSweep = !sweepTrash ? null : FeedFollower.of("trash-sweep", java.time.Duration.ofHours(1), Integer.MAX_VALUE, app.clock(), () -> {
             app.lifecycle().purgeExpired();
             return 0;
         }).start(java.time.Duration.ofMinutes(1));
+        if (trashSweep != null) {
+            followers.add(trashSweep, "the trash's deletion times (no feed position)", null);
+        }
         this.search = search;
         this.engine = engine;
         this.embedded = embedded;
@@ -167,7 +171,13 @@ public final class Idiom implements AutoCloseable {
             store.onCommit(engine::committed);
             ImportRecords imports = new ImportRecords(engine.pull(), tools, engine::importAccount);
             ReplicaLinks links = new ReplicaLinks(engine.upload(), tools);
-            ReplicaSync replicaSync = new ReplicaSync(engine);
+            // every follower of the store on this node, each where its position is kept with its work (see Followers)
+            Followers followers = new Followers(store::headPosition);
+            if (feed != null) {
+                followers.add(feed.follower(), "memory: starts at the head (an empty cache needs no replay)", feed::position);
+            }
+            followers.add(search.follower(), "the search index's Lucene commit", indexed::searchablePosition);
+            ReplicaSync replicaSync = new ReplicaSync(engine, followers);
             Application app = new Application(new EntityReads(store, cache, search, codec,
                             new BibliographyFormatting(new Citations(), config.formatting().threads(), config.formatting().maxEntries())), writes, imports, links, tools,
                     new ApiKeys(new MySqlApiKeys(database.keysDataSource()), clock, config.adminToken()), new Administration(store, cache, feed, search, database::poolFigures), codec, replicaSync, clock,
@@ -175,7 +185,12 @@ public final class Idiom implements AutoCloseable {
                             codec, sync.trashRetention()),
                     new dev.idiom.services.app.zotero.ServedZotero(new dev.idiom.events.zotero.mysql.MySqlServedLibraries(database.dataSource()), clock,
                             config.zoteroTestRoot()));
-            return new Idiom(embedded, database, store, cache, feed, search, app, registry, engine.start(), followSearch && !sync.pushInterval().isZero());
+            engine.start();
+            if (engine.pushes().worker() != null) {
+                followers.add(engine.pushes().planner(), "the mirror_plan rows, committed after the outbox rows they plan", engine.mirrors()::plannedTo);
+                followers.add(engine.pushes().worker(), "the outbox: what each copy is owed (no feed position)", null);
+            }
+            return new Idiom(embedded, database, store, cache, feed, search, app, registry, engine, followSearch && !sync.pushInterval().isZero(), followers);
         } catch (RuntimeException e) {
             if (search != null) {
                 search.close();

@@ -316,9 +316,11 @@ public final class SearchFeed implements AutoCloseable {
     private void catchUp(SearchIndex index) {
         long oldest = Long.MAX_VALUE;
         int read;
+        long indexed = 0;
         do {
             List<FeedEntry> events = store.feedAfter(index.position(), BATCH);
             read = events.size();
+            indexed += read;
             if (read == 0) {
                 break;
             }
@@ -336,6 +338,7 @@ public final class SearchFeed implements AutoCloseable {
         if (index == current) {
             long late = Math.max(0, clock.millis() - oldest);
             lastLag.set(late);
+            follower.followed(indexed, java.time.Instant.ofEpochMilli(oldest));
             synchronized (this) {
                 rotateWindows();
                 lag.recordValue(Math.min(late, lag.getHighestTrackableValue()));
@@ -364,6 +367,16 @@ public final class SearchFeed implements AutoCloseable {
             searchable = position;
             reached.notifyAll();
         }
+    }
+
+    /** Its follower, for the node's registry of followers. */
+    public FeedFollower follower() {
+        return follower;
+    }
+
+    /** The feed position every search on this node sees (the index's, as last refreshed). */
+    public long searchablePosition() {
+        return searchable;
     }
 
     /** What an operator wants to know about the index. */

@@ -6,6 +6,7 @@ import dev.idiom.consistency.report.CheckReport;
 import dev.idiom.consistency.report.Progress;
 import dev.idiom.consistency.report.PushOutcome;
 import dev.idiom.consistency.report.SyncReport;
+import dev.idiom.events.Followers;
 import dev.idiom.events.Outbox;
 import dev.idiom.events.RecordedEvent;
 import dev.idiom.events.accounts.SyncState;
@@ -18,9 +19,17 @@ import java.util.Map;
  */
 public final class ReplicaSync {
     private final ConsistencyEngine engine;
+    private final Followers followers;
 
-    public ReplicaSync(ConsistencyEngine engine) {
+    /** @param followers this node's followers of the store, the engine's among them */
+    public ReplicaSync(ConsistencyEngine engine, Followers followers) {
         this.engine = engine;
+        this.followers = followers;
+    }
+
+    /** Every follower of the store on this node: where it stands, how far behind the head, its lag (for {@code GET /api/consistency}). */
+    public List<Followers.Standing> followers() {
+        return followers.standings();
     }
 
     /** A curator's sync of the account called {@code name}. */

@@ -58,6 +58,13 @@ public final class ConsistencyResource {
             parked += a.parked();
         }
         n.put("pending", pending).put("parked", parked).put("divergent", divergent);
+        ArrayNode followers = n.putArray("followers"); // every follower of the store on this node, where it stands
+        for (dev.idiom.events.Followers.Standing f : sync.followers()) {
+            ObjectNode o = followers.addObject().put("name", f.name()).put("positionKeptIn", f.keptIn());
+            o.put("position", f.position()).put("behind", f.behind()).put("eventsFollowed", f.eventsFollowed())
+                    .put("lastLagMs", f.lastLagMillis()).put("maxLagMs", f.maxLagMillis()).put("failuresInARow", f.failures())
+                    .put("lastRoundAt", f.lastRoundAtMillis() < 0 ? null : Instant.ofEpochMilli(f.lastRoundAtMillis()).toString());
+        }
         return n.toString();
     }
 

@@ -1,5 +1,7 @@
 package dev.idiom.services.web;
 
+import dev.idiom.db.TimeSource;
+import dev.idiom.events.FeedFollower;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -10,9 +12,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -35,7 +34,8 @@ final class LiveFeed implements AutoCloseable {
     private final Duration tick;
     private final boolean changesOnly;
     private final Set<Page> pages = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("idiom-live-feed").unstarted(r));
+    /** Ticks by the followers' one mechanism (a snapshot that fails is skipped, logged; the next tick tries again). */
+    private final FeedFollower ticker;
 
     /**
      * @param event the name each snapshot is sent under
@@ -47,7 +47,10 @@ final class LiveFeed implements AutoCloseable {
         this.snapshot = snapshot;
         this.tick = tick;
         this.changesOnly = changesOnly;
-        ticker.scheduleAtFixedRate(this::publish, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
+        this.ticker = FeedFollower.of("idiom-live-feed-" + event, tick, Integer.MAX_VALUE, TimeSource.SYSTEM, () -> {
+            publish();
+            return 0;
+        }).start(tick);
     }
 
     private void publish() {
@@ -121,7 +124,7 @@ final class LiveFeed implements AutoCloseable {
 
     @Override
     public void close() {
-        ticker.shutdownNow();
+        ticker.close();
         pages.forEach(Page::end);
     }
 
