@@ -175,7 +175,7 @@ public final class DryRun {
                 }
             }
             listed.addAll(page.present());
-            pulled.skipped += page.skipped().size();
+            pulled.skipped += (int) page.skipped().stream().filter(k -> !k.imported()).count();
             deleted.addAll(page.deleted());
             cursor = page.cursor();
         } while (page.more());

@@ -87,7 +87,11 @@ public final class Pull {
                 listed.addAll(page.present());
             }
             for (Skipped s : page.skipped()) {
-                summary.add(new ImportOutcome(ImportOutcome.Kind.SKIPPED, s.remoteId(), null, s.reason()));
+                if (s.imported()) {
+                    summary.keptAside(s.remoteId(), s.reason()); // imported, one value left in the copy
+                } else {
+                    summary.add(new ImportOutcome(ImportOutcome.Kind.SKIPPED, s.remoteId(), null, s.reason()));
+                }
             }
             List<RemoteRecord> records = page.records();
             int[] done = {0};

@@ -372,7 +372,7 @@ public enum Field {
      */
     static String checkedText(String what, String t, int max) {
         if (longerThan(t, max)) {
-            throw new InvalidValueException(what + " is longer than " + max + " characters");
+            throw new ValueTooLongException(what, max);
         }
         for (int i = 0; i < t.length(); i++) {
             char c = t.charAt(i);

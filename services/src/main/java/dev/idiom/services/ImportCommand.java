@@ -48,6 +48,10 @@ final class ImportCommand {
                     out.println("  " + (o.remoteId() == null ? "(unnamed entry)" : o.remoteId()) + ": " + o.reason());
                 }
             }
+            if (!s.keptAside().isEmpty()) {
+                out.println("imported, with a value kept aside (too long for Idiom's record; the copy keeps it whole):");
+                s.keptAside().forEach(o -> out.println("  " + o.reason()));
+            }
             return 0;
         }
     }

@@ -56,6 +56,18 @@ public final class ImportSummary {
         return List.copyOf(skipped);
     }
 
+    private final java.util.List<ImportOutcome> keptAside = new java.util.ArrayList<>();
+
+    /** Record {@code remoteId} was imported without a value past the record's bounds, which stays in its copy: {@code what} says which and where. */
+    public void keptAside(String remoteId, String what) {
+        keptAside.add(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, remoteId, null, what));
+    }
+
+    /** The values kept aside (each record is counted by its own outcome, not here). */
+    public List<ImportOutcome> keptAside() {
+        return List.copyOf(keptAside);
+    }
+
     /** Fields changed on both sides, decided by the account's conflict policy (both values kept). */
     public int conflicts() {
         return conflicts;

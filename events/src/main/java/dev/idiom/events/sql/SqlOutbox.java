@@ -55,15 +55,20 @@ public final class SqlOutbox implements Outbox {
 
     /** Adds the statement of {@link #enqueue(Connection, List, Instant)} to a batch's script: one multi-row upsert, or nothing. */
     public static void enqueue(SqlScript script, List<AppendBatch.Change> changes, Instant now) {
-        List<Object> rows = new ArrayList<>();
+        List<Object[]> owed = new ArrayList<>();
         LocalDateTime at = SqlProjection.utc(now);
         for (AppendBatch.Change ch : changes) {
             for (Replica r : OutboxRule.replicasToPush(ch.before(), ch.after())) {
                 String account = r.account() == null ? "" : r.account();
-                Collections.addAll(rows, ch.after().id().toString(), replicaKey(r.tool(), account, r.remoteId()), r.tool(), account, r.remoteId(),
-                        ch.after().version(), at, at);
+                owed.add(new Object[] {ch.after().id().toString(), replicaKey(r.tool(), account, r.remoteId()), r.tool(), account, r.remoteId(),
+                        ch.after().version(), at, at});
             }
         }
+        // in the key order a plan's owe uses, so an append and a plan owing the same rows lock them in one order (a stable sort:
+        // a DE changed twice in the batch keeps its later version last)
+        owed.sort(java.util.Comparator.comparing((Object[] o) -> (String) o[0]).thenComparing(o -> (String) o[1]));
+        List<Object> rows = new ArrayList<>();
+        owed.forEach(o -> Collections.addAll(rows, o));
         if (rows.isEmpty()) {
             return; // the common append (a DE without replicas, or an acknowledgement): no statement at all
         }

@@ -286,6 +286,8 @@ final class JsonBodies {
         n.put("deletedRemotely", s.deletedRemotely()).put("seconds", s.seconds()).put("recordsPerSecond", s.rate());
         ArrayNode skipped = n.putArray("skippedRecords");
         s.skipped().forEach(o -> skipped.addObject().put("remoteId", o.remoteId()).put("reason", o.reason()));
+        ArrayNode aside = n.putArray("keptAside"); // imported records, each without a value past the record's bounds (it stays in the copy)
+        s.keptAside().forEach(o -> aside.addObject().put("remoteId", o.remoteId()).put("value", o.reason()));
         return n;
     }
 }

@@ -4,8 +4,10 @@ import dev.idiom.events.Changes;
 import dev.idiom.events.Field;
 import dev.idiom.events.Fingerprint;
 import dev.idiom.events.Metadata;
+import dev.idiom.wrappers.RecordBounds;
 import dev.idiom.wrappers.RemoteRecord;
 import dev.idiom.wrappers.Skipped;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,15 +24,50 @@ final class EntryRecords {
 
     /** The entry as a record; what it does not say itself it takes from the entry its {@code crossref} names ({@code entries}), as BibTeX does. */
     static RemoteRecord record(Function<String, BibTeXEntry> entries, String remoteId, BibTeXEntry e, boolean bibtexDialect) {
-        Metadata m = BibTeXFields.metadata(BibTeXFields.inheriting(e, entries), bibtexDialect);
+        return record(entries, remoteId, e, bibtexDialect, new ArrayList<>());
+    }
+
+    /** As above; a value past the record's bounds is left in the entry and said in {@code notices}. */
+    private static RemoteRecord record(Function<String, BibTeXEntry> entries, String remoteId, BibTeXEntry e, boolean bibtexDialect,
+                                       List<Skipped> notices) {
+        RecordBounds.Read<Metadata> read = bounded(BibTeXFields.inheriting(e, entries), bibtexDialect);
+        read.keptAside().forEach(what -> notices.add(Skipped.keptAside(remoteId, "entry " + remoteId + ": field " + what)));
+        Metadata m = read.value();
         return new RemoteRecord(remoteId, version(e), remoteId.startsWith(EntryParser.KEYLESS_PREFIX) ? m : m.with(Field.CITATION_KEY, remoteId));
+    }
+
+    /**
+     * The entry read within the record's bounds: a field longer than the record holds (a quotation
+     * past 20,000 characters) is left out and named; the file keeps its bytes ({@link RecordBounds}).
+     */
+    private static RecordBounds.Read<Metadata> bounded(BibTeXEntry entry, boolean bibtexDialect) {
+        return RecordBounds.read(entry, e -> BibTeXFields.metadata(e, bibtexDialect), (e, max) -> {
+            List<String> longer = new ArrayList<>();
+            e.getFields().forEach((k, v) -> {
+                if (Field.longerThan(v.toUserString(), max)) {
+                    longer.add(k.getValue());
+                }
+            });
+            return longer;
+        }, (e, name) -> {
+            BibTeXEntry copy = new BibTeXEntry(e.getType(), e.getKey());
+            e.getFields().forEach((k, v) -> {
+                if (!k.getValue().equals(name)) {
+                    copy.addField(k, v);
+                }
+            });
+            return copy;
+        }, (e, name) -> {
+            String v = e.getField(new Key(name)).toUserString();
+            return v.codePointCount(0, v.length());
+        });
     }
 
     /** One listed entry as a record (an untitled one too), or skipped with why (no field Idiom reads, a value Idiom cannot read). */
     static void listed(String id, BibTeXEntry e, Function<String, BibTeXEntry> parents, List<RemoteRecord> records, List<Skipped> skipped,
                        boolean bibtexDialect) {
         try {
-            RemoteRecord r = record(parents, id, e, bibtexDialect);
+            RemoteRecord r = record(parents, id, e, bibtexDialect, skipped);
             if (!Changes.describes(r.metadata().with(Field.CITATION_KEY, null))) {
                 skipped.add(new Skipped(r.remoteId(), "entry has no field Idiom reads"));
             } else {

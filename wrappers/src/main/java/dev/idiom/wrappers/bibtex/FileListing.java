@@ -138,7 +138,7 @@ final class FileListing implements AutoCloseable {
         boolean more = c != null;
         cursor = more ? hash + "+" + listed : hash;
         skipped.addAll(unread);
-        return new ChangePage(records, List.of(), skipped, cursor, more, skipped.isEmpty()); // the whole file, over the pages
+        return new ChangePage(records, List.of(), skipped, cursor, more, skipped.stream().allMatch(Skipped::imported)); // the whole file, over the pages
     }
 
     /** A parent as BibTeX finds it: read before, or read now from the text the first pass kept. */

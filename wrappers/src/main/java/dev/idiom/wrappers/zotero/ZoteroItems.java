@@ -169,6 +169,27 @@ final class ZoteroItems {
         return metadata(SCHEMA, data);
     }
 
+    /**
+     * The record an item holds within the record's bounds: a field longer than the record holds (a
+     * licence past 1,000 characters; Zotero takes up to 65,535 in most fields) is left out and named,
+     * and stays in the item ({@link dev.idiom.wrappers.RecordBounds}).
+     */
+    static dev.idiom.wrappers.RecordBounds.Read<Metadata> bounded(ZoteroSchema schema, JsonNode data) {
+        return dev.idiom.wrappers.RecordBounds.read(data, d -> metadata(schema, d), (d, max) -> {
+            List<String> longer = new ArrayList<>();
+            d.properties().forEach(e -> {
+                if (e.getValue().isTextual() && Field.longerThan(e.getValue().asText(), max)) {
+                    longer.add(e.getKey());
+                }
+            });
+            return longer;
+        }, (d, name) -> {
+            ObjectNode copy = ((ObjectNode) d).deepCopy();
+            copy.remove(name);
+            return copy;
+        }, (d, name) -> d.path(name).asText().codePointCount(0, d.path(name).asText().length()));
+    }
+
     /** The record an item holds, read by the schema of the service that served it. */
     static Metadata metadata(ZoteroSchema schema, JsonNode data) {
         ItemType t = type(schema, data);
@@ -304,7 +325,7 @@ final class ZoteroItems {
             fieldLines.forEach((f, line) -> {
                 readLines.add(line);
                 String label = labelOf(extra, line);
-                if (!label.equalsIgnoreCase(f.cslName())) { // a copy's line says it as this one does ("Publication title")
+                if (!label.equals(f.cslName())) { // a copy's line says it as this one does ("Publication title", "Genre")
                     out.put(LINE_LABEL + f.cslName(), label);
                 }
             });

@@ -39,8 +39,33 @@ final class ZoteroNote {
     static String text(String html) {
         String t = html.replaceAll("(?i)<br\\s*/?>", "\n").replaceAll("(?i)</(p|div|h[1-6]|li|blockquote|pre|tr)>", "\n\n")
                 .replaceAll("(?s)<[^>]*>", "");
-        t = t.replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&");
+        t = decoded(t);
         return String.join("\n", t.lines().map(String::strip).toList()).replaceAll("\n{3,}", "\n\n").strip();
+    }
+
+    private static final java.util.regex.Pattern ENTITY = java.util.regex.Pattern.compile("&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,6});");
+    private static final java.util.Map<String, String> NAMED = java.util.Map.of("nbsp", " ", "lt", "<", "gt", ">", "quot", "\"", "apos", "'", "amp", "&");
+
+    /**
+     * Character references decoded in one pass, so each is decoded once ({@code &amp;lt;} is the text
+     * {@code &lt;}): the names HTML's serializer writes, and every numeric one (a web page's
+     * {@code &#xa0;}, {@code &#8211;}); a no-break space reads as a space, as {@code &nbsp;} always did.
+     * A reference that names no character is left as it is.
+     */
+    static String decoded(String t) {
+        java.util.regex.Matcher m = ENTITY.matcher(t);
+        StringBuilder out = new StringBuilder(t.length());
+        while (m.find()) {
+            String ref = m.group(1);
+            String c = NAMED.get(ref);
+            if (ref.startsWith("#")) {
+                int cp = ref.length() > 1 && (ref.charAt(1) == 'x' || ref.charAt(1) == 'X') ? Integer.parseInt(ref.substring(2), 16) : Integer.parseInt(ref.substring(1));
+                c = cp == 0xA0 ? " " : Character.isValidCodePoint(cp) && cp != 0 && !Character.isSurrogate((char) cp) ? Character.toString(cp) : null;
+            }
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(c == null ? m.group() : c));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     private static String escaped(String line) {

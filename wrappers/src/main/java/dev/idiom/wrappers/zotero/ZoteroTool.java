@@ -218,7 +218,7 @@ public final class ZoteroTool implements AnnotationTool {
                     if (!ZoteroItems.work(item.path("data"))) {
                         continue; // a standalone note, attachment or annotation: no work to import, nothing unreadable, the listing stays whole
                     }
-                    records.add(record(item));
+                    records.add(record(item, skipped));
                 } catch (RuntimeException bad) {
                     skipped.add(new Skipped(item.path("key").asText(null), "unreadable Zotero item: " + bad.getMessage()));
                 }
@@ -241,7 +241,7 @@ public final class ZoteroTool implements AnnotationTool {
             LOG.warning("Zotero " + library + " left out items it listed as changed since " + since + ": they are asked for again next sync");
             return new ChangePage(records, deleted, skipped, cursor, false, false);
         }
-        return new ChangePage(records, deleted, skipped, libraryVersion, false, cursor == null && skipped.isEmpty() && whole);
+        return new ChangePage(records, deleted, skipped, libraryVersion, false, cursor == null && skipped.stream().allMatch(Skipped::imported) && whole);
     }
 
     /**
@@ -292,15 +292,22 @@ public final class ZoteroTool implements AnnotationTool {
     private static final int NOTES_PAGE = 100;
 
     private RemoteRecord record(JsonNode item) {
+        return record(item, new ArrayList<>());
+    }
+
+    /** The item as a record; a value it holds past the record's bounds is left in the item and said in {@code notices}. */
+    private RemoteRecord record(JsonNode item, List<Skipped> notices) {
         JsonNode data = item.has("data") ? item.get("data") : item;
         String key = item.path("key").asText(data.path("key").asText());
         String version = Long.toString(item.has("version") ? item.path("version").asLong() : data.path("version").asLong());
-        return record(key, version, (ObjectNode) data);
+        dev.idiom.wrappers.RecordBounds.Read<Metadata> read = ZoteroItems.bounded(schema(), data);
+        read.keptAside().forEach(what -> notices.add(Skipped.keptAside(key, "Zotero item " + key + ": " + what)));
+        return new RemoteRecord(key, version, read.value(), null, data.toString());
     }
 
     /** The shadow is the item's {@code data} object exactly as Zotero returned it. */
     private RemoteRecord record(String key, String version, ObjectNode data) {
-        return new RemoteRecord(key, version, ZoteroItems.metadata(schema(), data), null, data.toString());
+        return new RemoteRecord(key, version, ZoteroItems.bounded(schema(), data).value(), null, data.toString());
     }
 
     @Override
@@ -387,7 +394,7 @@ public final class ZoteroTool implements AnnotationTool {
                 if (form.isObject() && form.hasNonNull("itemType") && schema().type(form.path("itemType").asText()) != null) {
                     ObjectNode data = ((ObjectNode) form).deepCopy();
                     data.remove(List.of("key", "version", "collections", "relations", "dateAdded", "dateModified", "deleted", "parentItem", "inPublications"));
-                    return ZoteroItems.withChanges(schema(), data, ZoteroItems.metadata(schema(), data), copy.metadata());
+                    return ZoteroItems.withChanges(schema(), data, ZoteroItems.bounded(schema(), data).value(), copy.metadata());
                 }
             } catch (java.io.IOException | RuntimeException unreadable) {
                 // a form that cannot be read is no form: the item is made from the DE alone
@@ -521,7 +528,7 @@ public final class ZoteroTool implements AnnotationTool {
     public RemoteRecord update(RemoteRecord known, Metadata wanted) {
         String key = known.remoteId();
         ObjectNode data = shadow(known);
-        dev.idiom.wrappers.UnreadValues.refuseToReplace(known.metadata(), ZoteroItems.metadata(schema(), data), wanted, fieldsKept(), "Zotero item " + key);
+        dev.idiom.wrappers.UnreadValues.refuseToReplace(known.metadata(), ZoteroItems.bounded(schema(), data).value(), wanted, fieldsKept(), "Zotero item " + key);
         ObjectNode updated = ZoteroItems.withChanges(schema(), data, known.metadata(), wanted);
         ObjectNode patch = ZoteroItems.patch(data, updated);
         if (patch != null && patch.isEmpty()) {

@@ -760,6 +760,28 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void anEntryWithAValuePastTheRecordsBoundIsImportedWithoutItAndTheFileKeepsItWhole() throws IOException {
+        // a Citavi export's quotation comment: longer than the record's 20,000 characters, well within what a .bib file holds
+        String quotation = "Quoted at length. ".repeat(1_500).strip();
+        String text = "@article{citavi,\n  title = {A long quotation},\n  author = {Demers, Alan},\n  year = {1987},\n  comment = {" + quotation + "}\n}\n";
+        Path file = Files.writeString(dir.resolve("citavi.bib"), text);
+        BibTeXFile bib = new BibTeXFile(file);
+        ChangePage page = bib.changedSince(null);
+        assertEquals(List.of("citavi"), page.records().stream().map(RemoteRecord::remoteId).toList(), "the record is imported: " + page.skipped());
+        RemoteRecord read = page.records().getFirst();
+        assertEquals("A long quotation", read.metadata().title());
+        assertEquals(null, read.metadata().extras(Field.BIBTEX_EXTRAS).get("comment"), "the value past the bound is not in the record");
+        assertEquals(1, page.skipped().size(), page.skipped().toString());
+        assertTrue(page.skipped().getFirst().imported() && page.skipped().getFirst().reason().contains("comment")
+                && page.skipped().getFirst().reason().contains("past the record's 20000"), page.skipped().toString());
+        assertTrue(page.complete(), "a value kept aside leaves the listing whole (deletions are still seen)");
+        bib.update(read, read.metadata().with(Field.VOLUME, "6"));
+        String after = Files.readString(file);
+        assertTrue(after.contains("comment = {" + quotation + "}") && after.contains("6"), "the file keeps the value whole beside the edit");
+        assertEquals(null, bib.fetch("citavi").orElseThrow().metadata().extras(Field.BIBTEX_EXTRAS).get("comment"));
+    }
+
+    @Test
     void anEntryLargerThanTheCapIsSkippedWithItsReasonAndTheOthersRead() throws IOException {
         String huge = "x".repeat(EntryParser.MAX_ENTRY_CHARS + 10);
         String text = "@article{huge,\n  title = {Huge},\n  abstract = {" + huge + "}\n}\n\n"

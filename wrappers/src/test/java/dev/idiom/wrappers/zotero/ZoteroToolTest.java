@@ -400,6 +400,39 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void anItemWithAFieldPastTheRecordsBoundIsImportedWithoutItAndTheItemKeepsIt() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        // a Library of Congress manuscript's licence: past the record's 1,000 characters, within Zotero's own field
+        String rights = "The Library of Congress is not aware of any copyright in the materials. ".repeat(20).strip();
+        String key = stub.addRemotely("""
+                {"itemType": "manuscript", "title": "Letter", "creators": [], "tags": [], "collections": [], "relations": {}, "rights": "%s"}
+                """.formatted(rights));
+        ChangePage page = z.changedSince(null);
+        RemoteRecord read = page.records().stream().filter(r -> r.remoteId().equals(key)).findFirst()
+                .orElseThrow(() -> new AssertionError("the item is imported: " + page.skipped()));
+        assertEquals("Letter", read.metadata().title());
+        assertEquals(null, read.metadata().get(Field.LICENSE), "the value past the bound is not in the record");
+        assertTrue(page.skipped().stream().anyMatch(k -> k.imported() && k.remoteId().equals(key) && k.reason().contains("rights")), page.skipped().toString());
+        z.update(read, read.metadata().with(Field.TITLE, "Letter to a friend"));
+        assertEquals("Letter to a friend", stub.data(key).path("title").asText());
+        assertEquals(rights, stub.data(key).path("rights").asText(), "the item keeps its licence whole");
+    }
+
+    @Test
+    void anExtraLinesLabelReachesACopyAsTypedItsCaseToo() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        String key = stub.addRemotely("""
+                {"itemType": "journalArticle", "title": "Working", "creators": [], "tags": [], "collections": [], "relations": {},
+                 "extra": "Genre: Working paper\\ngenre-note: kept"}
+                """);
+        RemoteRecord read = z.fetch(key).orElseThrow();
+        assertEquals("Working paper", read.metadata().get(Field.GENRE), "a journal article has no genre field: its line is read as the variable");
+        RemoteRecord mirrored = z.create(read.metadata());
+        assertTrue(stub.data(mirrored.remoteId()).path("extra").asText().lines().anyMatch("Genre: Working paper"::equals),
+                "the label as typed (Genre:, not genre:): " + stub.data(mirrored.remoteId()).path("extra").asText());
+    }
+
+    @Test
     void anExtraLineNamingAZoteroFieldIsReadAsZoteroReadsItAndChangedUnderItsOwnLabelWhileALineTheFieldAlreadyHoldsStaysALine() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         String key = stub.addRemotely("""
