@@ -143,9 +143,8 @@ public final class FeedFollower implements AutoCloseable {
 
     /** The step followed {@code events} events at once (an index refreshed), the oldest committed at {@code oldestRecordedAt}: its lag is that one's. */
     public void followed(long events, Instant oldestRecordedAt) {
-        Instant recordedAt = oldestRecordedAt;
         followed.addAndGet(events);
-        long lag = Math.max(0, clock.millis() - recordedAt.toEpochMilli());
+        long lag = Math.max(0, clock.millis() - oldestRecordedAt.toEpochMilli());
         lastLag.set(lag);
         maxLag.accumulateAndGet(lag, Math::max);
     }

@@ -50,7 +50,7 @@ final class ImportCommand {
             }
             if (!s.keptAside().isEmpty()) {
                 out.println("imported, with a value kept aside (too long for Idiom's record; the copy keeps it whole):");
-                s.keptAside().forEach(o -> out.println("  " + o.reason()));
+                s.keptAside().forEach(k -> out.println("  " + k.what()));
             }
             return 0;
         }

@@ -56,15 +56,15 @@ public final class ImportSummary {
         return List.copyOf(skipped);
     }
 
-    private final java.util.List<ImportOutcome> keptAside = new java.util.ArrayList<>();
+    private final java.util.List<KeptAside> keptAside = new java.util.ArrayList<>();
 
     /** Record {@code remoteId} was imported without a value past the record's bounds, which stays in its copy: {@code what} says which and where. */
     public void keptAside(String remoteId, String what) {
-        keptAside.add(new ImportOutcome(ImportOutcome.Kind.UNCHANGED, remoteId, null, what));
+        keptAside.add(new KeptAside(remoteId, what));
     }
 
     /** The values kept aside (each record is counted by its own outcome, not here). */
-    public List<ImportOutcome> keptAside() {
+    public List<KeptAside> keptAside() {
         return List.copyOf(keptAside);
     }
 

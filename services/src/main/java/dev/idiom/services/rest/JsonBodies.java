@@ -287,7 +287,7 @@ final class JsonBodies {
         ArrayNode skipped = n.putArray("skippedRecords");
         s.skipped().forEach(o -> skipped.addObject().put("remoteId", o.remoteId()).put("reason", o.reason()));
         ArrayNode aside = n.putArray("keptAside"); // imported records, each without a value past the record's bounds (it stays in the copy)
-        s.keptAside().forEach(o -> aside.addObject().put("remoteId", o.remoteId()).put("value", o.reason()));
+        s.keptAside().forEach(k -> aside.addObject().put("remoteId", k.remoteId()).put("value", k.what()));
         return n;
     }
 }
