@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # How much of a record arrives between tools, on public test material (see FidelityMeasure's javadoc):
 # Zotero -> BibTeX against Better BibTeX's expected output, Zotero -> Zotero, BibTeX -> Zotero, through
-# the adapters Idiom runs and the strict Zotero stand-in. FOLDER: any folder holding Better BibTeX's
-# test/fixtures (export/*.json with their .bibtex/.biblatex, import/*.bib), other .bib files (JabRef's
-# test files), and Zotero's allTypesAndFields.js (zotero/zotero test/tests/data) with its CSL JSON
-# export citeProcJSExport.json (zotero/utilities test/data) near it; nothing of it is kept.
+# the adapters Idiom runs and the strict Zotero stand-in; Zotero -> BibTeX -> Zotero (the file all that
+# carries the record), BibTeX -> Zotero beside Zotero's own BibTeX import, and every .bib entry a
+# listing skipped, named. FOLDER: any folder holding Better BibTeX's test/fixtures (export/*.json with
+# their .bibtex/.biblatex, import/*.bib), other .bib files (JabRef's test files), Zotero's
+# allTypesAndFields.js (zotero/zotero test/tests/data) with its CSL JSON export citeProcJSExport.json
+# (zotero/utilities test/data) near it, and Zotero's translators (zotero/translators, *.js: every
+# test case's items; the BibTeX translator's imports); nothing of it is kept.
 #   perf/fidelity.sh FOLDER
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-  echo "usage: perf/fidelity.sh FOLDER   (Better BibTeX's test/fixtures, JabRef's .bib test files, Zotero's allTypesAndFields.js and citeProcJSExport.json)" >&2
+  echo "usage: perf/fidelity.sh FOLDER   (Better BibTeX's test/fixtures, JabRef's .bib test files, Zotero's allTypesAndFields.js and citeProcJSExport.json, zotero/translators' *.js)" >&2
   exit 2
 fi
 folder="$(cd "$1" && pwd)"

@@ -120,6 +120,23 @@ public final class FidelityMeasure {
         }
     }
 
+    /** Every direction's tally, and what a .bib listing skipped, for one run. */
+    private static final class Measures {
+        final Tally toBibtex = new Tally();
+        final Tally toBiblatex = new Tally();
+        final Tally toZotero = new Tally();
+        final Tally roundTrip = new Tally();
+        final Tally bibToZotero = new Tally();
+        final Tally bibAsZotero = new Tally();
+        final Tally csl = new Tally();
+        final Tally zoteroCsl = new Tally();
+        /** Entries of .bib files and translator imports, and the ones a listing skipped, with why. */
+        int entries;
+        final List<String> skipped = new ArrayList<>();
+        int translatorItems;
+        int translators;
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length != 1 || !Files.isDirectory(Path.of(args[0]))) {
             System.err.println("usage: perf/fidelity.sh FOLDER   (a folder holding Better BibTeX's test/fixtures, JabRef's .bib test files, …)");
@@ -130,24 +147,23 @@ public final class FidelityMeasure {
         try (Stream<Path> walk = Files.walk(root)) {
             files = walk.filter(Files::isRegularFile).sorted().toList();
         }
-        Tally toBibtex = new Tally();
-        Tally toZotero = new Tally();
-        Tally bibToZotero = new Tally();
-        Tally csl = new Tally();
-        Tally zoteroCsl = new Tally();
+        Measures all = new Measures();
         Path scratch = Files.createTempDirectory("idiom-fidelity");
         try (ZoteroStub stub = new ZoteroStub()) {
             ZoteroTool zotero = new ZoteroTool(stub.uri(), ZoteroStub.LIBRARY, ZoteroStub.KEY,
                     new ToolHttp("Zotero", ZoteroTool.LIMITS, Clock.systemUTC(), wait -> { }, 4));
+            Carrier carrier = new Carrier(stub, zotero, scratch, all);
             int done = 0;
             for (Path f : files) {
                 String name = f.getFileName().toString();
                 if (name.equals("allTypesAndFields.js")) {
-                    zoteroItems(f, stub, zotero, toBibtex, toZotero, zoteroCsl);
+                    zoteroItems(f, carrier, all.zoteroCsl);
+                } else if (name.endsWith(".js")) {
+                    translatorCases(f, carrier);
                 } else if (name.endsWith(".json")) {
-                    zoteroItems(f, stub, zotero, toBibtex, toZotero, csl);
+                    zoteroItems(f, carrier, all.csl);
                 } else if (name.endsWith(".bib")) {
-                    bibEntries(f, scratch, stub, zotero, bibToZotero);
+                    bibEntries(f, scratch, carrier, null);
                 }
                 if (++done % 100 == 0) {
                     System.err.println("fidelity: " + done + " of " + files.size() + " files");
@@ -158,22 +174,36 @@ public final class FidelityMeasure {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        System.out.println("Zotero -> BibTeX (fields Better BibTeX writes): " + toBibtex.share());
-        System.out.println("Zotero -> Zotero (fields the copy's item type has): " + toZotero.share());
-        System.out.println("BibTeX -> Zotero (fields a Zotero item has a place for): " + bibToZotero.share());
+        System.out.println("Zotero -> BibTeX, BibTeX mode (fields Better BibTeX writes): " + all.toBibtex.share());
+        System.out.println("Zotero -> BibTeX, BibLaTeX mode (fields Better BibTeX writes): " + all.toBiblatex.share());
+        System.out.println("Zotero -> Zotero (fields the copy's item type has): " + all.toZotero.share());
+        System.out.println("Zotero -> BibTeX -> Zotero, both dialects (the source item's fields, its type, creators, tags): " + all.roundTrip.share());
+        System.out.println("BibTeX -> Zotero (fields a Zotero item has a place for): " + all.bibToZotero.share());
+        System.out.println("BibTeX -> Zotero = Zotero's own BibTeX import of the same text (its items' fields, type, creators, tags): "
+                + all.bibAsZotero.share());
+        System.out.println("Zotero items of " + all.translators + " translators' test cases: " + all.translatorItems);
         System.out.println("Idle sync of every Zotero item read: " + idleWrites + " writes sent, " + idleChanged + " items changed");
-        System.out.println("CSL-JSON answer = Zotero's own CSL JSON of its items of every type, on the variables both hold: " + zoteroCsl.share());
+        System.out.println("CSL-JSON answer = Zotero's own CSL JSON of its items of every type, on the variables both hold: " + all.zoteroCsl.share());
         System.out.println("  variables it has that Idiom's answer lacks: " + (CSL_ABSENT.isEmpty() ? "none" : CSL_ABSENT));
-        System.out.println("CSL-JSON answer = Better BibTeX's CSL JSON, on the variables both hold: " + csl.share());
-        System.out.println("\nLost most, Zotero -> BibTeX:\n" + toBibtex.losses(Integer.getInteger("fidelity.losses", 15)));
-        System.out.println("Lost most, Zotero -> Zotero:\n" + toZotero.losses(15));
-        System.out.println("Lost most, BibTeX -> Zotero:\n" + bibToZotero.losses(15));
-        System.out.println("Differing most, CSL-JSON against Zotero's:\n" + zoteroCsl.losses(15));
-        System.out.println("Differing most, CSL-JSON against Better BibTeX's:\n" + csl.losses(15));
+        System.out.println("CSL-JSON answer = Better BibTeX's CSL JSON, on the variables both hold: " + all.csl.share());
+        System.out.println(".bib entries read: " + all.entries + ", skipped: " + all.skipped.size());
+        all.skipped.stream().limit(Integer.getInteger("fidelity.skipped", 40)).forEach(s -> System.out.println("    " + s));
+        int n = Integer.getInteger("fidelity.losses", 15);
+        System.out.println("\nLost most, Zotero -> BibTeX, BibTeX mode:\n" + all.toBibtex.losses(n));
+        System.out.println("Lost most, Zotero -> BibTeX, BibLaTeX mode:\n" + all.toBiblatex.losses(n));
+        System.out.println("Lost most, Zotero -> Zotero:\n" + all.toZotero.losses(n));
+        System.out.println("Lost most, Zotero -> BibTeX -> Zotero:\n" + all.roundTrip.losses(n));
+        System.out.println("Lost most, BibTeX -> Zotero:\n" + all.bibToZotero.losses(n));
+        System.out.println("Differing most, BibTeX -> Zotero against Zotero's own import:\n" + all.bibAsZotero.losses(n));
+        System.out.println("Differing most, CSL-JSON against Zotero's:\n" + all.zoteroCsl.losses(n));
+        System.out.println("Differing most, CSL-JSON against Better BibTeX's:\n" + all.csl.losses(n));
     }
 
-    /** A Better BibTeX export fixture: its items through Zotero to a .bib entry and to a second Zotero item. */
-    private static void zoteroItems(Path f, ZoteroStub stub, ZoteroTool zotero, Tally toBibtex, Tally toZotero, Tally csl) throws IOException {
+    /** The Zotero library items are carried through (the strict stand-in and Idiom's adapter for it), a scratch folder, the tallies. */
+    private record Carrier(ZoteroStub stub, ZoteroTool zotero, Path scratch, Measures all) {}
+
+    /** A Better BibTeX export fixture, or Zotero's allTypesAndFields.js: its items through Zotero to a .bib entry and to a second Zotero item. */
+    private static void zoteroItems(Path f, Carrier carrier, Tally csl) throws IOException {
         JsonNode doc;
         try {
             doc = JSON.readTree(f.toFile());
@@ -214,96 +244,177 @@ public final class FidelityMeasure {
                 // a fixture that is no CSL JSON: nothing to compare
             }
         }
+        // Better BibTeX's BibTeX export with bibtexURL = note gives addresses in notes (a url command): a file that does so throughout
+        boolean urlsAsNotes = "note".equals(doc.path("config").path("preferences").path("bibtexURL").asText());
         for (Map.Entry<String, JsonNode> keyed : items) {
-            JsonNode item = keyed.getValue();
-            ObjectNode data = asItemData(item);
-            if (data == null) {
+            Metadata m = carry(keyed.getValue(), carrier);
+            if (m == null) {
                 continue;
             }
-            String key;
-            try {
-                key = stub.addRemotely(data.toString());
-            } catch (IllegalArgumentException refused) {
-                toZotero.refused++;
-                continue;
-            }
-            for (JsonNode note : item.path("notes")) { // the item's child notes, as Zotero holds them (HTML)
-                String html = note.isTextual() ? note.asText() : note.path("note").asText("");
-                if (!html.isBlank()) {
-                    ObjectNode child = JSON.createObjectNode().put("itemType", "note").put("parentItem", key).put("note", html);
-                    child.putArray("tags");
-                    child.putObject("relations");
-                    stub.addRemotely(child.toString());
-                }
-            }
-            Metadata m;
-            try {
-                m = zotero.fetch(key).orElseThrow().metadata();
-            } catch (RuntimeException unreadable) { // a value Idiom cannot hold (a control character XML cannot carry): a sync reports it skipped
-                toZotero.refused++;
-                continue;
-            }
-            toZotero.records++;
-            ObjectNode source = stub.data(key);
-            int writes = stub.writeRequests();
-            zotero.update(zotero.fetch(key).orElseThrow(), zotero.writable(m, m)); // an idle sync of the item: nothing is owed, nothing sent
-            idleWrites += stub.writeRequests() - writes;
-            if (!stub.data(key).equals(source)) {
-                idleChanged++;
-            }
-            RemoteRecord copy;
-            try {
-                copy = zotero.create(m);
-            } catch (RuntimeException refused) {
-                toZotero.refused++;
-                continue;
-            }
-            compareItems(source, stub.data(copy.remoteId()), toZotero);
             JsonNode theirCsl = cslItems.get(keyed.getKey());
             if (theirCsl != null) {
-                csl.records++;
-                JsonNode ours = dev.idiom.events.CslJson.item(java.util.UUID.randomUUID(), m);
-                theirCsl.properties().forEach(v -> {
-                    if (zoterosOwn && !ours.has(v.getKey()) && !Set.of("id", "citation-key").contains(v.getKey())) {
-                        CSL_ABSENT.merge(v.getKey(), 1, Integer::sum);
-                    }
-                    if (!Set.of("id", "citation-key").contains(v.getKey()) && ours.has(v.getKey())) {
-                        boolean same = cslValue(v.getValue()).equals(cslValue(ours.get(v.getKey())));
-                        if (!same && (("csl:" + v.getKey()).equals(System.getenv("FIDELITY_SHOW")) || "csl:*".equals(System.getenv("FIDELITY_SHOW")))) {
-                            System.err.println((zoterosOwn ? "zotero" : "bbt") + " differs " + v.getKey() + ": " + v.getValue() + " / ours " + ours.get(v.getKey()));
-                        }
-                        csl.count(v.getKey(), same);
-                    }
-                });
+                compareCsl(theirCsl, m, zoterosOwn, csl);
             }
             for (Map.Entry<Boolean, Map<String, Map<String, String>>> dialect : expected.entrySet()) {
                 Map<String, String> theirs = dialect.getValue().get(keyed.getKey());
                 if (theirs != null) {
-                    toBibtex.records++;
-                    // Better BibTeX's BibTeX export with bibtexURL = note gives addresses in notes (a url command): a file that does so throughout
-                    boolean urlsAsNotes = dialect.getKey() && "note".equals(doc.path("config").path("preferences").path("bibtexURL").asText());
-                    Map<String, String> ours = BibFields.entries(BibTeXFile.entry(m, dialect.getKey(), urlsAsNotes)).values().iterator().next();
-                    for (Map.Entry<String, String> field : theirs.entrySet()) {
-                        String n = field.getKey();
-                        if (n.equals("@type") || n.equals("file")) { // attachments are not items' data; the entry type is not a field
-                            continue;
-                        }
-                        boolean kept = ours.containsKey(n) || DIALECT.containsKey(n) && ours.containsKey(DIALECT.get(n))
-                                // BibLaTeX's @thesis with type = {phdthesis} is BibTeX's @phdthesis
-                                || n.equals("type") && Set.of("phdthesis", "mathesis").contains(field.getValue().strip().toLowerCase(Locale.ROOT))
-                                && Set.of("phdthesis", "mastersthesis").contains(ours.get("@type"));
-                        if (kept && ours.containsKey(n) && n.equals(System.getenv("FIDELITY_DIFF"))
-                                && !ours.get(n).replaceAll("\\s+", " ").strip().equals(field.getValue().replaceAll("\\s+", " ").strip())) {
-                            System.err.println("differs " + n + " of @" + theirs.get("@type") + ": " + field.getValue() + "\n   ours:   " + ours.get(n));
-                        }
-                        if (!kept && (n.equals(System.getenv("FIDELITY_SHOW")) || "*".equals(System.getenv("FIDELITY_SHOW")))) {
-                            System.err.println("lost " + n + " of @" + theirs.get("@type") + " (" + data.path("itemType").asText() + "): " + field.getValue()
-                                    + "\n   ours: " + ours + (System.getenv("FIDELITY_RECORD") != null ? "\n   record: " + m : ""));
-                        }
-                        toBibtex.count(n, kept);
-                    }
+                    compareEntry(theirs, m, dialect.getKey(), dialect.getKey() && urlsAsNotes, keyed.getValue(),
+                            dialect.getKey() ? carrier.all().toBibtex : carrier.all().toBiblatex);
                 }
             }
+        }
+    }
+
+    /** A translator's test cases: every item a case gives is carried as a fixture's is; a BibTeX import's text is read by Idiom beside what Zotero read from it. */
+    private static void translatorCases(Path f, Carrier carrier) throws IOException {
+        TranslatorCases t = TranslatorCases.of(f);
+        if (t == null) {
+            return;
+        }
+        carrier.all().translators++;
+        for (TranslatorCases.Case c : t.cases()) {
+            if (c.type().equals("import") && t.label().equals("BibTeX")) {
+                Path bib = carrier.scratch().resolve("import-" + carrier.all().entries + ".bib");
+                Files.writeString(bib, c.input(), StandardCharsets.UTF_8);
+                bibEntries(bib, carrier.scratch(), carrier, c.items());
+            }
+            for (JsonNode item : c.items()) {
+                if (carry(item, carrier) != null) {
+                    carrier.all().translatorItems++;
+                }
+            }
+        }
+    }
+
+    /**
+     * One item into the Zotero library, read by Idiom, synced idle (nothing may be sent), created as a
+     * new item (Zotero -> Zotero) and written to a .bib file of each dialect and read back from it into a
+     * new item (Zotero -> BibTeX -> Zotero): the record Idiom read, or null when the stand-in refused the
+     * item or Idiom cannot hold it.
+     */
+    private static Metadata carry(JsonNode item, Carrier carrier) {
+        ZoteroStub stub = carrier.stub();
+        ZoteroTool zotero = carrier.zotero();
+        Tally toZotero = carrier.all().toZotero;
+        ObjectNode data = asItemData(item);
+        if (data == null) {
+            return null;
+        }
+        String key;
+        try {
+            key = stub.addRemotely(data.toString());
+        } catch (IllegalArgumentException refused) {
+            toZotero.refused++;
+            return null;
+        }
+        for (JsonNode note : item.path("notes")) { // the item's child notes, as Zotero holds them (HTML)
+            String html = note.isTextual() ? note.asText() : note.path("note").asText("");
+            if (!html.isBlank()) {
+                ObjectNode child = JSON.createObjectNode().put("itemType", "note").put("parentItem", key).put("note", html);
+                child.putArray("tags");
+                child.putObject("relations");
+                stub.addRemotely(child.toString());
+            }
+        }
+        Metadata m;
+        try {
+            m = zotero.fetch(key).orElseThrow().metadata();
+        } catch (RuntimeException unreadable) { // a value Idiom cannot hold (a control character XML cannot carry): a sync reports it skipped
+            toZotero.refused++;
+            return null;
+        }
+        toZotero.records++;
+        ObjectNode source = stub.data(key);
+        int writes = stub.writeRequests();
+        zotero.update(zotero.fetch(key).orElseThrow(), zotero.writable(m, m)); // an idle sync of the item: nothing is owed, nothing sent
+        idleWrites += stub.writeRequests() - writes;
+        if (!stub.data(key).equals(source)) {
+            idleChanged++;
+        }
+        try {
+            compareItems(source, stub.data(zotero.create(m).remoteId()), toZotero, false);
+        } catch (RuntimeException refused) {
+            toZotero.refused++;
+        }
+        for (boolean bibtexDialect : List.of(true, false)) {
+            Tally t = carrier.all().roundTrip;
+            try {
+                // the file is all that carries the record: one entry as Idiom writes a new one, read back by a fresh adapter
+                Path file = carrier.scratch().resolve("round-trip.bib");
+                Files.writeString(file, BibTeXFile.entry(m, bibtexDialect), StandardCharsets.UTF_8);
+                List<RemoteRecord> read = new BibTeXFile(file).changedSince(null).records();
+                if (read.size() != 1) {
+                    t.refused++;
+                    continue;
+                }
+                t.records++;
+                compareItems(source, stub.data(zotero.create(read.getFirst().metadata()).remoteId()), t, true,
+                        n -> heldInBib(n, source, bibtexDialect), "rt:");
+            } catch (IOException | RuntimeException refused) {
+                t.refused++;
+            }
+        }
+        return m;
+    }
+
+    /**
+     * Whether a .bib entry holds field {@code n} of the item, as Better BibTeX writes one: not the fields
+     * its quality report names "unused" (the library catalog; an archive and its location unless they
+     * name an eprint, arXiv, JSTOR, PubMed, HDL or Google Books; the call number in BibLaTeX's dialect,
+     * where only an arXiv class takes it; a section but a preprint's or dataset's, its eprint class).
+     */
+    private static boolean heldInBib(String n, JsonNode item, boolean bibtexDialect) {
+        boolean eprintArchive = Set.of("arxiv", "jstor", "pubmed", "hdl", "googlebooks", "google books")
+                .contains(item.path("archive").asText("").toLowerCase(Locale.ROOT)) && !item.path("archiveLocation").asText("").isEmpty();
+        return switch (n) {
+            case "libraryCatalog" -> false;
+            case "archive", "archiveLocation" -> eprintArchive;
+            case "callNumber" -> bibtexDialect || eprintArchive && item.path("archive").asText("").equalsIgnoreCase("arxiv");
+            case "section" -> Set.of("preprint", "dataset").contains(item.path("itemType").asText());
+            default -> true;
+        };
+    }
+
+    /** Idiom's CSL-JSON answer for the record, variable by variable, against another's CSL JSON of the same item. */
+    private static void compareCsl(JsonNode theirCsl, Metadata m, boolean zoterosOwn, Tally csl) {
+        csl.records++;
+        JsonNode ours = dev.idiom.events.CslJson.item(java.util.UUID.randomUUID(), m);
+        theirCsl.properties().forEach(v -> {
+            if (zoterosOwn && !ours.has(v.getKey()) && !Set.of("id", "citation-key").contains(v.getKey())) {
+                CSL_ABSENT.merge(v.getKey(), 1, Integer::sum);
+            }
+            if (!Set.of("id", "citation-key").contains(v.getKey()) && ours.has(v.getKey())) {
+                boolean same = cslValue(v.getValue()).equals(cslValue(ours.get(v.getKey())));
+                if (!same && (("csl:" + v.getKey()).equals(System.getenv("FIDELITY_SHOW")) || "csl:*".equals(System.getenv("FIDELITY_SHOW")))) {
+                    System.err.println((zoterosOwn ? "zotero" : "bbt") + " differs " + v.getKey() + ": " + v.getValue() + " / ours " + ours.get(v.getKey()));
+                }
+                csl.count(v.getKey(), same);
+            }
+        });
+    }
+
+    /** Of the fields Better BibTeX writes for an item, the ones the entry Idiom writes for the same record has (by name or its other dialect's). */
+    private static void compareEntry(Map<String, String> theirs, Metadata m, boolean bibtexDialect, boolean urlsAsNotes, JsonNode item, Tally t) {
+        t.records++;
+        Map<String, String> ours = BibFields.entries(BibTeXFile.entry(m, bibtexDialect, urlsAsNotes)).values().iterator().next();
+        for (Map.Entry<String, String> field : theirs.entrySet()) {
+            String n = field.getKey();
+            if (n.equals("@type") || n.equals("file")) { // attachments are not items' data; the entry type is not a field
+                continue;
+            }
+            boolean kept = ours.containsKey(n) || DIALECT.containsKey(n) && ours.containsKey(DIALECT.get(n))
+                    // BibLaTeX's @thesis with type = {phdthesis} is BibTeX's @phdthesis
+                    || n.equals("type") && Set.of("phdthesis", "mathesis").contains(field.getValue().strip().toLowerCase(Locale.ROOT))
+                    && Set.of("phdthesis", "mastersthesis").contains(ours.get("@type"));
+            if (kept && ours.containsKey(n) && n.equals(System.getenv("FIDELITY_DIFF"))
+                    && !ours.get(n).replaceAll("\\s+", " ").strip().equals(field.getValue().replaceAll("\\s+", " ").strip())) {
+                System.err.println("differs " + n + " of @" + theirs.get("@type") + ": " + field.getValue() + "\n   ours:   " + ours.get(n));
+            }
+            if (!kept && (n.equals(System.getenv("FIDELITY_SHOW")) || "*".equals(System.getenv("FIDELITY_SHOW")))) {
+                System.err.println("lost " + n + " of @" + theirs.get("@type") + " (" + item.path("itemType").asText() + "): " + field.getValue()
+                        + "\n   ours: " + ours + (System.getenv("FIDELITY_RECORD") != null ? "\n   record: " + m : ""));
+            }
+            t.count(n, kept);
         }
     }
 
@@ -321,12 +432,36 @@ public final class FidelityMeasure {
         return null;
     }
 
-    /** Of the source item's fields its copy's type has, each creator and each tag: kept with the same value. */
-    private static void compareItems(ObjectNode source, ObjectNode copy, Tally t) {
-        var type = SCHEMA.type(copy.path("itemType").asText());
+    /** Of the source item's fields its copy's type has (or its own type has, and its type), each creator and each tag: kept with the same value. */
+    private static void compareItems(ObjectNode source, ObjectNode copy, Tally t, boolean sameType) {
+        compareItems(source, copy, t, sameType, n -> true, "");
+    }
+
+    /**
+     * As above, of the fields {@code held} admits; a difference is printed when {@code FIDELITY_SHOW}
+     * is {@code show} followed by the field's name (or {@code *}).
+     */
+    private static void compareItems(ObjectNode source, ObjectNode copy, Tally t, boolean sameType, java.util.function.Predicate<String> held,
+            String show) {
+        // sameType: the copy is owed the source's item type and every field of it (a round trip); else the fields its own type has
+        var type = SCHEMA.type((sameType ? source : copy).path("itemType").asText());
+        String shown = System.getenv("FIDELITY_SHOW") == null || !System.getenv("FIDELITY_SHOW").startsWith(show) ? null
+                : System.getenv("FIDELITY_SHOW").substring(show.length());
+        java.util.function.BiConsumer<String, String> print = (n, what) -> {
+            if (n.equals(shown) || "*".equals(shown)) {
+                System.err.println(show + "lost " + n + ": " + what);
+            }
+        };
+        if (sameType) {
+            boolean same = source.path("itemType").equals(copy.path("itemType"));
+            if (!same) {
+                print.accept("itemType", source.path("itemType") + " -> " + copy.path("itemType") + " " + source.path("title"));
+            }
+            t.count("itemType", same);
+        }
         source.properties().forEach(p -> {
             String n = p.getKey();
-            if (LIBRARY_OWN.contains(n) || n.equals("creators") || n.equals("tags") || p.getValue().asText("").isEmpty() || !type.has(n)) {
+            if (LIBRARY_OWN.contains(n) || n.equals("creators") || n.equals("tags") || p.getValue().asText("").isEmpty() || !type.has(n) || !held.test(n)) {
                 return;
             }
             if (n.equals("extra")) { // line by line: a line Zotero reads as a field may sit in that field in the copy ("DOI: …" of an older item type)
@@ -337,16 +472,17 @@ public final class FidelityMeasure {
                     String normal = line(l);
                     int colon = normal.indexOf(": ");
                     boolean kept = copyLines.contains(normal) || colon > 0 && values.contains(BibFields.plain(normal.substring(colon + 2)));
-                    if (!kept && System.getenv("FIDELITY_SHOW") != null && System.getenv("FIDELITY_SHOW").equals("extra")) {
-                        System.err.println("lost extra line: " + l + " -> " + copy.path("extra").asText());
+                    if (!kept) {
+                        print.accept("extra", l + " -> " + copy.path("extra").asText().replace("\n", " | "));
                     }
                     t.count("extra line", kept);
                 }
                 return;
             }
-            boolean same = p.getValue().equals(copy.get(n));
-            if (!same && System.getenv("FIDELITY_SHOW") != null && System.getenv("FIDELITY_SHOW").equals(n)) {
-                System.err.println("lost " + n + ": " + p.getValue() + " -> " + copy.get(n));
+            boolean same = p.getValue().equals(copy.get(n))
+                    || sameType && DATES.contains(n) && copy.has(n) && sameDay(p.getValue().asText(), copy.get(n).asText());
+            if (!same) {
+                print.accept(n, p.getValue() + " -> " + copy.get(n));
             }
             t.count(n, same);
         });
@@ -354,12 +490,46 @@ public final class FidelityMeasure {
         copy.path("creators").forEach(creators::add);
         for (JsonNode c : source.path("creators")) {
             if (type.creatorTypes().contains(c.path("creatorType").asText())) {
-                t.count("creator:" + c.path("creatorType").asText(), creators.remove(c));
+                boolean kept = creators.remove(c);
+                if (!kept) {
+                    print.accept("creator", c + " -> " + copy.path("creators"));
+                }
+                t.count("creator:" + c.path("creatorType").asText(), kept);
             }
         }
         Set<String> tags = new java.util.HashSet<>();
         copy.path("tags").forEach(tag -> tags.add(tag.path("tag").asText()));
         source.path("tags").forEach(tag -> t.count("tags", tags.contains(tag.path("tag").asText())));
+    }
+
+    /** Zotero's date fields: between unlike tools a date is the same when it names the same day (month, year), whatever its form. */
+    private static final Set<String> DATES = Set.of("date", "dateDecided", "dateEnacted", "issueDate", "filingDate", "accessDate");
+    private static final java.util.regex.Pattern ISO_DAY = java.util.regex.Pattern.compile("^(\\d{4})(?:-(\\d{2})(?:-(\\d{2}))?)?(?:[T ][0-9:.]+Z?)?$");
+    private static final java.util.regex.Pattern WORDED = java.util.regex.Pattern.compile(
+            "^(?:(\\d{1,2})\\s+)?([A-Za-z]{3,9})\\.?\\s+(?:(\\d{1,2}),?\\s+)?(\\d{4})$");
+    private static final List<String> MONTHS = List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
+
+    /** Whether two dates name the same day, month or year: "August 27, 2009", "27 Aug 2009" and "2009-08-27" do; a time of day is not compared. */
+    static boolean sameDay(String a, String b) {
+        String x = day(a);
+        return x != null && x.equals(day(b));
+    }
+
+    /** A date as year-month-day (as far as it is written), or null for any other form (a season, a range, words). */
+    private static String day(String date) {
+        String d = date.strip();
+        java.util.regex.Matcher iso = ISO_DAY.matcher(d);
+        if (iso.matches()) {
+            return iso.group(1) + (iso.group(2) == null || iso.group(2).equals("00") ? "" : "-" + iso.group(2)
+                    + (iso.group(3) == null || iso.group(3).equals("00") ? "" : "-" + iso.group(3)));
+        }
+        java.util.regex.Matcher w = WORDED.matcher(d);
+        int month = w.matches() ? MONTHS.indexOf(w.group(2).substring(0, 3).toLowerCase(Locale.ROOT)) : -1;
+        if (month < 0 || w.group(1) != null && w.group(3) != null) {
+            return null;
+        }
+        String dayOf = w.group(1) != null ? w.group(1) : w.group(3);
+        return w.group(4) + String.format(Locale.ROOT, "-%02d", month + 1) + (dayOf == null ? "" : String.format(Locale.ROOT, "-%02d", Integer.parseInt(dayOf)));
     }
 
     /** A CSL-JSON value as compared: date parts as numbers, names and text as they are. */
@@ -446,9 +616,17 @@ public final class FidelityMeasure {
         return own.size() == 1 ? own.getFirst() : null;
     }
 
-    /** A .bib file's entries through BibTeXFile into new Zotero items. */
-    private static void bibEntries(Path f, Path scratch, ZoteroStub stub, ZoteroTool zotero, Tally t) throws IOException {
-        Path copy = scratch.resolve("in-" + t.records + ".bib");
+    /**
+     * A .bib file's entries through BibTeXFile into new Zotero items; with {@code zoterosItems} (what
+     * Zotero's own BibTeX import made of the same text, a translator's test case), each new item beside
+     * Zotero's of the same entry (by citation key, else by place), else each entry's fields beside the
+     * item's. Every entry the listing skipped is named.
+     */
+    private static void bibEntries(Path f, Path scratch, Carrier carrier, List<JsonNode> zoterosItems) throws IOException {
+        ZoteroStub stub = carrier.stub();
+        Measures all = carrier.all();
+        Tally t = zoterosItems == null ? all.bibToZotero : all.bibAsZotero;
+        Path copy = scratch.resolve("in.bib");
         Files.copy(f, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         String text = Files.readString(f, StandardCharsets.ISO_8859_1);
         Map<String, Map<String, String>> raw = BibFields.entries(text);
@@ -456,21 +634,42 @@ public final class FidelityMeasure {
         try {
             page = new BibTeXFile(copy).changedSince(null);
         } catch (RuntimeException unreadable) {
+            all.skipped.add(f.getFileName() + ": the whole file: " + unreadable.getMessage());
             return;
         }
-        for (RemoteRecord r : page.records()) {
+        all.entries += page.records().size();
+        for (dev.idiom.wrappers.Skipped skip : page.skipped()) {
+            if (!skip.imported()) {
+                all.entries++;
+                all.skipped.add(f.getFileName() + ": " + skip.remoteId() + ": " + skip.reason());
+            }
+        }
+        List<RemoteRecord> records = page.records();
+        for (int i = 0; i < records.size(); i++) {
+            RemoteRecord r = records.get(i);
             Map<String, String> fields = raw.get(r.remoteId());
-            if (fields == null) {
+            if (fields == null && zoterosItems == null) {
                 continue; // an entry without a key: not matched to its text here
             }
             RemoteRecord made;
             try {
-                made = zotero.create(r.metadata());
+                made = carrier.zotero().create(r.metadata());
             } catch (RuntimeException refused) {
                 t.refused++;
                 continue;
             }
             t.records++;
+            if (zoterosItems != null) {
+                JsonNode theirs = null;
+                for (JsonNode z : zoterosItems) {
+                    theirs = z.path("itemID").asText().equals(r.remoteId()) ? z : theirs;
+                }
+                ObjectNode expected = asItemData(theirs != null ? theirs : i < zoterosItems.size() ? zoterosItems.get(i) : JSON.createObjectNode());
+                if (expected != null) {
+                    compareItems(expected, stub.data(made.remoteId()), t, true, n -> true, "bz:");
+                }
+                continue;
+            }
             ObjectNode item = stub.data(made.remoteId());
             var type = SCHEMA.type(item.path("itemType").asText());
             for (Map.Entry<String, String> field : fields.entrySet()) {

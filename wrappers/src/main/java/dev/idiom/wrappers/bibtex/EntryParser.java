@@ -35,7 +35,8 @@ final class EntryParser extends BibTeXParser {
     /** An {@code @comment} whose text is not in braces or parentheses (JabRef's and Biber's readers skip it to the next entry). */
     private static final Pattern UNBRACED_COMMENT = Pattern.compile("\\s*@[Cc][Oo][Mm][Mm][Ee][Nn][Tt](?![A-Za-z0-9_-])(?!\\s*[{(])");
 
-    private final List<Skipped> unresolved = new ArrayList<>();
+    /** The @string macros the stretch being read uses and no stretch before it defined. */
+    private final List<String> unresolved = new ArrayList<>();
     private int line;
 
     private EntryParser() throws ParseException {
@@ -88,7 +89,6 @@ final class EntryParser extends BibTeXParser {
                 }
                 db = parse(new StringReader(chunk.substring(0, end)));
             }
-            skipped.addAll(unresolved);
             unlinkCrossReferences(db);
             db.getStrings().values().forEach(this::addMacro); // later entries may use them, as BibTeX reads on
             boolean keyless = KEYLESS.matcher(chunk).lookingAt();
@@ -100,6 +100,10 @@ final class EntryParser extends BibTeXParser {
                             + ExpandedLength.MAX_FIELD_CHARS + " characters (a chain of @string macros?); the entry is kept as it is, unread"));
                 } else if (ids.add(id)) {
                     entry.accept(id, e);
+                    for (String macro : unresolved) { // the entry is read all the same: a notice, and its listing stays whole
+                        skipped.add(Skipped.notice(id, "line " + c.line() + ": undefined @string macro '" + macro
+                                + "', read as its name (as Zotero's BibTeX import reads it)"));
+                    }
                 } else {
                     skipped.add(new Skipped(id, "line " + c.line() + ": the key is used twice; the first entry is used"));
                 }
@@ -163,7 +167,7 @@ final class EntryParser extends BibTeXParser {
     @Override
     public void checkStringResolution(Key key, BibTeXString string) {
         if (string == null) {
-            unresolved.add(new Skipped(key.getValue(), "line " + line + ": undefined @string macro '" + key.getValue() + "'"));
+            unresolved.add(key.getValue());
         }
     }
 

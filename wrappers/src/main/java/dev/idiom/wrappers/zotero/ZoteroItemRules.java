@@ -333,6 +333,32 @@ public final class ZoteroItemRules {
         return has || empty ? null : Refusal.of("'" + k + "' is not a valid field for type '" + itemType + "'");
     }
 
+    private static final java.time.format.DateTimeFormatter UTC = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'");
+
+    /**
+     * An {@code accessDate}, {@code dateAdded} or {@code dateModified} as the dataserver keeps and
+     * answers it ({@code Zotero_Item::save}, {@code Zotero_Date::sqlToISO8601}): {@code CURRENT_TIMESTAMP}
+     * the write's time ({@code now}), the SQL form ({@code YYYY-MM-DD hh:mm:ss}, UTC) and ISO 8601 with
+     * any offset as UTC {@code YYYY-MM-DDThh:mm:ssZ}; anything else (a bare {@code YYYY-MM-DD}) as given.
+     */
+    public static String timestamp(String value, java.time.Instant now) {
+        if (value == null) {
+            return null;
+        }
+        String v = value.strip();
+        if (v.equals("CURRENT_TIMESTAMP") && now != null) {
+            return UTC.format(now.atOffset(java.time.ZoneOffset.UTC));
+        }
+        if (SQL_DATE_TIME.matcher(v).matches()) {
+            return v.replace(' ', 'T') + "Z";
+        }
+        if (ISO_8601.matcher(v).matches()) {
+            java.time.OffsetDateTime t = java.time.OffsetDateTime.parse(v.replaceAll("([+-]\\d{2})(\\d{2})$", "$1:$2"));
+            return UTC.format(t.withOffsetSameInstant(java.time.ZoneOffset.UTC));
+        }
+        return v;
+    }
+
     /** Whether the item data says it is in the trash ({@code deleted} true or 1). */
     public static boolean trashed(JsonNode data) {
         JsonNode d = data.path("deleted");

@@ -478,8 +478,13 @@ class BibTeXFileTest extends AnnotationToolContract {
         assertEquals("Journal of the ACM", byKey.get("after").venue(), "a macro from before the broken entry still resolves after it");
         assertEquals("Read after a broken entry", byKey.get("after").title());
         assertTrue(page.skipped().stream().anyMatch(s -> s.reason().startsWith("line 3: malformed BibTeX")), "skipped: " + page.skipped());
-        assertTrue(page.skipped().stream().anyMatch(s -> "later".equals(s.remoteId()) && s.reason().startsWith("line 7: undefined @string macro")),
-                "skipped: " + page.skipped());
+        assertEquals("later", byKey.get("late").venue(), "an undefined macro is read as its name, as Zotero's BibTeX import reads it");
+        assertTrue(page.skipped().stream().anyMatch(s -> "late".equals(s.remoteId()) && s.imported()
+                && s.reason().startsWith("line 7: undefined @string macro 'later'")), "a notice on the entry, which is read: " + page.skipped());
+        assertFalse(page.complete(), "the broken entry leaves the listing partial");
+        Files.writeString(file, Files.readString(file).replace("@article{broken, title = {Unclosed, journal = jacm,\n", ""));
+        ChangePage whole = new BibTeXFile(file).changedSince(null);
+        assertTrue(whole.complete(), "an undefined macro alone leaves the listing whole (a deletion elsewhere is seen): " + whole.skipped());
     }
 
     @Test

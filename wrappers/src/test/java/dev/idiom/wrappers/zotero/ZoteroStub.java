@@ -287,7 +287,13 @@ public final class ZoteroStub extends StubServer {
         data.put("key", key);
         data.put("version", libraryVersion);
         // the server stamps every write, wherever it was made (dateAdded once)
-        String now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        java.time.Instant at = java.time.Instant.now();
+        String now = at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        for (String date : java.util.List.of("accessDate", "dateAdded")) { // kept and answered as the dataserver does (CURRENT_TIMESTAMP is now)
+            if (data.hasNonNull(date) && !data.path(date).asText().isEmpty()) {
+                data.put(date, ZoteroItemRules.timestamp(data.path(date).asText(), at));
+            }
+        }
         data.put("dateModified", now);
         if (!data.hasNonNull("dateAdded")) {
             data.put("dateAdded", now);

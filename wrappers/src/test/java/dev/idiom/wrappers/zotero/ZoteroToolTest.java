@@ -419,6 +419,30 @@ class ZoteroToolTest extends AnnotationToolContract {
     }
 
     @Test
+    void anAccessDateGivenAsCurrentTimestampOrInSqlFormIsKeptAsTheDataserverKeepsItAndAnIdleSyncSendsNothing() {
+        ZoteroTool z = zotero(ZoteroStub.KEY);
+        java.time.Instant before = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        String now = stub.addRemotely("""
+                {"itemType": "webpage", "title": "Saved", "creators": [], "tags": [], "collections": [], "relations": {},
+                 "url": "https://example.org/saved", "accessDate": "CURRENT_TIMESTAMP"}
+                """);
+        String sql = stub.addRemotely("""
+                {"itemType": "webpage", "title": "Older", "creators": [], "tags": [], "collections": [], "relations": {},
+                 "url": "https://example.org/older", "accessDate": "2014-03-31 08:06:22"}
+                """);
+        java.time.Instant stamped = java.time.Instant.parse(stub.data(now).path("accessDate").asText());
+        assertTrue(!stamped.isBefore(before) && !stamped.isAfter(java.time.Instant.now()), "CURRENT_TIMESTAMP is the write's time: " + stamped);
+        assertEquals("2014-03-31T08:06:22Z", stub.data(sql).path("accessDate").asText(), "the SQL form answered as ISO 8601, UTC");
+        for (String key : java.util.List.of(now, sql)) {
+            RemoteRecord read = z.fetch(key).orElseThrow();
+            int writes = stub.writeRequests();
+            z.update(read, z.writable(read.metadata(), read.metadata()));
+            assertEquals(writes, stub.writeRequests(), "an idle sync of " + stub.data(key).path("accessDate") + " sends nothing");
+            assertEquals(stub.data(key).path("accessDate"), stub.data(z.create(read.metadata()).remoteId()).path("accessDate"), "a copy has the same time");
+        }
+    }
+
+    @Test
     void anExtraLinesLabelReachesACopyAsTypedItsCaseToo() {
         ZoteroTool z = zotero(ZoteroStub.KEY);
         String key = stub.addRemotely("""

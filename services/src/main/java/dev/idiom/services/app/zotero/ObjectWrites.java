@@ -225,7 +225,7 @@ public final class ObjectWrites {
             for (String date : List.of("dateAdded", "accessDate")) {
                 if (data.hasNonNull(date) && !data.path(date).asText().isEmpty()) {
                     String v = data.path(date).asText();
-                    data.put(date, v.equals("CURRENT_TIMESTAMP") ? clock.instant().truncatedTo(ChronoUnit.SECONDS).toString() : ZoteroDates.utc(v));
+                    data.put(date, ZoteroItemRules.timestamp(v, clock.instant()));
                 }
             }
         }
@@ -247,7 +247,7 @@ public final class ObjectWrites {
             // the dataserver's rules: a dateModified given is kept if it differs from the stored one, or whatever it is from a
             // Zotero client; otherwise it is now, unless only collections, relations or inPublications changed
             String given = data.hasNonNull("dateModified") && !data.path("dateModified").asText().isEmpty()
-                    ? ZoteroDates.utc(data.path("dateModified").asText()) : null;
+                    ? ZoteroItemRules.timestamp(data.path("dateModified").asText(), null) : null;
             String stored = existing.map(e -> LibraryView.parse(e.data()).path("dateModified").asText(null)).orElse(null);
             boolean onlyLinks = stored != null && LINKS.containsAll(changed(LibraryView.parse(existing.get().data()), data));
             data.put("dateModified", given != null && (client.keepsDateModified() || !given.equals(stored)) ? given : onlyLinks ? stored : now);

@@ -9,8 +9,6 @@ public final class ZoteroDates {
     private static final Pattern YEAR = Pattern.compile("\\b(\\d{4})\\b");
     private static final String[] MONTHS = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"};
 
-    private static final java.time.format.DateTimeFormatter UTC = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'");
-
     private ZoteroDates() {}
 
     /** The parsed date, or "" when no year is written. */
@@ -40,26 +38,6 @@ public final class ZoteroDates {
     static String sortable(String date) {
         String p = parsed(date);
         return p.isEmpty() ? "" : (p + "-00-00").substring(0, 10);
-    }
-
-    /**
-     * A timestamp as the API answers it: UTC, {@code YYYY-MM-DDThh:mm:ssZ}, from the SQL form
-     * ({@code YYYY-MM-DD hh:mm:ss}, UTC) or ISO 8601 with any offset; anything else as given
-     * (a bare {@code YYYY-MM-DD} access date stays so).
-     */
-    static String utc(String value) {
-        if (value == null) {
-            return null;
-        }
-        String v = value.strip();
-        if (v.matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}")) {
-            return v.replace(' ', 'T') + "Z";
-        }
-        if (v.matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:?\\d{2})")) {
-            java.time.OffsetDateTime t = java.time.OffsetDateTime.parse(v.replaceAll("([+-]\\d{2})(\\d{2})$", "$1:$2"));
-            return UTC.format(t.withOffsetSameInstant(java.time.ZoneOffset.UTC));
-        }
-        return v;
     }
 
     private static String two(String n) {
