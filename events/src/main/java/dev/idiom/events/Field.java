@@ -374,16 +374,27 @@ public enum Field {
         if (longerThan(t, max)) {
             throw new ValueTooLongException(what, max);
         }
+        int at = uncarriableAt(t);
+        if (at >= 0) {
+            throw new UncarriableCharacterException(what, t.charAt(at), at);
+        }
+        return t;
+    }
+
+    /** Where {@code t} first holds a character XML 1.0 cannot carry (C0 controls but tab and line breaks, U+FFFE, U+FFFF, an unpaired surrogate), or -1. */
+    public static int uncarriableAt(String t) {
         for (int i = 0; i < t.length(); i++) {
             char c = t.charAt(i);
             boolean control = c < 0x20 && c != '\t' && c != '\n' && c != '\r';
-            boolean unpaired = Character.isHighSurrogate(c) ? i + 1 >= t.length() || !Character.isLowSurrogate(t.charAt(++i)) : Character.isLowSurrogate(c);
+            boolean unpaired = Character.isHighSurrogate(c) ? i + 1 >= t.length() || !Character.isLowSurrogate(t.charAt(i + 1)) : Character.isLowSurrogate(c);
             if (control || c == '\uFFFE' || c == '\uFFFF' || unpaired) {
-                throw new InvalidValueException(what + " holds the character U+" + String.format("%04X", (int) c)
-                        + " at " + i + ", which XML cannot carry; remove it");
+                return i;
+            }
+            if (Character.isHighSurrogate(c)) {
+                i++; // the pair's low half
             }
         }
-        return t;
+        return -1;
     }
 
     /**

@@ -38,17 +38,13 @@ final class EntryRecords {
 
     /**
      * The entry read within the record's bounds: a field longer than the record holds (a quotation
-     * past 20,000 characters) is left out and named; the file keeps its bytes ({@link RecordBounds}).
+     * past 20,000 characters) or holding a character XML cannot carry is left out and named; the file keeps its bytes ({@link RecordBounds}).
      */
     private static RecordBounds.Read<Metadata> bounded(BibTeXEntry entry, boolean bibtexDialect) {
-        return RecordBounds.read(entry, e -> BibTeXFields.metadata(e, bibtexDialect), (e, max) -> {
-            List<String> longer = new ArrayList<>();
-            e.getFields().forEach((k, v) -> {
-                if (Field.longerThan(v.toUserString(), max)) {
-                    longer.add(k.getValue());
-                }
-            });
-            return longer;
+        return RecordBounds.read(entry, e -> BibTeXFields.metadata(e, bibtexDialect), e -> {
+            java.util.Map<String, String> texts = new java.util.LinkedHashMap<>();
+            e.getFields().forEach((k, v) -> texts.put(k.getValue(), v.toUserString()));
+            return texts;
         }, (e, name) -> {
             BibTeXEntry copy = new BibTeXEntry(e.getType(), e.getKey());
             e.getFields().forEach((k, v) -> {
@@ -57,9 +53,6 @@ final class EntryRecords {
                 }
             });
             return copy;
-        }, (e, name) -> {
-            String v = e.getField(new Key(name)).toUserString();
-            return v.codePointCount(0, v.length());
         });
     }
 

@@ -175,19 +175,19 @@ final class ZoteroItems {
      * and stays in the item ({@link dev.idiom.wrappers.RecordBounds}).
      */
     static dev.idiom.wrappers.RecordBounds.Read<Metadata> bounded(ZoteroSchema schema, JsonNode data) {
-        return dev.idiom.wrappers.RecordBounds.read(data, d -> metadata(schema, d), (d, max) -> {
-            List<String> longer = new ArrayList<>();
+        return dev.idiom.wrappers.RecordBounds.read(data, d -> metadata(schema, d), d -> {
+            java.util.Map<String, String> texts = new java.util.LinkedHashMap<>();
             d.properties().forEach(e -> {
-                if (e.getValue().isTextual() && Field.longerThan(e.getValue().asText(), max)) {
-                    longer.add(e.getKey());
+                if (e.getValue().isTextual()) {
+                    texts.put(e.getKey(), e.getValue().asText());
                 }
             });
-            return longer;
+            return texts;
         }, (d, name) -> {
             ObjectNode copy = ((ObjectNode) d).deepCopy();
             copy.remove(name);
             return copy;
-        }, (d, name) -> d.path(name).asText().codePointCount(0, d.path(name).asText().length()));
+        });
     }
 
     /** The record an item holds, read by the schema of the service that served it. */

@@ -787,6 +787,26 @@ class BibTeXFileTest extends AnnotationToolContract {
     }
 
     @Test
+    void anEntryWhoseValueHoldsACharacterXmlCannotCarryIsImportedWithoutThatValueAndTheFileKeepsItsBytes() throws IOException {
+        // a JabRef file's abstract with a stray U+0001 (pasted from a PDF): every other field is the work's
+        String text = "@article{huang,\n  title = {Groups kept},\n  author = {Huang, Wei},\n  year = {2004},\n"
+                + "  abstract = {Pasted from a PDF\u0001 with a stray control}\n}\n";
+        Path file = Files.writeString(dir.resolve("control.bib"), text);
+        BibTeXFile bib = new BibTeXFile(file);
+        ChangePage page = bib.changedSince(null);
+        assertEquals(List.of("huang"), page.records().stream().map(RemoteRecord::remoteId).toList(), "the record is imported: " + page.skipped());
+        RemoteRecord read = page.records().getFirst();
+        assertEquals("Groups kept", read.metadata().title());
+        assertNull(read.metadata().abstractText(), "the value XML cannot carry is not in the record");
+        assertTrue(page.skipped().size() == 1 && page.skipped().getFirst().imported()
+                && page.skipped().getFirst().reason().contains("abstract: holds the character U+0001"), page.skipped().toString());
+        assertTrue(page.complete());
+        bib.update(read, read.metadata().with(Field.VOLUME, "6"));
+        String after = Files.readString(file);
+        assertTrue(after.contains("abstract = {Pasted from a PDF\u0001 with a stray control}") && after.contains("6"), after);
+    }
+
+    @Test
     void anEntryLargerThanTheCapIsSkippedWithItsReasonAndTheOthersRead() throws IOException {
         String huge = "x".repeat(EntryParser.MAX_ENTRY_CHARS + 10);
         String text = "@article{huge,\n  title = {Huge},\n  abstract = {" + huge + "}\n}\n\n"
